@@ -1,0 +1,128 @@
+//! The games: one module per game, and a catalog to find them by id and variant.
+//!
+//! **Architecture Invariant:** depends on `perfectplay-core` only. A game knows its rules, its
+//! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
+
+pub mod konane;
+pub mod tictactoe;
+
+use perfectplay_core::Game;
+
+pub use konane::{Konane, KonaneStart};
+pub use tictactoe::TicTacToe;
+
+/// A game in the catalog.
+#[derive(Debug)]
+pub struct CatalogEntry {
+    /// The id used on the command line and in URLs.
+    pub id: &'static str,
+    /// Human-readable name.
+    pub name: &'static str,
+    /// The variant used when none is named.
+    pub default_variant: &'static str,
+    /// How variants are named, for listings and error messages.
+    pub variant_syntax: &'static str,
+    /// Variants worth listing (a game may accept more, see `variant_syntax`).
+    pub listed_variants: &'static [&'static str],
+    make: fn(&str) -> Result<Box<dyn Game>, String>,
+}
+
+impl CatalogEntry {
+    /// Builds the named variant (the default if `None`).
+    pub fn variant(&self, variant: Option<&str>) -> Result<Box<dyn Game>, LookupError> {
+        let v = variant.unwrap_or(self.default_variant);
+        (self.make)(v).map_err(|reason| LookupError::UnknownVariant {
+            game: self.id,
+            variant: v.to_string(),
+            expected: reason,
+            listed: self.listed_variants.iter().map(|s| s.to_string()).collect(),
+        })
+    }
+}
+
+/// Why a game could not be found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LookupError {
+    /// No game has this id.
+    UnknownGame {
+        /// The id asked for.
+        id: String,
+        /// The ids there are.
+        known: Vec<&'static str>,
+    },
+    /// The game has no such variant.
+    UnknownVariant {
+        /// The game.
+        game: &'static str,
+        /// The variant asked for.
+        variant: String,
+        /// The form variants take.
+        expected: String,
+        /// Some valid variants.
+        listed: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for LookupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LookupError::UnknownGame { id, known } => {
+                write!(f, "unknown game {id:?}; expected one of: {}", known.join(", "))
+            }
+            LookupError::UnknownVariant { game, variant, expected, listed } => write!(
+                f,
+                "unknown variant {variant:?} of {game}; expected {expected}; for example: {}",
+                listed.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LookupError {}
+
+const KONANE_VARIANTS: &[&str] = &[
+    "4x4-corner",
+    "4x4-center",
+    "5x5-corner",
+    "5x5-center",
+    "5x6-corner",
+    "6x5-corner",
+    "6x6-corner",
+    "6x6-center",
+];
+
+/// Every game, in listing order.
+pub fn catalog() -> &'static [CatalogEntry] {
+    static CATALOG: [CatalogEntry; 2] = [
+        CatalogEntry {
+            id: "tictactoe",
+            name: "Tic-Tac-Toe",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            make: |v| match v {
+                "regular" => Ok(Box::new(TicTacToe)),
+                _ => Err("regular".into()),
+            },
+        },
+        CatalogEntry {
+            id: "konane",
+            name: "Konane",
+            default_variant: "5x5-corner",
+            variant_syntax:
+                "RxC-corner | RxC-center (rows x columns, 3 to 8 each, at most 63 cells)",
+            listed_variants: KONANE_VARIANTS,
+            make: |v| Konane::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
+        },
+    ];
+    &CATALOG
+}
+
+/// Finds a game by id and builds a variant of it.
+pub fn lookup(id: &str, variant: Option<&str>) -> Result<Box<dyn Game>, LookupError> {
+    let entry = catalog().iter().find(|e| e.id == id).ok_or_else(|| LookupError::UnknownGame {
+        id: id.to_string(),
+        known: catalog().iter().map(|e| e.id).collect(),
+    })?;
+    entry.variant(variant)
+}

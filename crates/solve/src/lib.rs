@@ -1,0 +1,194 @@
+//! Solving: the retrograde engine (loopy and loop-free, tier by tier, parallel), forward discovery
+//! of reachable positions, and analysis (value-remoteness counts).
+//!
+//! **Architecture Invariant:** no file I/O. Results leave through [`ResultSink`]; the `db` crate
+//! implements it for disk, [`Solution`] holds them in memory.
+
+pub mod analysis;
+pub mod discover;
+pub mod progress;
+mod retrograde;
+pub mod space;
+
+use std::collections::HashMap;
+
+use perfectplay_core::{Game, Position, PositionSpace, Tier, ValueRemoteness};
+
+pub use analysis::{analyze, Analysis, CountRow};
+pub use progress::{NoProgress, Progress};
+pub use space::{SortedPositions, TierSpace};
+
+/// Why a solve failed. Each is a bug in a game's rules or a limit of the engine, never bad input.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// A position that is not primitive has no moves.
+    #[error("position {position:?} is not primitive but has no moves")]
+    NoMoves {
+        /// The position.
+        position: Position,
+    },
+    /// A child in a lower tier was not solved (the game's tiers or moves are inconsistent).
+    #[error("child {position:?} was not found among solved positions")]
+    ChildNotSolved {
+        /// The child.
+        position: Position,
+    },
+    /// More than 32,767 distinct children.
+    #[error("position {position:?} has more children than the engine's counters hold")]
+    TooManyChildren {
+        /// The position.
+        position: Position,
+    },
+    /// A dense game used tiers (not supported yet: a dense space is one tier).
+    #[error("a dense position space must be a single tier")]
+    DenseWithTiers,
+    /// The result sink refused a tier.
+    #[error("writing results failed: {0}")]
+    Sink(String),
+}
+
+/// One solved tier: its positions and their values, index for index.
+#[derive(Debug)]
+pub struct SolvedTier {
+    /// The tier.
+    pub tier: Tier,
+    /// Its positions.
+    pub space: TierSpace,
+    /// The value and remoteness of each position, in index order.
+    pub values: Vec<ValueRemoteness>,
+}
+
+/// Receives each tier as soon as it is solved (the database writes it; memory keeps it).
+pub trait ResultSink {
+    /// Called once per tier, lowest tier first.
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String>;
+}
+
+/// Options for a solve.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    /// Reduce positions by the game's symmetries (solve canonical positions only).
+    pub canonicalize: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions { canonicalize: true }
+    }
+}
+
+/// Every solved position of a game, in memory. Sparse games hold exactly the canonical positions
+/// reachable from the start; dense games hold the whole index space.
+#[derive(Debug)]
+pub struct Solution {
+    tiers: Vec<SolvedTier>,
+    by_tier: HashMap<Tier, usize>,
+    canonicalize: bool,
+}
+
+impl Solution {
+    fn new(canonicalize: bool) -> Solution {
+        Solution { tiers: Vec::new(), by_tier: HashMap::new(), canonicalize }
+    }
+
+    fn push(&mut self, tier: SolvedTier) {
+        self.by_tier.insert(tier.tier, self.tiers.len());
+        self.tiers.push(tier);
+    }
+
+    /// The value of a position already in the form the solution stores (canonical if the solve
+    /// canonicalized).
+    pub fn get_stored<G: Game + ?Sized>(&self, game: &G, p: Position) -> Option<ValueRemoteness> {
+        let t = &self.tiers[*self.by_tier.get(&game.tier(p))?];
+        t.space.index_of(p).map(|i| t.values[i as usize])
+    }
+
+    /// The value of any position the solve covered (`None` if it was not reached).
+    pub fn get<G: Game + ?Sized>(&self, game: &G, p: Position) -> Option<ValueRemoteness> {
+        self.get_stored(game, if self.canonicalize { game.canonical(p) } else { p })
+    }
+
+    /// The solved tiers, lowest first.
+    pub fn tiers(&self) -> &[SolvedTier] {
+        &self.tiers
+    }
+
+    /// Whether positions were stored in canonical form.
+    pub fn is_canonical(&self) -> bool {
+        self.canonicalize
+    }
+
+    /// The number of positions stored.
+    pub fn len(&self) -> u64 {
+        self.tiers.iter().map(|t| t.space.len()).sum()
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes of memory held by the stored positions and values.
+    pub fn heap_bytes(&self) -> usize {
+        self.tiers
+            .iter()
+            .map(|t| {
+                t.values.capacity() * 2
+                    + match &t.space {
+                        TierSpace::Sorted(s) => s.heap_bytes(),
+                        TierSpace::Dense { .. } => 0,
+                    }
+            })
+            .sum()
+    }
+}
+
+/// Solves a game strongly: every position reachable from the start (sparse games) or every index
+/// (dense games), tier by tier from the lowest, each tier by the retrograde engine. Each solved tier
+/// is handed to `sink` if one is given.
+pub fn solve<G: Game + ?Sized>(
+    game: &G,
+    options: SolveOptions,
+    progress: &dyn Progress,
+    mut sink: Option<&mut dyn ResultSink>,
+) -> Result<Solution, SolveError> {
+    let canonicalize = options.canonicalize && game.symmetry_count() > 1;
+    let mut solution = Solution::new(canonicalize);
+    let spaces: Vec<(Tier, TierSpace)> = match game.space() {
+        PositionSpace::Dense { size } => {
+            if game.tier(game.start()) != Tier(0) {
+                return Err(SolveError::DenseWithTiers);
+            }
+            vec![(Tier(0), TierSpace::Dense { size })]
+        }
+        PositionSpace::Sparse => {
+            let mut tiers = Vec::new();
+            discover::discover_tiers(game, canonicalize, progress, |t, s| {
+                tiers.push((t, TierSpace::Sorted(s)));
+                Ok::<(), SolveError>(())
+            })?;
+            tiers.reverse();
+            tiers
+        }
+    };
+    for (tier, space) in spaces {
+        let values = {
+            let lookup = |c: Position| solution.get_stored(game, c);
+            let problem = retrograde::TierProblem {
+                game,
+                tier,
+                space: &space,
+                canonicalize,
+                external: &lookup,
+            };
+            problem.solve(progress)?
+        };
+        let solved = SolvedTier { tier, space, values };
+        if let Some(sink) = sink.as_deref_mut() {
+            sink.tier_solved(&solved).map_err(SolveError::Sink)?;
+        }
+        solution.push(solved);
+    }
+    Ok(solution)
+}

@@ -1,0 +1,181 @@
+//! Analysis: positions reachable from the start counted per value-remoteness, all and canonical
+//! (unique under the game's symmetries).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use perfectplay_core::{Game, Value, ValueRemoteness};
+use rayon::prelude::*;
+
+use crate::discover::discover_tiers;
+use crate::progress::Progress;
+use crate::space::TierSpace;
+use crate::{Solution, SolveError};
+
+/// One row of an analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountRow {
+    /// Value and remoteness.
+    pub value: ValueRemoteness,
+    /// Reachable positions with it.
+    pub count: u64,
+    /// Canonical reachable positions with it.
+    pub canonical_count: u64,
+}
+
+/// Value-remoteness counts of the reachable positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    rows: BTreeMap<(u16, u8), CountRow>,
+}
+
+fn sort_key(vr: ValueRemoteness) -> (u16, u8) {
+    let order = match vr.value() {
+        Value::Lose => 0,
+        Value::Win => 1,
+        Value::Tie => 2,
+        Value::Draw => 3,
+    };
+    let r = if vr.value() == Value::Draw { u16::MAX } else { vr.remoteness_or_zero() };
+    (r, order)
+}
+
+impl Analysis {
+    fn add(&mut self, vr: ValueRemoteness, count: u64, canonical: u64) {
+        let row = self.rows.entry(sort_key(vr)).or_insert(CountRow {
+            value: vr,
+            count: 0,
+            canonical_count: 0,
+        });
+        row.count += count;
+        row.canonical_count += canonical;
+    }
+
+    /// Rows by remoteness, then lose, win, tie; draws last.
+    pub fn rows(&self) -> impl Iterator<Item = &CountRow> {
+        self.rows.values()
+    }
+
+    /// The number of reachable positions.
+    pub fn total(&self) -> u64 {
+        self.rows().map(|r| r.count).sum()
+    }
+
+    /// The number of canonical reachable positions.
+    pub fn canonical_total(&self) -> u64 {
+        self.rows().map(|r| r.canonical_count).sum()
+    }
+
+    /// The rows as TSV, with the header of the reference tables; draws have remoteness `-`.
+    pub fn to_tsv(&self) -> String {
+        let mut s = String::from("value\tremoteness\tcount\tcanonical_count\n");
+        for r in self.rows() {
+            let rem = r.value.remoteness().map_or("-".to_string(), |x| x.to_string());
+            let _ = writeln!(s, "{}\t{}\t{}\t{}", r.value.value(), rem, r.count, r.canonical_count);
+        }
+        s
+    }
+
+    /// The rows as an aligned table with totals.
+    pub fn to_table(&self) -> String {
+        let mut s =
+            format!("{:<6} {:>10} {:>16} {:>16}\n", "value", "remoteness", "count", "canonical");
+        for r in self.rows() {
+            let rem = r.value.remoteness().map_or("-".to_string(), |x| x.to_string());
+            let _ = writeln!(
+                s,
+                "{:<6} {:>10} {:>16} {:>16}",
+                r.value.value().name(),
+                rem,
+                r.count,
+                r.canonical_count
+            );
+        }
+        let _ = writeln!(
+            s,
+            "{:<6} {:>10} {:>16} {:>16}",
+            "total",
+            "",
+            self.total(),
+            self.canonical_total()
+        );
+        s
+    }
+}
+
+/// Counts the reachable positions of a solved game per value-remoteness. Canonical counts come from
+/// the canonical positions reachable from the start; all counts from a second discovery without
+/// symmetry reduction (only when the game has symmetries), streamed tier by tier.
+pub fn analyze<G: Game + ?Sized>(
+    game: &G,
+    solution: &Solution,
+    progress: &dyn Progress,
+) -> Result<Analysis, SolveError> {
+    let mut analysis = Analysis::default();
+    let has_symmetry = game.symmetry_count() > 1;
+    let sparse = solution.tiers().iter().all(|t| matches!(t.space, TierSpace::Sorted(_)));
+    let count_tier =
+        |positions: &[u64], canonical: bool| -> Result<Vec<(ValueRemoteness, u64)>, SolveError> {
+            let missing = AtomicBool::new(false);
+            let counts = positions
+                .par_chunks(1 << 14)
+                .map(|chunk| {
+                    let mut local: BTreeMap<u16, u64> = BTreeMap::new();
+                    for &p in chunk {
+                        let p = perfectplay_core::Position(p);
+                        let vr = if canonical {
+                            solution.get_stored(game, p)
+                        } else {
+                            solution.get(game, p)
+                        };
+                        match vr {
+                            Some(vr) => *local.entry(vr.to_bits()).or_default() += 1,
+                            None => missing.store(true, Ordering::Relaxed),
+                        }
+                    }
+                    local
+                })
+                .reduce(BTreeMap::new, |mut a, b| {
+                    for (k, v) in b {
+                        *a.entry(k).or_default() += v;
+                    }
+                    a
+                });
+            if missing.load(Ordering::Relaxed) {
+                return Err(SolveError::ChildNotSolved { position: perfectplay_core::Position(0) });
+            }
+            Ok(counts
+                .into_iter()
+                .filter_map(|(k, v)| Some((ValueRemoteness::from_bits(k)?, v)))
+                .collect())
+        };
+    let canonicalize = solution.is_canonical();
+    if sparse && (canonicalize || !has_symmetry) {
+        // The solution holds exactly the canonical reachable positions.
+        for t in solution.tiers() {
+            if let TierSpace::Sorted(s) = &t.space {
+                let all = !has_symmetry;
+                for (vr, n) in count_tier(s.keys(), true)? {
+                    analysis.add(vr, if all { n } else { 0 }, n);
+                }
+            }
+        }
+    } else {
+        discover_tiers(game, has_symmetry, progress, |_, s| {
+            for (vr, n) in count_tier(s.keys(), false)? {
+                analysis.add(vr, if has_symmetry { 0 } else { n }, n);
+            }
+            Ok::<(), SolveError>(())
+        })?;
+    }
+    if has_symmetry {
+        discover_tiers(game, false, progress, |_, s| {
+            for (vr, n) in count_tier(s.keys(), false)? {
+                analysis.add(vr, n, 0);
+            }
+            Ok::<(), SolveError>(())
+        })?;
+    }
+    Ok(analysis)
+}

@@ -1,0 +1,144 @@
+//! Forward discovery of the positions reachable from the start, tier by tier from the highest
+//! down. Each tier's positions arrive as a sorted array once every tier above it is expanded (every
+//! move leads to the same or a lower tier, so nothing can add to it later); positions found in the
+//! tier itself are expanded until the tier is closed. Only pending lower tiers are held besides
+//! the one being expanded, so a caller that drops tiers after use (analysis) holds a few layers.
+
+use std::collections::BTreeMap;
+
+use perfectplay_core::{Game, Position, Tier};
+use rayon::prelude::*;
+
+use crate::progress::Progress;
+use crate::space::{merge_sorted, sort_dedup, SortedPositions};
+
+/// Parents expanded between two compactions of the pending tiers.
+const SUPER_CHUNK: usize = 1 << 22;
+/// Parents per parallel task.
+const CHUNK: usize = 1 << 13;
+
+#[derive(Default)]
+struct Pending {
+    sorted: Vec<u64>,
+    raw: Vec<u64>,
+}
+
+impl Pending {
+    fn compact(&mut self) {
+        if self.raw.is_empty() {
+            return;
+        }
+        let mut raw = std::mem::take(&mut self.raw);
+        sort_dedup(&mut raw);
+        self.sorted = if self.sorted.is_empty() { raw } else { merge_sorted(&self.sorted, &raw) };
+    }
+}
+
+/// Children of a slice of positions, split by tier; same-tier children go in `same`.
+fn expand<G: Game + ?Sized>(
+    game: &G,
+    canonicalize: bool,
+    tier: Tier,
+    parents: &[u64],
+) -> (Vec<u64>, Vec<(Tier, Vec<u64>)>) {
+    parents
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut children = Vec::new();
+            let mut same = Vec::new();
+            let mut lower: Vec<(Tier, Vec<u64>)> = Vec::new();
+            for &p in chunk {
+                children.clear();
+                let p = Position(p);
+                if game.primitive(p).is_some() {
+                    continue;
+                }
+                game.children(p, &mut children);
+                for &c in &children {
+                    let c = if canonicalize { game.canonical(c) } else { c };
+                    let t = game.tier(c);
+                    if t == tier {
+                        same.push(c.0);
+                    } else if let Some((_, v)) = lower.iter_mut().find(|(lt, _)| *lt == t) {
+                        v.push(c.0);
+                    } else {
+                        lower.push((t, vec![c.0]));
+                    }
+                }
+            }
+            (same, lower)
+        })
+        .reduce(
+            || (Vec::new(), Vec::new()),
+            |(mut same_a, mut lower_a), (mut same_b, lower_b)| {
+                same_a.append(&mut same_b);
+                for (t, mut v) in lower_b {
+                    if let Some((_, w)) = lower_a.iter_mut().find(|(lt, _)| *lt == t) {
+                        w.append(&mut v);
+                    } else {
+                        lower_a.push((t, v));
+                    }
+                }
+                (same_a, lower_a)
+            },
+        )
+}
+
+/// Discovers every position reachable from the start (in canonical form if `canonicalize`), and
+/// hands each tier to `on_tier` as it completes, highest tier first.
+pub fn discover_tiers<G: Game + ?Sized, E>(
+    game: &G,
+    canonicalize: bool,
+    progress: &dyn Progress,
+    mut on_tier: impl FnMut(Tier, SortedPositions) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut pending: BTreeMap<Tier, Pending> = BTreeMap::new();
+    let start = if canonicalize { game.canonical(game.start()) } else { game.start() };
+    pending.entry(game.tier(start)).or_default().raw.push(start.0);
+    progress.begin(if canonicalize { "discover (canonical)" } else { "discover" }, None);
+    while let Some((tier, mut pend)) = pending.pop_last() {
+        pend.compact();
+        let mut members = pend.sorted;
+        let mut frontier_start = 0usize;
+        let mut frontier: Option<Vec<u64>> = None;
+        loop {
+            let front: &[u64] = frontier.as_deref().unwrap_or(&members[frontier_start..]);
+            let mut same_tier = Vec::new();
+            for block in front.chunks(SUPER_CHUNK) {
+                let (mut same, lower) = expand(game, canonicalize, tier, block);
+                same_tier.append(&mut same);
+                for (t, mut v) in lower {
+                    let p = pending.entry(t).or_default();
+                    p.raw.append(&mut v);
+                    if p.raw.len() > p.sorted.len().max(1 << 24) {
+                        p.compact();
+                    }
+                }
+                progress.advance(block.len() as u64);
+            }
+            sort_dedup(&mut same_tier);
+            // Keep only the positions not yet in the tier.
+            let new: Vec<u64> = {
+                let mut i = 0;
+                same_tier
+                    .into_iter()
+                    .filter(|k| {
+                        while i < members.len() && members[i] < *k {
+                            i += 1;
+                        }
+                        !(i < members.len() && members[i] == *k)
+                    })
+                    .collect()
+            };
+            if new.is_empty() {
+                break;
+            }
+            members = merge_sorted(&members, &new);
+            frontier = Some(new);
+            frontier_start = 0;
+        }
+        on_tier(tier, SortedPositions::from_sorted(members))?;
+    }
+    progress.end();
+    Ok(())
+}

@@ -1,0 +1,22 @@
+//! Progress reporting, so that a front end can draw a bar without the engine knowing how.
+
+/// Receives progress from long work. Implementations must be cheap: `advance` is called from
+/// worker threads, about once per few thousand positions.
+pub trait Progress: Sync {
+    /// A phase begins; `total` is the amount of work if known.
+    fn begin(&self, label: &str, total: Option<u64>);
+    /// `amount` more work is done.
+    fn advance(&self, amount: u64);
+    /// The phase ended.
+    fn end(&self);
+}
+
+/// Reports nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn begin(&self, _label: &str, _total: Option<u64>) {}
+    fn advance(&self, _amount: u64) {}
+    fn end(&self) {}
+}
