@@ -216,8 +216,84 @@ pub trait Game: Send + Sync {
     }
 }
 
-impl fmt::Debug for dyn Game {
+impl fmt::Debug for dyn Game + '_ {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}({})", self.id(), self.variant())
+    }
+}
+
+/// A game played from another start position: the same rules, variant and symmetries, with
+/// `start` as the start. Used to solve a position that the real start does not reach.
+#[derive(Debug)]
+pub struct StartingAt<'a, G: Game + ?Sized> {
+    /// The game.
+    pub game: &'a G,
+    /// The start to use instead.
+    pub start: Position,
+}
+
+impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
+    fn id(&self) -> &'static str {
+        self.game.id()
+    }
+    fn name(&self) -> &'static str {
+        self.game.name()
+    }
+    fn variant(&self) -> String {
+        self.game.variant()
+    }
+    fn start(&self) -> Position {
+        self.start
+    }
+    fn primitive(&self, p: Position) -> Option<Value> {
+        self.game.primitive(p)
+    }
+    fn moves(&self, p: Position, out: &mut Vec<Move>) {
+        self.game.moves(p, out)
+    }
+    fn do_move(&self, p: Position, mv: Move) -> Position {
+        self.game.do_move(p, mv)
+    }
+    fn to_move(&self, p: Position) -> Player {
+        self.game.to_move(p)
+    }
+    fn position_to_string(&self, p: Position) -> String {
+        self.game.position_to_string(p)
+    }
+    fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
+        self.game.parse_position(text)
+    }
+    fn move_to_string(&self, p: Position, mv: Move) -> String {
+        self.game.move_to_string(p, mv)
+    }
+    fn move_syntax(&self) -> String {
+        self.game.move_syntax()
+    }
+    fn space(&self) -> PositionSpace {
+        self.game.space()
+    }
+    fn tier(&self, p: Position) -> Tier {
+        self.game.tier(p)
+    }
+    fn symmetry_count(&self) -> usize {
+        self.game.symmetry_count()
+    }
+    fn canonical(&self, p: Position) -> Position {
+        self.game.canonical(p)
+    }
+    fn has_undo_moves(&self) -> bool {
+        self.game.has_undo_moves()
+    }
+    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
+        self.game.undo_moves(p, out)
+    }
+    fn children(&self, p: Position, out: &mut Vec<Position>) {
+        self.game.children(p, out)
+    }
+    fn board_text(&self, p: Position) -> String {
+        self.game.board_text(p)
+    }
+    fn player_names(&self) -> [&'static str; 2] {
+        self.game.player_names()
     }
 }

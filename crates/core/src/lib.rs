@@ -8,6 +8,6 @@ pub mod game;
 pub mod ranking;
 pub mod value;
 
-pub use game::{Game, Move, ParseError, Player, Position, PositionSpace, Tier};
+pub use game::{Game, Move, ParseError, Player, Position, PositionSpace, StartingAt, Tier};
 pub use ranking::{RankError, Rearranger};
 pub use value::{Remoteness, Value, ValueRemoteness};

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::discover::discover_tiers;
 use crate::progress::Progress;
-use crate::space::TierSpace;
+use crate::space::{SortedPositions, TierSpace};
 use crate::{Solution, SolveError};
 
 /// One row of an analysis.
@@ -115,55 +115,60 @@ pub fn analyze<G: Game + ?Sized>(
     let mut analysis = Analysis::default();
     let has_symmetry = game.symmetry_count() > 1;
     let sparse = solution.tiers().iter().all(|t| matches!(t.space, TierSpace::Sorted(_)));
-    let count_tier =
-        |positions: &[u64], canonical: bool| -> Result<Vec<(ValueRemoteness, u64)>, SolveError> {
-            let missing = AtomicBool::new(false);
-            let counts = positions
-                .par_chunks(1 << 14)
-                .map(|chunk| {
-                    let mut local: BTreeMap<u16, u64> = BTreeMap::new();
-                    for &p in chunk {
-                        let p = perfectplay_core::Position(p);
-                        let vr = if canonical {
-                            solution.get_stored(game, p)
-                        } else {
-                            solution.get(game, p)
-                        };
-                        match vr {
-                            Some(vr) => *local.entry(vr.to_bits()).or_default() += 1,
-                            None => missing.store(true, Ordering::Relaxed),
-                        }
+    let count_tier = |positions: &SortedPositions,
+                      canonical: bool|
+     -> Result<Vec<(ValueRemoteness, u64)>, SolveError> {
+        const CHUNK: usize = 1 << 14;
+        let missing = AtomicBool::new(false);
+        let counts = (0..positions.len().div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                let mut local: BTreeMap<u16, u64> = BTreeMap::new();
+                let mut keys = Vec::with_capacity(CHUNK);
+                let end = ((chunk + 1) * CHUNK).min(positions.len());
+                positions.keys_into(chunk * CHUNK..end, &mut keys);
+                for &p in &keys {
+                    let p = perfectplay_core::Position(p);
+                    let vr = if canonical {
+                        solution.get_stored(game, p)
+                    } else {
+                        solution.get(game, p)
+                    };
+                    match vr {
+                        Some(vr) => *local.entry(vr.to_bits()).or_default() += 1,
+                        None => missing.store(true, Ordering::Relaxed),
                     }
-                    local
-                })
-                .reduce(BTreeMap::new, |mut a, b| {
-                    for (k, v) in b {
-                        *a.entry(k).or_default() += v;
-                    }
-                    a
-                });
-            if missing.load(Ordering::Relaxed) {
-                return Err(SolveError::ChildNotSolved { position: perfectplay_core::Position(0) });
-            }
-            Ok(counts
-                .into_iter()
-                .filter_map(|(k, v)| Some((ValueRemoteness::from_bits(k)?, v)))
-                .collect())
-        };
+                }
+                local
+            })
+            .reduce(BTreeMap::new, |mut a, b| {
+                for (k, v) in b {
+                    *a.entry(k).or_default() += v;
+                }
+                a
+            });
+        if missing.load(Ordering::Relaxed) {
+            return Err(SolveError::ChildNotSolved { position: perfectplay_core::Position(0) });
+        }
+        Ok(counts
+            .into_iter()
+            .filter_map(|(k, v)| Some((ValueRemoteness::from_bits(k)?, v)))
+            .collect())
+    };
     let canonicalize = solution.is_canonical();
     if sparse && (canonicalize || !has_symmetry) {
         // The solution holds exactly the canonical reachable positions.
         for t in solution.tiers() {
             if let TierSpace::Sorted(s) = &t.space {
                 let all = !has_symmetry;
-                for (vr, n) in count_tier(s.keys(), true)? {
+                for (vr, n) in count_tier(s, true)? {
                     analysis.add(vr, if all { n } else { 0 }, n);
                 }
             }
         }
     } else {
         discover_tiers(game, has_symmetry, progress, |_, s| {
-            for (vr, n) in count_tier(s.keys(), false)? {
+            for (vr, n) in count_tier(&s, false)? {
                 analysis.add(vr, if has_symmetry { 0 } else { n }, n);
             }
             Ok::<(), SolveError>(())
@@ -171,7 +176,7 @@ pub fn analyze<G: Game + ?Sized>(
     }
     if has_symmetry {
         discover_tiers(game, false, progress, |_, s| {
-            for (vr, n) in count_tier(s.keys(), false)? {
+            for (vr, n) in count_tier(&s, false)? {
                 analysis.add(vr, n, 0);
             }
             Ok::<(), SolveError>(())

@@ -10,8 +10,6 @@ pub mod progress;
 mod retrograde;
 pub mod space;
 
-use std::collections::HashMap;
-
 use perfectplay_core::{Game, Position, PositionSpace, Tier, ValueRemoteness};
 
 pub use analysis::{analyze, Analysis, CountRow};
@@ -83,24 +81,35 @@ impl Default for SolveOptions {
 #[derive(Debug)]
 pub struct Solution {
     tiers: Vec<SolvedTier>,
-    by_tier: HashMap<Tier, usize>,
+    /// Index into `tiers` by tier number (`usize::MAX`: not solved).
+    by_tier: Vec<usize>,
     canonicalize: bool,
 }
 
 impl Solution {
     fn new(canonicalize: bool) -> Solution {
-        Solution { tiers: Vec::new(), by_tier: HashMap::new(), canonicalize }
+        Solution { tiers: Vec::new(), by_tier: Vec::new(), canonicalize }
     }
 
     fn push(&mut self, tier: SolvedTier) {
-        self.by_tier.insert(tier.tier, self.tiers.len());
+        let t = tier.tier.0 as usize;
+        if self.by_tier.len() <= t {
+            self.by_tier.resize(t + 1, usize::MAX);
+        }
+        self.by_tier[t] = self.tiers.len();
         self.tiers.push(tier);
     }
 
     /// The value of a position already in the form the solution stores (canonical if the solve
     /// canonicalized).
     pub fn get_stored<G: Game + ?Sized>(&self, game: &G, p: Position) -> Option<ValueRemoteness> {
-        let t = &self.tiers[*self.by_tier.get(&game.tier(p))?];
+        self.get_in_tier(game.tier(p), p)
+    }
+
+    /// The value of a stored position whose tier is known.
+    #[inline]
+    pub fn get_in_tier(&self, tier: Tier, p: Position) -> Option<ValueRemoteness> {
+        let t = self.tiers.get(*self.by_tier.get(tier.0 as usize)?)?;
         t.space.index_of(p).map(|i| t.values[i as usize])
     }
 
@@ -174,7 +183,7 @@ pub fn solve<G: Game + ?Sized>(
     };
     for (tier, space) in spaces {
         let values = {
-            let lookup = |c: Position| solution.get_stored(game, c);
+            let lookup = |t: Tier, c: Position| solution.get_in_tier(t, c);
             let problem = retrograde::TierProblem {
                 game,
                 tier,

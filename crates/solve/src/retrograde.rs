@@ -41,7 +41,7 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     /// Whether positions (and children, and parents) are reduced to canonical form.
     pub canonicalize: bool,
     /// The solved value of a canonical position in a lower tier.
-    pub external: &'a (dyn Fn(Position) -> Option<ValueRemoteness> + Sync),
+    pub external: &'a (dyn Fn(Tier, Position) -> Option<ValueRemoteness> + Sync),
 }
 
 /// Parent lists within the tier, built from forward moves for games without undo-moves.
@@ -117,9 +117,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             .map(|(chunk, (cells, ext))| {
                 let mut children = Vec::new();
                 let mut edges = Vec::new();
+                let mut positions = Vec::with_capacity(CHUNK);
+                let first = (chunk * CHUNK) as u64;
+                self.space.positions_into(first..first + cells.len() as u64, &mut positions);
                 for (k, (cell, ext)) in cells.iter().zip(ext.iter_mut()).enumerate() {
-                    let index = (chunk * CHUNK + k) as u64;
-                    let p = self.space.position(index);
+                    let index = first + k as u64;
+                    let p = Position(positions[k]);
                     if dense && self.canonicalize && self.game.canonical(p) != p {
                         cell.store(DECIDED | ValueRemoteness::DRAW.to_bits(), Relaxed);
                         continue;
@@ -138,7 +141,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     let mut best: Option<ValueRemoteness> = None;
                     let mut inside = 0u32;
                     for &c in &children {
-                        if self.game.tier(c) == self.tier {
+                        let child_tier = self.game.tier(c);
+                        if child_tier == self.tier {
                             inside += 1;
                             if collect_edges {
                                 let ci = self
@@ -148,7 +152,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                                 edges.push((ci, index));
                             }
                         } else {
-                            let vr = (self.external)(c)
+                            let vr = (self.external)(child_tier, c)
                                 .ok_or(SolveError::ChildNotSolved { position: c })?
                                 .to_parent();
                             best = Some(best.map_or(vr, |b| b.max(vr)));

@@ -3,46 +3,75 @@
 
 use perfectplay_core::Position;
 
-/// Average number of keys per directory bucket of a [`SortedPositions`].
-const KEYS_PER_BUCKET: usize = 8;
+/// Average number of keys per directory bucket of a [`SortedPositions`], when the span allows.
+const KEYS_PER_BUCKET: u64 = 8;
+/// The most low bits a packed key keeps.
+const PACKED_BITS: u32 = 16;
+
+#[derive(Clone, Debug)]
+enum Keys {
+    /// The low `shift` bits of each key (the directory bucket holds the rest).
+    Packed(Vec<u16>),
+    /// Whole keys, for spans too wide to bucket by their high bits.
+    Full(Vec<u64>),
+}
 
 /// A sorted, duplicate-free array of position codes with a directory on the high bits of
-/// `code - min`, so a lookup is one directory read and a short binary search (about two cache
-/// misses). Memory: 8 bytes per position for the codes, about 1 byte for the directory.
-#[derive(Clone, Debug, Default)]
+/// `code - min`: a lookup is one directory read and a short binary search. Where the codes are
+/// dense enough (a directory of at most about four entries per code), each code keeps only its
+/// low 16 bits, the bucket holding the rest: 2 bytes per position plus the directory (4 bytes per
+/// bucket). Otherwise codes are kept whole (8 bytes) with a directory of 8 codes per bucket.
+#[derive(Clone, Debug)]
 pub struct SortedPositions {
-    keys: Vec<u64>,
+    keys: Keys,
+    len: usize,
     min: u64,
     shift: u32,
-    directory: Vec<u64>,
+    directory: Vec<u32>,
+}
+
+impl Default for SortedPositions {
+    fn default() -> Self {
+        SortedPositions::from_sorted(Vec::new())
+    }
 }
 
 impl SortedPositions {
     /// Builds from sorted, duplicate-free codes.
     pub fn from_sorted(keys: Vec<u64>) -> SortedPositions {
         debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
-        let (Some(&min), Some(&max)) = (keys.first(), keys.last()) else {
-            return SortedPositions::default();
-        };
+        let n = keys.len();
+        assert!(n < u32::MAX as usize, "a tier of 2^32 positions or more needs a wider directory");
+        let (min, max) = (keys.first().copied().unwrap_or(0), keys.last().copied().unwrap_or(0));
         let span = max - min;
-        let wanted = (keys.len() / KEYS_PER_BUCKET).max(1) as u64;
+        let wanted = (n as u64 / KEYS_PER_BUCKET).max(1);
         let span_bits = 64 - span.leading_zeros();
         let wanted_bits = 64 - wanted.leading_zeros();
-        let shift = span_bits.saturating_sub(wanted_bits);
+        let mut shift = span_bits.saturating_sub(wanted_bits);
+        let packed = shift <= PACKED_BITS || (span >> PACKED_BITS) <= 4 * n as u64 + (1 << 16);
+        if packed {
+            shift = shift.min(PACKED_BITS);
+        }
         let buckets = (span >> shift) as usize + 1;
-        let mut directory = vec![0u64; buckets + 1];
+        let mut directory = vec![0u32; buckets + 1];
         let mut next = 0usize;
         for (i, &k) in keys.iter().enumerate() {
             let b = ((k - min) >> shift) as usize;
             while next <= b {
-                directory[next] = i as u64;
+                directory[next] = i as u32;
                 next += 1;
             }
         }
         for entry in directory.iter_mut().skip(next) {
-            *entry = keys.len() as u64;
+            *entry = n as u32;
         }
-        SortedPositions { keys, min, shift, directory }
+        let keys = if packed {
+            let mask = (1u64 << shift) - 1;
+            Keys::Packed(keys.iter().map(|&k| ((k - min) & mask) as u16).collect())
+        } else {
+            Keys::Full(keys)
+        };
+        SortedPositions { keys, len: n, min, shift, directory }
     }
 
     /// Builds from codes in any order, with duplicates.
@@ -53,24 +82,66 @@ impl SortedPositions {
 
     /// The number of positions.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.len
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.len == 0
     }
 
-    /// The codes, sorted.
-    pub fn keys(&self) -> &[u64] {
-        &self.keys
+    /// The code at an index.
+    #[inline]
+    pub fn key(&self, index: usize) -> u64 {
+        match &self.keys {
+            Keys::Full(k) => k[index],
+            Keys::Packed(low) => {
+                // The bucket is the last directory entry at or before `index`.
+                let b = self.directory.partition_point(|&start| start as usize <= index) - 1;
+                self.min + ((b as u64) << self.shift) + u64::from(low[index])
+            }
+        }
+    }
+
+    /// Every code, in order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut bucket = 0usize;
+        (0..self.len).map(move |i| match &self.keys {
+            Keys::Full(k) => k[i],
+            Keys::Packed(low) => {
+                while self.directory[bucket + 1] as usize <= i {
+                    bucket += 1;
+                }
+                self.min + ((bucket as u64) << self.shift) + u64::from(low[i])
+            }
+        })
+    }
+
+    /// The codes of the index range `range`, in order, into `out`.
+    pub fn keys_into(&self, range: std::ops::Range<usize>, out: &mut Vec<u64>) {
+        out.clear();
+        match &self.keys {
+            Keys::Full(k) => out.extend_from_slice(&k[range]),
+            Keys::Packed(low) => {
+                if range.is_empty() {
+                    return;
+                }
+                let mut b = self.directory.partition_point(|&s| s as usize <= range.start) - 1;
+                for i in range {
+                    while self.directory[b + 1] as usize <= i {
+                        b += 1;
+                    }
+                    out.push(self.min + ((b as u64) << self.shift) + u64::from(low[i]));
+                }
+            }
+        }
     }
 
     /// The index of a position, if present.
     #[inline]
     pub fn index_of(&self, p: Position) -> Option<usize> {
         let k = p.0;
-        if k < self.min || self.keys.is_empty() {
+        if k < self.min || self.len == 0 {
             return None;
         }
         let b = ((k - self.min) >> self.shift) as usize;
@@ -78,12 +149,22 @@ impl SortedPositions {
             return None;
         }
         let (lo, hi) = (self.directory[b] as usize, self.directory[b + 1] as usize);
-        self.keys[lo..hi].binary_search(&k).ok().map(|i| lo + i)
+        match &self.keys {
+            Keys::Full(keys) => keys[lo..hi].binary_search(&k).ok().map(|i| lo + i),
+            Keys::Packed(low) => {
+                let want = ((k - self.min) & ((1u64 << self.shift) - 1)) as u16;
+                low[lo..hi].binary_search(&want).ok().map(|i| lo + i)
+            }
+        }
     }
 
     /// Bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.keys.capacity() * 8 + self.directory.capacity() * 8
+        let keys = match &self.keys {
+            Keys::Full(k) => k.capacity() * 8,
+            Keys::Packed(k) => k.capacity() * 2,
+        };
+        keys + self.directory.capacity() * 4
     }
 }
 
@@ -151,7 +232,18 @@ impl TierSpace {
     pub fn position(&self, index: u64) -> Position {
         match self {
             TierSpace::Dense { .. } => Position(index),
-            TierSpace::Sorted(s) => Position(s.keys[index as usize]),
+            TierSpace::Sorted(s) => Position(s.key(index as usize)),
+        }
+    }
+
+    /// The positions of an index range, into `out`.
+    pub fn positions_into(&self, range: std::ops::Range<u64>, out: &mut Vec<u64>) {
+        match self {
+            TierSpace::Dense { .. } => {
+                out.clear();
+                out.extend(range);
+            }
+            TierSpace::Sorted(s) => s.keys_into(range.start as usize..range.end as usize, out),
         }
     }
 
@@ -177,8 +269,17 @@ mod tests {
                                             spread in 0u32..64) {
             for k in &mut keys { *k >>= spread; }
             let set = SortedPositions::from_unsorted(keys.clone());
-            for (i, &k) in set.keys().iter().enumerate() {
+            let all: Vec<u64> = set.iter().collect();
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            prop_assert_eq!(&all, &sorted);
+            let mut ranged = Vec::new();
+            set.keys_into(all.len() / 3..all.len(), &mut ranged);
+            prop_assert_eq!(&ranged[..], &all[all.len() / 3..]);
+            for (i, &k) in all.iter().enumerate() {
                 prop_assert_eq!(set.index_of(Position(k)), Some(i));
+                prop_assert_eq!(set.key(i), k);
             }
             for p in probes {
                 let p = p >> spread;

@@ -1,0 +1,121 @@
+//! Answers about positions: a game's solution, and on-demand solves of positions its start does
+//! not reach.
+
+use anyhow::{anyhow, Result};
+use perfectplay_core::{Game, Position, StartingAt, Value, ValueRemoteness};
+use perfectplay_solve::{solve, Solution, SolveOptions};
+use serde_json::json;
+
+use crate::progress::Bar;
+
+/// A solved game.
+#[derive(Debug)]
+pub struct Oracle<'a> {
+    game: &'a dyn Game,
+    solution: Solution,
+}
+
+/// One move from a position, with what it is worth.
+#[derive(Clone, Debug)]
+pub struct MoveReport {
+    pub text: String,
+    pub child: Position,
+    /// The child's value, from the view of the player to move there.
+    pub child_value: ValueRemoteness,
+    /// What the move is worth to the player making it.
+    pub value: ValueRemoteness,
+    /// How much worse than the best move, in remoteness (0 for the best moves).
+    pub delta_remoteness: u16,
+}
+
+/// A position with its value and every move's.
+#[derive(Clone, Debug)]
+pub struct PositionReport {
+    pub position: Position,
+    pub value: ValueRemoteness,
+    /// Best first.
+    pub moves: Vec<MoveReport>,
+}
+
+impl<'a> Oracle<'a> {
+    /// Solves the game in memory.
+    pub fn solve(game: &'a dyn Game) -> Result<Oracle<'a>> {
+        let solution = solve(game, SolveOptions::default(), &Bar::new(), None)?;
+        Ok(Oracle { game, solution })
+    }
+
+    pub fn solution(&self) -> &Solution {
+        &self.solution
+    }
+
+    /// The value of a position.
+    pub fn value(&self, p: Position) -> Result<ValueRemoteness> {
+        Ok(self.report(p)?.value)
+    }
+
+    /// A position's value and every move's, best first. A legal position the start does not reach
+    /// is solved on demand from itself.
+    pub fn report(&self, p: Position) -> Result<PositionReport> {
+        let local;
+        let solution = if self.solution.get(self.game, p).is_some() {
+            &self.solution
+        } else {
+            let from = StartingAt { game: self.game, start: p };
+            local = solve(&from, SolveOptions::default(), &Bar::new(), None)?;
+            &local
+        };
+        let lookup = |q: Position| {
+            solution.get(self.game, q).ok_or_else(|| {
+                anyhow!("position {} was not solved", self.game.position_to_string(q))
+            })
+        };
+        let value = lookup(p)?;
+        let mut moves = Vec::new();
+        for mv in self.game.legal_moves(p) {
+            let child = self.game.do_move(p, mv);
+            let child_value = lookup(child)?;
+            moves.push(MoveReport {
+                text: self.game.move_to_string(p, mv),
+                child,
+                child_value,
+                value: child_value.to_parent(),
+                delta_remoteness: 0,
+            });
+        }
+        moves.sort_by(|a, b| b.value.cmp(&a.value));
+        for m in &mut moves {
+            m.delta_remoteness = value.remoteness_or_zero().abs_diff(m.value.remoteness_or_zero());
+        }
+        Ok(PositionReport { position: p, value, moves })
+    }
+}
+
+fn remoteness_json(vr: ValueRemoteness) -> serde_json::Value {
+    match vr.remoteness() {
+        Some(r) if vr.value() != Value::Draw => json!(r.0),
+        _ => serde_json::Value::Null,
+    }
+}
+
+impl PositionReport {
+    /// The report as JSON: the position, its value and remoteness, and every move with what it is
+    /// worth to the mover, its remoteness and the child position.
+    pub fn to_json(&self, game: &dyn Game) -> serde_json::Value {
+        json!({
+            "game": game.id(),
+            "variant": game.variant(),
+            "position": game.position_to_string(self.position),
+            "turn": game.player_name(game.to_move(self.position)),
+            "value": self.value.value().name(),
+            "remoteness": remoteness_json(self.value),
+            "moves": self.moves.iter().map(|m| json!({
+                "move": m.text,
+                "value": m.value.value().name(),
+                "remoteness": remoteness_json(m.child_value),
+                "deltaRemoteness": m.delta_remoteness,
+                "position": game.position_to_string(m.child),
+                "positionValue": m.child_value.value().name(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
