@@ -1,0 +1,231 @@
+//! The engine on small declared game graphs with loops, ties and draws (dense position spaces),
+//! with and without undo-moves, and the best-over-children property on random graphs and on
+//! random reachable positions of the real games.
+
+use perfectplay_core::{
+    Game, Move, ParseError, Player, Position, PositionSpace, Remoteness, Value, ValueRemoteness,
+};
+use perfectplay_games::{Konane, KonaneStart, TicTacToe};
+use perfectplay_solve::{solve, NoProgress, Solution, SolveOptions};
+use proptest::prelude::*;
+
+/// A game given as a graph: `edges[p]` are the children of `p`; `primitive[p]` ends the game.
+struct Graph {
+    edges: Vec<Vec<u64>>,
+    primitive: Vec<Option<Value>>,
+    undo: bool,
+}
+
+impl Game for Graph {
+    fn id(&self) -> &'static str {
+        "graph"
+    }
+    fn name(&self) -> &'static str {
+        "graph"
+    }
+    fn variant(&self) -> String {
+        String::new()
+    }
+    fn start(&self) -> Position {
+        Position(0)
+    }
+    fn primitive(&self, p: Position) -> Option<Value> {
+        self.primitive[p.0 as usize]
+    }
+    fn moves(&self, p: Position, out: &mut Vec<Move>) {
+        out.extend((0..self.edges[p.0 as usize].len()).map(|i| Move(i as u32)));
+    }
+    fn do_move(&self, p: Position, mv: Move) -> Position {
+        Position(self.edges[p.0 as usize][mv.0 as usize])
+    }
+    fn to_move(&self, _p: Position) -> Player {
+        Player::First
+    }
+    fn position_to_string(&self, p: Position) -> String {
+        p.0.to_string()
+    }
+    fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
+        text.parse().map(Position).map_err(|_| ParseError::Malformed {
+            what: "position",
+            text: text.into(),
+            expected: "a number".into(),
+        })
+    }
+    fn move_to_string(&self, p: Position, mv: Move) -> String {
+        self.edges[p.0 as usize][mv.0 as usize].to_string()
+    }
+    fn move_syntax(&self) -> String {
+        "a number".into()
+    }
+    fn space(&self) -> PositionSpace {
+        PositionSpace::Dense { size: self.edges.len() as u64 }
+    }
+    fn has_undo_moves(&self) -> bool {
+        self.undo
+    }
+    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
+        for (q, kids) in self.edges.iter().enumerate() {
+            if self.primitive[q].is_none() && kids.contains(&p.0) {
+                out.push(Position(q as u64));
+            }
+        }
+    }
+}
+
+fn vr(v: Value, r: u16) -> ValueRemoteness {
+    ValueRemoteness::new(v, Remoteness(r))
+}
+
+fn solve_graph(
+    edges: Vec<Vec<u64>>,
+    primitive: Vec<Option<Value>>,
+    undo: bool,
+) -> Vec<ValueRemoteness> {
+    let g = Graph { edges, primitive, undo };
+    let s = solve(&g, SolveOptions::default(), &NoProgress, None).unwrap();
+    (0..g.edges.len() as u64).map(|p| s.get(&g, Position(p)).unwrap()).collect()
+}
+
+#[test]
+fn declared_graphs_have_the_expected_values() {
+    use Value::*;
+    for undo in [true, false] {
+        // 0 <-> 1, 1 -> 2 (lose): 1 wins in 1, 0 loses in 2.
+        let v = solve_graph(vec![vec![1], vec![0, 2], vec![]], vec![None, None, Some(Lose)], undo);
+        assert_eq!(v, [vr(Lose, 2), vr(Win, 1), vr(Lose, 0)]);
+        // A cycle with no exit: draws.
+        let v = solve_graph(vec![vec![1], vec![0]], vec![None, None], undo);
+        assert_eq!(v, [ValueRemoteness::DRAW, ValueRemoteness::DRAW]);
+        // 0 -> tie (1) or a draw cycle (2 <-> 3): a tie beats a draw.
+        let v = solve_graph(
+            vec![vec![1, 2], vec![], vec![3], vec![2]],
+            vec![None, Some(Tie), None, None],
+            undo,
+        );
+        assert_eq!(v[0], vr(Tie, 1));
+        // 0 -> a win for the opponent (1 -> 2 lose) or a draw cycle: a draw beats a loss.
+        let v = solve_graph(
+            vec![vec![1, 3], vec![2], vec![], vec![4], vec![3]],
+            vec![None, None, Some(Lose), None, None],
+            undo,
+        );
+        assert_eq!(v[0], ValueRemoteness::DRAW);
+        assert_eq!(v[1], vr(Win, 1));
+        // Losing slowest: 0 -> 1 (win in 1) or 0 -> 3 (win in 3); 0 loses in 4.
+        let v = solve_graph(
+            vec![vec![1, 3], vec![2], vec![], vec![4], vec![5], vec![6], vec![]],
+            vec![None, None, Some(Lose), None, None, None, Some(Lose)],
+            undo,
+        );
+        assert_eq!(v[3], vr(Win, 3));
+        assert_eq!(v[0], vr(Lose, 4));
+        // Winning fastest through a loop: 0 -> 1 -> 0, 0 -> 2 (lose in 2), 1 -> 3 (lose 0).
+        let v = solve_graph(
+            vec![vec![1, 2], vec![0, 3], vec![4], vec![], vec![5], vec![]],
+            vec![None, None, None, Some(Lose), None, Some(Lose)],
+            undo,
+        );
+        assert_eq!(v[1], vr(Win, 1));
+        assert_eq!(v[2], vr(Lose, 2));
+        assert_eq!(v[0], vr(Win, 3));
+    }
+}
+
+/// Checks every solved position: a primitive has its value at remoteness 0; any other position's
+/// value is the best over its children by the seeds' rules.
+fn check_best_over_children<G: Game>(
+    game: &G,
+    solution: &Solution,
+    p: Position,
+) -> Result<(), String> {
+    let got = solution.get(game, p).ok_or("position not solved")?;
+    let want = match game.primitive(p) {
+        Some(v) => vr(v, 0),
+        None => {
+            let mut kids = Vec::new();
+            game.children(p, &mut kids);
+            kids.iter()
+                .map(|&c| solution.get(game, c).map(|x| x.to_parent()).ok_or("child not solved"))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .max()
+                .ok_or("non-primitive position without children")?
+        }
+    };
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("{}: stored {got}, best over children {want}", game.position_to_string(p)))
+    }
+}
+
+fn random_walk(game: &dyn Game, choices: &[usize]) -> Vec<Position> {
+    let mut p = game.start();
+    let mut path = vec![p];
+    for &c in choices {
+        let moves = game.legal_moves(p);
+        if moves.is_empty() {
+            break;
+        }
+        p = game.do_move(p, moves[c % moves.len()]);
+        path.push(p);
+    }
+    path
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_loopy_graphs_are_consistent(
+        n in 2usize..40,
+        raw in proptest::collection::vec((0u8..8, proptest::collection::vec(any::<u64>(), 0..4)), 40),
+        undo in any::<bool>(),
+    ) {
+        let mut edges = Vec::new();
+        let mut primitive = Vec::new();
+        for (kind, kids) in raw.into_iter().take(n) {
+            let kids: Vec<u64> = kids.into_iter().map(|k| k % n as u64).collect();
+            let prim = match kind {
+                0 => Some(Value::Lose),
+                1 => Some(Value::Tie),
+                2 => Some(Value::Win),
+                _ if kids.is_empty() => Some(Value::Lose),
+                _ => None,
+            };
+            edges.push(if prim.is_some() { Vec::new() } else { kids });
+            primitive.push(prim);
+        }
+        let g = Graph { edges, primitive, undo };
+        let s = solve(&g, SolveOptions::default(), &NoProgress, None).unwrap();
+        for p in 0..n as u64 {
+            prop_assert_eq!(check_best_over_children(&g, &s, Position(p)), Ok(()));
+        }
+    }
+
+    #[test]
+    fn stored_values_are_best_over_children(choices in proptest::collection::vec(any::<usize>(), 0..30)) {
+        thread_local! {
+            static SOLVED: (Konane, Solution, Konane, Solution, Solution) = {
+                let k = Konane::new(4, 5, KonaneStart::Corner).unwrap();
+                let ks = solve(&k, SolveOptions::default(), &NoProgress, None).unwrap();
+                let c = Konane::new(5, 5, KonaneStart::Center).unwrap();
+                let cs = solve(&c, SolveOptions::default(), &NoProgress, None).unwrap();
+                let ts = solve(&TicTacToe, SolveOptions::default(), &NoProgress, None).unwrap();
+                (k, ks, c, cs, ts)
+            };
+        }
+        SOLVED.with(|(k, ks, c, cs, ts)| {
+            for p in random_walk(k, &choices) {
+                prop_assert_eq!(check_best_over_children(k, ks, p), Ok(()));
+            }
+            for p in random_walk(c, &choices) {
+                prop_assert_eq!(check_best_over_children(c, cs, p), Ok(()));
+            }
+            for p in random_walk(&TicTacToe, &choices) {
+                prop_assert_eq!(check_best_over_children(&TicTacToe, ts, p), Ok(()));
+            }
+            Ok(())
+        })?;
+    }
+}
