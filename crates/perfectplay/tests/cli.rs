@@ -1,0 +1,123 @@
+//! The binary end to end: listings, queries, analyses, terminal play, and every kind of bad input
+//! answered with what was expected and exit code 2.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(o: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+}
+
+#[test]
+fn games_lists_ids_names_and_variants() {
+    let o = run(&["games"], "");
+    assert!(o.status.success());
+    let (out, _) = text(&o);
+    assert!(out.contains("tictactoe\tTic-Tac-Toe"));
+    assert!(out.contains("konane\tKonane"));
+    assert!(out.contains("6x6-center"));
+}
+
+#[test]
+fn query_reports_value_and_every_move() {
+    let o = run(&["query", "tictactoe", "start"], "");
+    assert!(o.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["value"], "tie");
+    assert_eq!(json["remoteness"], 9);
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 9);
+    assert!(moves.iter().all(|m| m["value"] == "tie" && m["remoteness"] == 8));
+
+    // A position with a winning move: X to move, X wins at once with c1.
+    let o = run(&["query", "tictactoe", "xx-oo----"], "");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["value"], "win");
+    assert_eq!(json["remoteness"], 1);
+    assert_eq!(json["moves"][0]["move"], "c1");
+    assert_eq!(json["moves"][0]["value"], "win");
+    assert_eq!(json["moves"][0]["deltaRemoteness"], 0);
+
+    // Konane: a position the start does not reach is solved on demand.
+    let o = run(&["query", "konane", "--variant", "4x4-corner", "xo../..../..../.... x"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["value"], "win");
+    assert_eq!(json["moves"][0]["move"], "a1c1");
+}
+
+#[test]
+fn analyze_prints_the_reference_format() {
+    let o = run(&["analyze", "tictactoe", "--format", "tsv"], "");
+    assert!(o.status.success());
+    let (out, _) = text(&o);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("value\tremoteness\tcount\tcanonical_count"));
+    let (all, canonical) = lines.fold((0u64, 0u64), |(a, c), l| {
+        let f: Vec<&str> = l.split('\t').collect();
+        (a + f[2].parse::<u64>().unwrap(), c + f[3].parse::<u64>().unwrap())
+    });
+    assert_eq!((all, canonical), (5478, 765));
+}
+
+#[test]
+fn bad_input_says_what_was_expected_and_exits_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["query", "chess", "start"], "expected one of: tictactoe, konane"),
+        (&["query", "konane", "--variant", "9x9-corner", "start"], "RxC-corner or RxC-center"),
+        (&["query", "konane", "--variant", "8x8-corner", "start"], "at most 63 cells"),
+        (&["query", "tictactoe", "--variant", "misere", "start"], "expected regular"),
+        (&["query", "tictactoe", "xxxxxxxxx"], "illegal position"),
+        (&["query", "tictactoe", "hello"], "expected 9 cells"),
+        (&["query", "konane", "--variant", "4x4-corner", "oo../..../..../.... x"], "other color"),
+        (&["query", "konane", "--variant", "4x4-corner", "xo.. x"], "4 rows of 4 cells"),
+        (&["analyze", "tictactoe", "--format", "xml"], "possible values"),
+        (&["solve"], "Usage"),
+    ];
+    for (args, expected) in cases {
+        let o = run(args, "");
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err:?} lacks {expected:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn terminal_play_shows_values_refuses_bad_moves_and_undoes() {
+    let o = run(&["play", "tictactoe", "--computer", "none"], "ps\nzz\nb2\nu\nb2\nq\n");
+    assert!(o.status.success());
+    let (out, _) = text(&o);
+    assert!(out.contains("TURN: X"));
+    assert!(out.contains("(X should tie in 9)"));
+    assert!(out.contains("Tying Moves:"));
+    assert!(out.contains("illegal move \"zz\"; legal moves: a1 b1 c1 a2 b2 c2 a3 b3 c3"));
+    assert!(out.contains("(O should tie in 8)"));
+
+    // Against the computer, which plays perfectly: X blunders and loses.
+    let o = run(&["play", "tictactoe", "--computer", "second"], "b1\na3\nc3\nq\n");
+    let (out, _) = text(&o);
+    assert!(out.contains("Computer (O) plays"));
+
+    // The computer playing both sides finishes a tie.
+    let o = run(&["play", "tictactoe", "--computer", "both"], "");
+    let (out, _) = text(&o);
+    assert!(out.contains("Game over: a tie."), "{out}");
+
+    let o = run(&["play", "konane", "--variant", "4x4-corner", "--computer", "both"], "");
+    let (out, _) = text(&o);
+    assert!(out.contains("Game over: o (white) wins."), "{out}");
+}
