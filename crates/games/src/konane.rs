@@ -34,6 +34,9 @@ const DIRECTIONS: [Direction; 4] = [
     Direction { dx: 0, dy: -1 },
 ];
 
+/// A map of board cells `(x, y)` to their images under a symmetry.
+type CellMap = dyn Fn(usize, usize) -> (usize, usize);
+
 /// One Konane variant.
 #[derive(Clone, Debug)]
 pub struct Konane {
@@ -78,20 +81,20 @@ impl Konane {
             }
         }
         let mut reach = [[0u64; 4]; 4];
-        for (d, dir) in DIRECTIONS.iter().enumerate() {
-            for k in 1..4 {
+        for (reach_d, dir) in reach.iter_mut().zip(DIRECTIONS.iter()) {
+            for (k, reach_dk) in reach_d.iter_mut().enumerate().skip(1) {
                 for y in 0..rows as i32 {
                     for x in 0..cols as i32 {
                         let (ex, ey) = (x + 2 * k as i32 * dir.dx, y + 2 * k as i32 * dir.dy);
                         if (0..cols as i32).contains(&ex) && (0..rows as i32).contains(&ey) {
-                            reach[d][k] |= 1 << (y as usize * cols + x as usize);
+                            *reach_dk |= 1 << (y as usize * cols + x as usize);
                         }
                     }
                 }
             }
         }
         let step = DIRECTIONS.map(|d| d.dx + d.dy * cols as i32);
-        let mut maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
+        let mut maps: Vec<Box<CellMap>> = vec![
             Box::new(|x, y| (x, y)),
             Box::new(move |x, y| (cols - 1 - x, y)),
             Box::new(move |x, y| (x, rows - 1 - y)),

@@ -82,7 +82,7 @@ impl<'a> Oracle<'a> {
                 delta_remoteness: 0,
             });
         }
-        moves.sort_by(|a, b| b.value.cmp(&a.value));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.value));
         for m in &mut moves {
             m.delta_remoteness = value.remoteness_or_zero().abs_diff(m.value.remoteness_or_zero());
         }

@@ -227,14 +227,14 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             }
             levels[r].push((i, vr.to_bits()));
         };
-        for i in 0..state.len() {
+        for (i, &ext) in external.iter().enumerate() {
             if let Some(vr) = decided(i) {
                 match vr.value() {
                     Value::Win | Value::Lose => push(&mut win_lose, i as u64, vr),
                     Value::Tie => push(&mut ties, i as u64, vr),
                     Value::Draw => {}
                 }
-            } else if let Some(ext) = ValueRemoteness::from_bits(external[i]) {
+            } else if let Some(ext) = ValueRemoteness::from_bits(ext) {
                 match ext.value() {
                     Value::Win => push(&mut win_lose, i as u64, ext),
                     Value::Tie => push(&mut ties, i as u64, ext),
