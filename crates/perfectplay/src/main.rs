@@ -69,6 +69,16 @@ struct GameArgs {
     /// Variant (the game's default if omitted).
     #[arg(long)]
     variant: Option<String>,
+    /// Solve without reducing positions by the game's symmetries: more positions, no canonical
+    /// form per move; faster when few reachable positions are symmetric to one another.
+    #[arg(long)]
+    no_symmetry: bool,
+}
+
+impl GameArgs {
+    fn options(&self) -> perfectplay_solve::SolveOptions {
+        perfectplay_solve::SolveOptions { canonicalize: !self.no_symmetry }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -126,7 +136,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Solve(args) => {
             let game = load_game(&args)?;
             let started = Instant::now();
-            let oracle = Oracle::solve(game.as_ref())?;
+            let oracle = Oracle::solve(game.as_ref(), args.options())?;
             let secs = started.elapsed().as_secs_f64();
             let start = oracle.value(game.start())?;
             let stored = oracle.solution().len();
@@ -156,7 +166,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Analyze { game: args, format } => {
             let game = load_game(&args)?;
-            let oracle = Oracle::solve(game.as_ref())?;
+            let oracle = Oracle::solve(game.as_ref(), args.options())?;
             let analysis = perfectplay_solve::analyze(
                 game.as_ref(),
                 oracle.solution(),
@@ -174,13 +184,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 game.parse_position(&position)?
             };
-            let oracle = Oracle::solve(game.as_ref())?;
+            let oracle = Oracle::solve(game.as_ref(), args.options())?;
             let report = oracle.report(p)?;
             writeln!(out, "{}", serde_json::to_string_pretty(&report.to_json(game.as_ref()))?)?;
         }
         Command::Play { game: args, computer } => {
             let game = load_game(&args)?;
-            let oracle = Oracle::solve(game.as_ref())?;
+            let oracle = Oracle::solve(game.as_ref(), args.options())?;
             play::play(game.as_ref(), &oracle, computer).context("terminal play")?;
         }
     }

@@ -39,8 +39,8 @@ pub struct PositionReport {
 
 impl<'a> Oracle<'a> {
     /// Solves the game in memory.
-    pub fn solve(game: &'a dyn Game) -> Result<Oracle<'a>> {
-        let solution = solve(game, SolveOptions::default(), &Bar::new(), None)?;
+    pub fn solve(game: &'a dyn Game, options: SolveOptions) -> Result<Oracle<'a>> {
+        let solution = solve(game, options, &Bar::new(), None)?;
         Ok(Oracle { game, solution })
     }
 

@@ -1,24 +1,59 @@
 //! Progress bars (indicatif) for the engine's `Progress` trait.
 
+use std::io::IsTerminal;
 use std::sync::Mutex;
+use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use perfectplay_solve::Progress;
 
-/// A progress bar on stderr, hidden when stderr is not a terminal.
-#[derive(Debug, Default)]
+/// A progress bar on stderr. When stderr is not a terminal the bar is hidden and, if
+/// `PERFECTPLAY_LOG` is set, each phase that took a second or more is logged as one line instead
+/// (for benchmarks: where the time goes).
+#[derive(Debug)]
 pub struct Bar {
     bar: Mutex<Option<ProgressBar>>,
+    phase: Mutex<Option<(String, Instant)>>,
+    log: bool,
+    started: Instant,
 }
 
 impl Bar {
     pub fn new() -> Bar {
-        Bar::default()
+        Bar {
+            bar: Mutex::new(None),
+            phase: Mutex::new(None),
+            log: !std::io::stderr().is_terminal() && std::env::var_os("PERFECTPLAY_LOG").is_some(),
+            started: Instant::now(),
+        }
+    }
+
+    fn log_end(&self) {
+        if !self.log {
+            return;
+        }
+        if let Ok(mut phase) = self.phase.lock() {
+            if let Some((label, since)) = phase.take() {
+                let secs = since.elapsed().as_secs_f64();
+                if secs >= 1.0 {
+                    let done = self.bar.lock().ok().and_then(|b| b.as_ref().map(|b| b.position()));
+                    eprintln!(
+                        "[{:8.1} s] {label}: {} in {secs:.1} s",
+                        self.started.elapsed().as_secs_f64(),
+                        done.unwrap_or(0)
+                    );
+                }
+            }
+        }
     }
 }
 
 impl Progress for Bar {
     fn begin(&self, label: &str, total: Option<u64>) {
+        self.log_end();
+        if let Ok(mut phase) = self.phase.lock() {
+            *phase = Some((label.to_string(), Instant::now()));
+        }
         let bar = match total {
             Some(n) => ProgressBar::new(n).with_style(
                 ProgressStyle::with_template(
@@ -51,6 +86,7 @@ impl Progress for Bar {
     }
 
     fn end(&self) {
+        self.log_end();
         if let Ok(mut slot) = self.bar.lock() {
             if let Some(bar) = slot.take() {
                 bar.finish_and_clear();
