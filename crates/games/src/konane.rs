@@ -52,6 +52,8 @@ pub struct Konane {
     reach: [[u64; 4]; 4],
     /// Bit distance of one step in each direction (negative: towards lower bits).
     step: [i32; 4],
+    /// `flips[(d * 4 + k) * 64 + from]`: the bits a jump of `k` steps in direction `d` flips.
+    flips: Vec<u64>,
     /// Per symmetry, per byte of the board, per byte value: the image bits.
     sym_tables: Vec<Vec<[u64; 256]>>,
     /// Per symmetry: whether it swaps the colors (and so the player to move).
@@ -132,7 +134,7 @@ impl Konane {
             }
             sym_tables.push(tables);
         }
-        Ok(Konane {
+        let mut konane = Konane {
             rows,
             cols,
             start,
@@ -141,9 +143,21 @@ impl Konane {
             color_mask,
             reach,
             step,
+            flips: vec![0; 4 * 4 * 64],
             sym_tables,
             sym_swaps,
-        })
+        };
+        for d in 0..4 {
+            for k in 1..4 {
+                let mut from_cells = konane.reach[d][k];
+                while from_cells != 0 {
+                    let from = from_cells.trailing_zeros();
+                    from_cells &= from_cells - 1;
+                    konane.flips[(d * 4 + k) * 64 + from as usize] = konane.jump_mask(from, d, k);
+                }
+            }
+        }
+        Ok(konane)
     }
 
     /// Parses a variant name `RxC-corner` or `RxC-center`.
@@ -290,17 +304,29 @@ impl Game for Konane {
     }
 
     fn children(&self, p: Position, out: &mut Vec<Position>) {
+        let board = self.board(p);
+        let mover = self.mover(p);
+        let own = board & self.color_mask[mover];
+        let opp = board & self.color_mask[1 - mover];
+        let empty = !board & self.full;
         let flipped = p.0 ^ self.white_to_move;
         for d in 0..4 {
+            let s = self.step[d];
+            let mut starts = own;
             for k in 1..=self.max_jumps() {
-                let mut starts = self.jump_starts(p, d, k);
+                let ki = k as i32;
+                starts &= self.reach[d][k]
+                    & Self::shift(opp, (2 * ki - 1) * s)
+                    & Self::shift(empty, 2 * ki * s);
                 if starts == 0 {
                     break;
                 }
-                while starts != 0 {
-                    let from = starts.trailing_zeros();
-                    starts &= starts - 1;
-                    out.push(Position(flipped ^ self.jump_mask(from, d, k)));
+                let flips = &self.flips[(d * 4 + k) * 64..(d * 4 + k + 1) * 64];
+                let mut it = starts;
+                while it != 0 {
+                    let from = it.trailing_zeros() as usize;
+                    it &= it - 1;
+                    out.push(Position(flipped ^ flips[from]));
                 }
             }
         }

@@ -34,13 +34,13 @@ impl Pending {
     }
 }
 
-/// Children of a slice of positions, split by tier; same-tier children go in `same`.
+/// Children of a slice of positions, split by tier: one `(same tier, lower tiers)` per task.
 fn expand<G: Game + ?Sized>(
     game: &G,
     canonicalize: bool,
     tier: Tier,
     parents: &[u64],
-) -> (Vec<u64>, Vec<(Tier, Vec<u64>)>) {
+) -> Vec<(Vec<u64>, Vec<(Tier, Vec<u64>)>)> {
     parents
         .par_chunks(CHUNK)
         .map(|chunk| {
@@ -68,20 +68,7 @@ fn expand<G: Game + ?Sized>(
             }
             (same, lower)
         })
-        .reduce(
-            || (Vec::new(), Vec::new()),
-            |(mut same_a, mut lower_a), (mut same_b, lower_b)| {
-                same_a.append(&mut same_b);
-                for (t, mut v) in lower_b {
-                    if let Some((_, w)) = lower_a.iter_mut().find(|(lt, _)| *lt == t) {
-                        w.append(&mut v);
-                    } else {
-                        lower_a.push((t, v));
-                    }
-                }
-                (same_a, lower_a)
-            },
-        )
+        .collect()
 }
 
 /// Discovers every position reachable from the start (in canonical form if `canonicalize`), and
@@ -105,12 +92,14 @@ pub fn discover_tiers<G: Game + ?Sized, E>(
             let front: &[u64] = frontier.as_deref().unwrap_or(&members[frontier_start..]);
             let mut same_tier = Vec::new();
             for block in front.chunks(SUPER_CHUNK) {
-                let (mut same, lower) = expand(game, canonicalize, tier, block);
-                same_tier.append(&mut same);
-                for (t, mut v) in lower {
-                    let p = pending.entry(t).or_default();
-                    p.raw.append(&mut v);
-                    if p.raw.len() > p.sorted.len().max(1 << 24) {
+                for (mut same, lower) in expand(game, canonicalize, tier, block) {
+                    same_tier.append(&mut same);
+                    for (t, mut v) in lower {
+                        pending.entry(t).or_default().raw.append(&mut v);
+                    }
+                }
+                for p in pending.values_mut() {
+                    if p.raw.len() > (p.sorted.len() / 2).max(1 << 24) {
                         p.compact();
                     }
                 }

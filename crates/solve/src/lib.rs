@@ -54,7 +54,81 @@ pub struct SolvedTier {
     /// Its positions.
     pub space: TierSpace,
     /// The value and remoteness of each position, in index order.
-    pub values: Vec<ValueRemoteness>,
+    pub values: TierValues,
+}
+
+/// The values of one tier. A tier with at most 256 distinct value-remoteness pairs (every seed game
+/// so far) stores one byte per position, an index into its dictionary; others two bytes.
+#[derive(Clone, Debug)]
+pub enum TierValues {
+    /// A dictionary and one code per position.
+    Narrow {
+        /// The distinct values, by code.
+        dictionary: Vec<ValueRemoteness>,
+        /// Per position, an index into `dictionary`.
+        codes: Vec<u8>,
+    },
+    /// One packed value per position.
+    Wide(Vec<ValueRemoteness>),
+}
+
+impl TierValues {
+    /// Packs values, narrowing them when they allow.
+    pub fn new(values: Vec<ValueRemoteness>) -> TierValues {
+        let mut seen = [false; 1 << 15];
+        let mut dictionary = Vec::new();
+        for v in &values {
+            let b = v.to_bits() as usize;
+            if !seen[b] {
+                seen[b] = true;
+                dictionary.push(*v);
+                if dictionary.len() > 256 {
+                    return TierValues::Wide(values);
+                }
+            }
+        }
+        let mut code_of = vec![0u8; 1 << 15];
+        for (i, v) in dictionary.iter().enumerate() {
+            code_of[v.to_bits() as usize] = i as u8;
+        }
+        let codes = {
+            use rayon::prelude::*;
+            values.par_iter().map(|v| code_of[v.to_bits() as usize]).collect()
+        };
+        TierValues::Narrow { dictionary, codes }
+    }
+
+    /// The value at an index.
+    #[inline]
+    pub fn get(&self, index: usize) -> ValueRemoteness {
+        match self {
+            TierValues::Narrow { dictionary, codes } => dictionary[codes[index] as usize],
+            TierValues::Wide(v) => v[index],
+        }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            TierValues::Narrow { codes, .. } => codes.len(),
+            TierValues::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        match self {
+            TierValues::Narrow { dictionary, codes } => {
+                dictionary.capacity() * 2 + codes.capacity()
+            }
+            TierValues::Wide(v) => v.capacity() * 2,
+        }
+    }
 }
 
 /// Receives each tier as soon as it is solved (the database writes it; memory keeps it).
@@ -110,7 +184,7 @@ impl Solution {
     #[inline]
     pub fn get_in_tier(&self, tier: Tier, p: Position) -> Option<ValueRemoteness> {
         let t = self.tiers.get(*self.by_tier.get(tier.0 as usize)?)?;
-        t.space.index_of(p).map(|i| t.values[i as usize])
+        t.space.index_of(p).map(|i| t.values.get(i as usize))
     }
 
     /// The value of any position the solve covered (`None` if it was not reached).
@@ -143,7 +217,7 @@ impl Solution {
         self.tiers
             .iter()
             .map(|t| {
-                t.values.capacity() * 2
+                t.values.heap_bytes()
                     + match &t.space {
                         TierSpace::Sorted(s) => s.heap_bytes(),
                         TierSpace::Dense { .. } => 0,
@@ -193,7 +267,7 @@ pub fn solve<G: Game + ?Sized>(
             };
             problem.solve(progress)?
         };
-        let solved = SolvedTier { tier, space, values };
+        let solved = SolvedTier { tier, space, values: TierValues::new(values) };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
         }
