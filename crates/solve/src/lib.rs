@@ -267,7 +267,7 @@ pub fn solve<G: Game + ?Sized>(
             };
             problem.solve(progress)?
         };
-        let solved = SolvedTier { tier, space, values: TierValues::new(values) };
+        let solved = SolvedTier { tier, space, values };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
         }

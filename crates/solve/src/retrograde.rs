@@ -5,33 +5,44 @@
 //!    canonical children are split into those outside the tier, whose solved values fold into the
 //!    best result so far, and those inside it, which are counted. A position with no children inside
 //!    the tier is decided at once (a loop-free tier ends here).
-//! 2. **Win/lose by remoteness**: level `r` holds the positions decided with remoteness `r`. A lose
-//!    at `r` makes every undecided parent a win at `r + 1`; a win at `r` takes one off each parent's
-//!    counter of undecided children, and a parent whose counter reaches zero loses at
-//!    `max(r + 1, its worst external loss)`. Levels are processed in increasing order, so a win is
-//!    claimed at its smallest remoteness and a loss at its largest.
+//! 2. **Win/lose by remoteness**: the frontier queue of level `r` holds the positions decided with
+//!    remoteness `r`. A lose at `r` makes every undecided parent a win at `r + 1`; a win at `r`
+//!    takes one off each parent's counter of undecided children, and a parent whose counter reaches
+//!    zero loses at `max(r + 1, its worst external loss)`. Levels are processed in increasing
+//!    order, so a win is claimed at its smallest remoteness and a loss at its largest.
 //! 3. **Ties by remoteness**, the same way among what is left: a tie at `r` makes every undecided
 //!    parent a tie at `r + 1`.
 //! 4. What remains undecided is a **draw**.
 //!
-//! Each position holds one `AtomicU16` during the solve: bit 15 set means decided, with the packed
-//! [`ValueRemoteness`] below it; clear means undecided, with the count of undecided children.
-//! A tier with children inside itself also holds, per position, the best result from outside the
-//! tier (2 bytes). Counters count distinct canonical children, and a decided child's parents are
-//! deduplicated by canonical form, so symmetric positions are counted once on both sides.
+//! Each position holds one cell during the solve: **one byte** where the game allows (Malom's
+//! trick), else two. A cell with its top bit set is decided and holds a code into the solve's
+//! dictionary of value-remoteness pairs; otherwise it holds the count of undecided children. One
+//! byte holds 127 codes and counters up to 127; a solve that needs more starts again with two-byte
+//! cells. The decided cells become the tier's stored codes in place, so the solve's peak is about
+//! one byte per position plus the frontier queues (8 bytes per queued position).
+//!
+//! A tier with children in lower tiers also holds, per position, the best result from outside the
+//! tier (2 bytes); a dense single-tier game holds none. Counters count distinct canonical children,
+//! and a decided child's parents are deduplicated by canonical form, so symmetric positions are
+//! counted once on both sides. Parent updates first read the cell without a lock and use an atomic
+//! read-modify-write only where something changes; reads of many parents overlap in memory.
 
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
 
 use perfectplay_core::{Game, Position, Remoteness, Tier, Value, ValueRemoteness};
 use rayon::prelude::*;
 
 use crate::progress::Progress;
 use crate::space::TierSpace;
-use crate::SolveError;
+use crate::{SolveError, TierValues};
 
+/// Set in a (widened) cell when the position is decided.
 const DECIDED: u16 = 1 << 15;
 const NO_EXTERNAL: u16 = u16::MAX;
 const CHUNK: usize = 1 << 12;
+/// The dictionary code of a draw, which is also what undecided cells become.
+const DRAW_CODE: u16 = 0;
 
 /// Everything the engine needs to solve one tier.
 pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
@@ -48,6 +59,238 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
 struct ReverseEdges {
     offsets: Vec<u64>,
     parents: Vec<u64>,
+}
+
+/// Why an attempt stopped: a real error, or one-byte cells that turned out too small.
+enum Fail {
+    Narrow,
+    Error(SolveError),
+}
+
+impl From<SolveError> for Fail {
+    fn from(e: SolveError) -> Fail {
+        Fail::Error(e)
+    }
+}
+
+/// One cell per position: a counter of undecided children, or `DECIDED | code`.
+enum Cells {
+    Narrow(Vec<AtomicU8>),
+    Wide(Vec<AtomicU16>),
+}
+
+#[inline]
+fn widen(b: u8) -> u16 {
+    if b & 0x80 != 0 {
+        DECIDED | u16::from(b & 0x7f)
+    } else {
+        u16::from(b)
+    }
+}
+
+#[inline]
+fn narrow(s: u16) -> u8 {
+    if s & DECIDED != 0 {
+        0x80 | (s & 0x7f) as u8
+    } else {
+        s as u8
+    }
+}
+
+impl Cells {
+    fn new(n: usize, one_byte: bool) -> Cells {
+        if one_byte {
+            Cells::Narrow((0..n).map(|_| AtomicU8::new(0)).collect())
+        } else {
+            Cells::Wide((0..n).map(|_| AtomicU16::new(0)).collect())
+        }
+    }
+
+    /// The largest counter and the number of dictionary codes a cell holds.
+    fn limits(&self) -> (u32, usize) {
+        match self {
+            Cells::Narrow(_) => (0x7f, 0x80),
+            Cells::Wide(_) => (u32::from(DECIDED) - 1, usize::from(DECIDED)),
+        }
+    }
+
+    #[inline]
+    fn load(&self, i: usize) -> u16 {
+        match self {
+            Cells::Narrow(v) => widen(v[i].load(Relaxed)),
+            Cells::Wide(v) => v[i].load(Relaxed),
+        }
+    }
+
+    #[inline]
+    fn store(&self, i: usize, s: u16) {
+        match self {
+            Cells::Narrow(v) => v[i].store(narrow(s), Relaxed),
+            Cells::Wide(v) => v[i].store(s, Relaxed),
+        }
+    }
+
+    /// Compare-and-swap; on failure, the current state.
+    #[inline]
+    fn cas(&self, i: usize, old: u16, new: u16) -> Result<(), u16> {
+        match self {
+            Cells::Narrow(v) => v[i]
+                .compare_exchange_weak(narrow(old), narrow(new), Relaxed, Relaxed)
+                .map(|_| ())
+                .map_err(widen),
+            Cells::Wide(v) => {
+                v[i].compare_exchange_weak(old, new, Relaxed, Relaxed).map(|_| ())
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Cells::Narrow(v) => v.len(),
+            Cells::Wide(v) => v.len(),
+        }
+    }
+
+    /// Decides `i` as `code` unless it is decided already; whether this call decided it.
+    #[inline]
+    fn claim(&self, i: usize, code: u16) -> bool {
+        let mut s = self.load(i);
+        loop {
+            if s & DECIDED != 0 {
+                return false;
+            }
+            match self.cas(i, s, DECIDED | code) {
+                Ok(()) => return true,
+                Err(now) => s = now,
+            }
+        }
+    }
+
+    /// The stored codes: decided cells keep their code, undecided ones become draws. Done in
+    /// place for one-byte cells.
+    fn into_values(self, dictionary: Vec<ValueRemoteness>) -> TierValues {
+        match self {
+            Cells::Narrow(mut v) => {
+                v.par_iter_mut().for_each(|c| {
+                    let b = c.get_mut();
+                    *b = if *b & 0x80 != 0 { *b & 0x7f } else { DRAW_CODE as u8 };
+                });
+                let codes: Vec<u8> = v.into_iter().map(AtomicU8::into_inner).collect();
+                TierValues::Narrow { dictionary, codes }
+            }
+            Cells::Wide(v) => {
+                let code = |s: u16| if s & DECIDED != 0 { s & !DECIDED } else { DRAW_CODE };
+                if dictionary.len() <= 256 {
+                    let codes = v.into_par_iter().map(|c| code(c.into_inner()) as u8).collect();
+                    TierValues::Narrow { dictionary, codes }
+                } else {
+                    TierValues::Wide(
+                        v.into_par_iter()
+                            .map(|c| dictionary[usize::from(code(c.into_inner()))])
+                            .collect(),
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// The solve's dictionary of value-remoteness pairs, filled as values appear. Lookups are
+/// lock-free; a new pair takes a lock once.
+struct Codes {
+    /// By packed value: its code plus one, or 0.
+    code_of: Vec<AtomicU16>,
+    values: Mutex<Vec<ValueRemoteness>>,
+    limit: usize,
+    overflow: AtomicBool,
+}
+
+impl Codes {
+    fn new(limit: usize) -> Codes {
+        let codes = Codes {
+            code_of: (0..1 << 15).map(|_| AtomicU16::new(0)).collect(),
+            values: Mutex::new(Vec::new()),
+            limit,
+            overflow: AtomicBool::new(false),
+        };
+        let draw = codes.code(ValueRemoteness::DRAW);
+        debug_assert_eq!(draw, DRAW_CODE);
+        codes
+    }
+
+    /// The code of a pair, allocating one if needed. When the cells cannot hold another code this
+    /// notes the overflow (the attempt is abandoned) and returns the draw code.
+    #[inline]
+    fn code(&self, vr: ValueRemoteness) -> u16 {
+        let slot = &self.code_of[usize::from(vr.to_bits())];
+        let c = slot.load(Relaxed);
+        if c != 0 {
+            return c - 1;
+        }
+        let mut values = self.values.lock().unwrap_or_else(|e| e.into_inner());
+        let c = slot.load(Relaxed);
+        if c != 0 {
+            return c - 1;
+        }
+        if values.len() >= self.limit {
+            self.overflow.store(true, Relaxed);
+            return DRAW_CODE;
+        }
+        values.push(vr);
+        let code = (values.len() - 1) as u16;
+        slot.store(code + 1, Relaxed);
+        code
+    }
+
+    fn snapshot(&self) -> Vec<ValueRemoteness> {
+        self.values.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Frontier queues by remoteness.
+#[derive(Default)]
+struct Levels(Vec<Vec<u64>>);
+
+impl Levels {
+    fn push(&mut self, r: u16, i: u64) {
+        let r = usize::from(r);
+        if self.0.len() <= r {
+            self.0.resize_with(r + 1, Vec::new);
+        }
+        self.0[r].push(i);
+    }
+
+    fn append(&mut self, r: u16, items: &mut Vec<u64>) {
+        if items.is_empty() {
+            return;
+        }
+        let r = usize::from(r);
+        if self.0.len() <= r {
+            self.0.resize_with(r + 1, Vec::new);
+        }
+        if self.0[r].is_empty() {
+            std::mem::swap(&mut self.0[r], items);
+        } else {
+            self.0[r].append(items);
+        }
+    }
+
+    fn take(&mut self, r: usize) -> Vec<u64> {
+        self.0.get_mut(r).map(std::mem::take).unwrap_or_default()
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// What initialisation found: decided positions and candidates from outside the tier.
+#[derive(Default)]
+struct Sources {
+    /// Decided (index, packed value), wins, losses and ties only.
+    decided: Vec<(u64, u16)>,
+    /// Undecided positions whose best external result is a win or tie (index, packed value).
+    candidates: Vec<(u64, u16)>,
 }
 
 impl<G: Game + ?Sized> TierProblem<'_, G> {
@@ -88,9 +331,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         }
         scratch.clear();
         self.game.undo_moves(self.space.position(child), scratch);
+        let dense = matches!(self.space, TierSpace::Dense { .. });
         for &p in scratch.iter() {
             let p = self.canon(p);
-            if self.game.tier(p) == self.tier {
+            if dense || self.game.tier(p) == self.tier {
                 if let Some(i) = self.space.index_of(p) {
                     out.push(i);
                 }
@@ -103,45 +347,63 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// Solves the tier; returns the value of every position of the space, in index order.
     /// In a dense space, positions that are not canonical get a placeholder (draw): nothing
     /// refers to them, every lookup goes through the canonical form.
-    pub fn solve(&self, progress: &dyn Progress) -> Result<Vec<ValueRemoteness>, SolveError> {
+    pub fn solve(&self, progress: &dyn Progress) -> Result<TierValues, SolveError> {
+        match self.attempt(true, progress) {
+            Ok(values) => Ok(values),
+            Err(Fail::Error(e)) => Err(e),
+            Err(Fail::Narrow) => match self.attempt(false, progress) {
+                Ok(values) => Ok(values),
+                Err(Fail::Error(e)) => Err(e),
+                Err(Fail::Narrow) => Err(SolveError::TooManyChildren { position: Position(0) }),
+            },
+        }
+    }
+
+    fn attempt(&self, one_byte: bool, progress: &dyn Progress) -> Result<TierValues, Fail> {
         let n = self.space.len() as usize;
         let dense = matches!(self.space, TierSpace::Dense { .. });
-        let state: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(0)).collect();
-        let mut external = vec![NO_EXTERNAL; n];
+        let cells = Cells::new(n, one_byte);
+        let (max_counter, max_codes) = cells.limits();
+        let codes = Codes::new(max_codes);
+        // A dense space is a single tier: no child is ever outside it.
+        let external: Vec<AtomicU16> =
+            if dense { Vec::new() } else { (0..n).map(|_| AtomicU16::new(NO_EXTERNAL)).collect() };
         let collect_edges = !self.game.has_undo_moves();
         progress.begin(&format!("tier {}: initialise", self.tier.0), Some(n as u64));
-        let edges: Vec<(u64, u64)> = state
-            .par_chunks(CHUNK)
-            .zip(external.par_chunks_mut(CHUNK))
-            .enumerate()
-            .map(|(chunk, (cells, ext))| {
+        let chunks: Vec<(Sources, Vec<(u64, u64)>)> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>), Fail> {
                 let mut children = Vec::new();
                 let mut edges = Vec::new();
+                let mut sources = Sources::default();
                 let mut positions = Vec::with_capacity(CHUNK);
                 let first = (chunk * CHUNK) as u64;
-                self.space.positions_into(first..first + cells.len() as u64, &mut positions);
-                for (k, (cell, ext)) in cells.iter().zip(ext.iter_mut()).enumerate() {
+                let last = (first + CHUNK as u64).min(n as u64);
+                self.space.positions_into(first..last, &mut positions);
+                for (k, &p) in positions.iter().enumerate() {
                     let index = first + k as u64;
-                    let p = Position(positions[k]);
+                    let i = index as usize;
+                    let p = Position(p);
                     if dense && self.canonicalize && self.game.canonical(p) != p {
-                        cell.store(DECIDED | ValueRemoteness::DRAW.to_bits(), Relaxed);
+                        cells.store(i, DECIDED | DRAW_CODE);
                         continue;
                     }
                     if let Some(v) = self.game.primitive(p) {
-                        cell.store(
-                            DECIDED | ValueRemoteness::new(v, Remoteness(0)).to_bits(),
-                            Relaxed,
-                        );
+                        let vr = ValueRemoteness::new(v, Remoteness(0));
+                        cells.store(i, DECIDED | codes.code(vr));
+                        if v != Value::Draw {
+                            sources.decided.push((index, vr.to_bits()));
+                        }
                         continue;
                     }
                     self.children(p, &mut children);
                     if children.is_empty() {
-                        return Err(SolveError::NoMoves { position: p });
+                        return Err(SolveError::NoMoves { position: p }.into());
                     }
                     let mut best: Option<ValueRemoteness> = None;
                     let mut inside = 0u32;
                     for &c in &children {
-                        let child_tier = self.game.tier(c);
+                        let child_tier = if dense { self.tier } else { self.game.tier(c) };
                         if child_tier == self.tier {
                             inside += 1;
                             if collect_edges {
@@ -161,178 +423,231 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     if inside == 0 {
                         // `children` is non-empty, so `best` is set.
                         let best = best.unwrap_or(ValueRemoteness::DRAW);
-                        cell.store(DECIDED | best.to_bits(), Relaxed);
+                        cells.store(i, DECIDED | codes.code(best));
+                        if best.value() != Value::Draw {
+                            sources.decided.push((index, best.to_bits()));
+                        }
                         continue;
                     }
                     if let Some(b) = best {
-                        // A tie or draw outside the tier means this position never loses: a
-                        // counter that never reaches zero.
-                        if matches!(b.value(), Value::Tie | Value::Draw) {
-                            inside += 1;
+                        match b.value() {
+                            // A tie or draw outside the tier means this position never loses: a
+                            // counter that never reaches zero.
+                            Value::Tie | Value::Draw => inside += 1,
+                            _ => {}
                         }
-                        *ext = b.to_bits();
+                        if matches!(b.value(), Value::Win | Value::Tie) {
+                            sources.candidates.push((index, b.to_bits()));
+                        }
+                        external[i].store(b.to_bits(), Relaxed);
                     }
-                    if inside >= u32::from(DECIDED) {
-                        return Err(SolveError::TooManyChildren { position: p });
+                    if inside > max_counter {
+                        return Err(if one_byte {
+                            Fail::Narrow
+                        } else {
+                            SolveError::TooManyChildren { position: p }.into()
+                        });
                     }
-                    cell.store(inside as u16, Relaxed);
+                    cells.store(i, inside as u16);
                 }
-                progress.advance(cells.len() as u64);
-                Ok(edges)
+                progress.advance(positions.len() as u64);
+                Ok((sources, edges))
             })
-            .try_reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                Ok(a)
-            })?;
+            .collect::<Result<_, Fail>>()?;
         progress.end();
-
-        let undecided = state.par_iter().filter(|c| c.load(Relaxed) & DECIDED == 0).count();
-        if undecided > 0 {
-            let reverse = collect_edges.then(|| reverse_edges(n, edges));
-            self.retrograde(&state, &external, reverse.as_ref(), progress);
+        if codes.overflow.load(Relaxed) {
+            return Err(Fail::Narrow);
         }
-        drop(external);
-        Ok(state
+
+        let mut win_lose = Levels::default();
+        let mut ties = Levels::default();
+        let mut win_lose_candidates = Levels::default();
+        let mut tie_candidates = Levels::default();
+        let mut edges = Vec::new();
+        let mut sources = 0u64;
+        for (s, mut e) in chunks {
+            for (i, bits) in s.decided {
+                let vr = ValueRemoteness::from_bits(bits).unwrap_or(ValueRemoteness::DRAW);
+                let levels = if vr.value() == Value::Tie { &mut ties } else { &mut win_lose };
+                levels.push(vr.remoteness_or_zero(), i);
+                sources += 1;
+            }
+            for (i, bits) in s.candidates {
+                let vr = ValueRemoteness::from_bits(bits).unwrap_or(ValueRemoteness::DRAW);
+                let levels = if vr.value() == Value::Tie {
+                    &mut tie_candidates
+                } else {
+                    &mut win_lose_candidates
+                };
+                levels.push(vr.remoteness_or_zero(), i);
+            }
+            edges.append(&mut e);
+        }
+
+        let undecided = (0..cells.len().div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                let bits = c.into_inner();
-                if bits & DECIDED == 0 {
-                    ValueRemoteness::DRAW
-                } else {
-                    ValueRemoteness::from_bits(bits & !DECIDED).unwrap_or(ValueRemoteness::DRAW)
-                }
+                (c * CHUNK..((c + 1) * CHUNK).min(n))
+                    .filter(|&i| cells.load(i) & DECIDED == 0)
+                    .count() as u64
             })
-            .collect())
+            .sum::<u64>();
+        if undecided > 0 {
+            let reverse = collect_edges.then(|| reverse_edges(n, edges));
+            let state = State { cells: &cells, codes: &codes, external: &external };
+            progress.begin(&format!("tier {}: retrograde", self.tier.0), Some(undecided + sources));
+            self.phase(&state, &mut win_lose, &mut win_lose_candidates, false, reverse.as_ref(), progress);
+            self.phase(&state, &mut ties, &mut tie_candidates, true, reverse.as_ref(), progress);
+            progress.end();
+            if codes.overflow.load(Relaxed) {
+                return Err(Fail::Narrow);
+            }
+        }
+        drop(external);
+        Ok(cells.into_values(codes.snapshot()))
     }
 
-    /// Steps 2 and 3: win/lose levels, then tie levels. Undecided positions stay undecided (draws).
-    fn retrograde(
+    /// One phase (win/lose or ties): every level in increasing remoteness.
+    fn phase(
         &self,
-        state: &[AtomicU16],
-        external: &[u16],
+        state: &State<'_>,
+        claimed: &mut Levels,
+        candidates: &mut Levels,
+        ties: bool,
         reverse: Option<&ReverseEdges>,
         progress: &dyn Progress,
     ) {
-        let decided = |i: usize| {
-            let s = state[i].load(Relaxed);
-            (s & DECIDED != 0).then(|| ValueRemoteness::from_bits(s & !DECIDED)).flatten()
-        };
-        // Sources decided during initialisation, and candidates from outside the tier.
-        let mut win_lose: Vec<Vec<(u64, u16)>> = Vec::new();
-        let mut ties: Vec<Vec<(u64, u16)>> = Vec::new();
-        let push = |levels: &mut Vec<Vec<(u64, u16)>>, i: u64, vr: ValueRemoteness| {
-            let r = vr.remoteness_or_zero() as usize;
-            if levels.len() <= r {
-                levels.resize_with(r + 1, Vec::new);
-            }
-            levels[r].push((i, vr.to_bits()));
-        };
-        for (i, &ext) in external.iter().enumerate() {
-            if let Some(vr) = decided(i) {
-                match vr.value() {
-                    Value::Win | Value::Lose => push(&mut win_lose, i as u64, vr),
-                    Value::Tie => push(&mut ties, i as u64, vr),
-                    Value::Draw => {}
-                }
-            } else if let Some(ext) = ValueRemoteness::from_bits(ext) {
-                match ext.value() {
-                    Value::Win => push(&mut win_lose, i as u64, ext),
-                    Value::Tie => push(&mut ties, i as u64, ext),
-                    _ => {}
-                }
-            }
-        }
-        progress.begin(&format!("tier {}: retrograde", self.tier.0), None);
-        for phase_ties in [false, true] {
-            let levels = if phase_ties { &mut ties } else { &mut win_lose };
-            let mut r = 0;
-            while r < levels.len() {
-                let entries = std::mem::take(&mut levels[r]);
-                // Claim: an entry decides its position unless something decided it already
-                // (sources are decided already and pass through).
-                let frontier: Vec<u64> = entries
-                    .par_iter()
-                    .filter_map(|&(i, bits)| {
-                        let cell = &state[i as usize];
-                        let mut s = cell.load(Relaxed);
-                        loop {
-                            if s & DECIDED != 0 {
-                                return (s == DECIDED | bits).then_some(i);
-                            }
-                            match cell.compare_exchange_weak(s, DECIDED | bits, Relaxed, Relaxed) {
-                                Ok(_) => return Some(i),
-                                Err(now) => s = now,
-                            }
-                        }
-                    })
-                    .collect();
-                let mut frontier = frontier;
-                frontier.sort_unstable();
-                frontier.dedup();
-                let pushes: Vec<(u64, u16)> = frontier
-                    .par_chunks(CHUNK)
-                    .flat_map_iter(|chunk| {
-                        let mut scratch = Vec::new();
-                        let mut parents = Vec::new();
-                        let mut out = Vec::new();
-                        for &c in chunk {
-                            let Some(vr) = decided(c as usize) else { continue };
-                            self.parents(c, reverse, &mut scratch, &mut parents);
-                            for &j in &parents {
-                                if let Some(next) = self.propagate(state, external, j, vr) {
-                                    out.push((j, next.to_bits()));
-                                }
-                            }
-                        }
-                        out
-                    })
-                    .collect();
-                progress.advance(frontier.len() as u64);
-                for (j, bits) in pushes {
-                    if let Some(vr) = ValueRemoteness::from_bits(bits) {
-                        push(levels, j, vr);
-                    }
-                }
+        // Only the codes this phase can assign are allocated (one-byte cells hold 127).
+        let code_unless = |skip: bool, vr| if skip { DRAW_CODE } else { state.codes.code(vr) };
+        let mut r = 0usize;
+        while r < claimed.len().max(candidates.len()) {
+            let mut frontier = claimed.take(r);
+            // Candidates from outside the tier decide their position unless something inside
+            // decided it first.
+            let from_outside: Vec<u64> = candidates
+                .take(r)
+                .par_iter()
+                .filter(|&&i| {
+                    let vr = state.external_value(i as usize).unwrap_or(ValueRemoteness::DRAW);
+                    state.cells.claim(i as usize, state.codes.code(vr))
+                })
+                .copied()
+                .collect();
+            frontier.extend(from_outside);
+            if frontier.is_empty() {
                 r += 1;
+                continue;
             }
+            let next = Remoteness(r as u16 + 1);
+            let step = Step {
+                table: state.codes.snapshot(),
+                win: code_unless(ties, ValueRemoteness::new(Value::Win, next)),
+                lose: code_unless(ties, ValueRemoteness::new(Value::Lose, next)),
+                tie: code_unless(!ties, ValueRemoteness::new(Value::Tie, next)),
+                next,
+                ties,
+            };
+            let results: Vec<(Vec<u64>, Vec<(u16, u64)>)> = frontier
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut scratch = Vec::new();
+                    let mut parents = Vec::new();
+                    let mut out = (Vec::new(), Vec::new());
+                    for &c in chunk {
+                        let s = state.cells.load(c as usize);
+                        let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
+                            continue;
+                        };
+                        self.parents(c, reverse, &mut scratch, &mut parents);
+                        for &j in &parents {
+                            state.propagate(&step, j, vr, &mut out);
+                        }
+                    }
+                    progress.advance(chunk.len() as u64);
+                    out
+                })
+                .collect();
+            for (mut now, later) in results {
+                claimed.append(next.0, &mut now);
+                for (level, j) in later {
+                    claimed.push(level, j);
+                }
+            }
+            r += 1;
         }
-        progress.end();
+    }
+}
+
+/// The shared state of a solve's retrograde phases.
+struct State<'a> {
+    cells: &'a Cells,
+    codes: &'a Codes,
+    external: &'a [AtomicU16],
+}
+
+/// What one level needs: the dictionary as of its start, and the codes of the next level.
+struct Step {
+    table: Vec<ValueRemoteness>,
+    win: u16,
+    lose: u16,
+    tie: u16,
+    next: Remoteness,
+    ties: bool,
+}
+
+impl State<'_> {
+    fn external_value(&self, i: usize) -> Option<ValueRemoteness> {
+        self.external.get(i).and_then(|e| ValueRemoteness::from_bits(e.load(Relaxed)))
     }
 
-    /// What a decided child `vr` makes of its undecided parent `j`: a candidate to push, if any.
+    /// What a decided child `vr` makes of its parent `j`. Newly decided parents go to `out.0`
+    /// (the next level) or `out.1` (a later one, for a loss deferred by an external loss).
+    #[inline]
     fn propagate(
         &self,
-        state: &[AtomicU16],
-        external: &[u16],
+        step: &Step,
         j: u64,
         vr: ValueRemoteness,
-    ) -> Option<ValueRemoteness> {
-        let cell = &state[j as usize];
-        let r = vr.remoteness_or_zero();
+        out: &mut (Vec<u64>, Vec<(u16, u64)>),
+    ) {
+        let i = j as usize;
         match vr.value() {
-            Value::Lose | Value::Tie => (cell.load(Relaxed) & DECIDED == 0).then(|| vr.to_parent()),
+            Value::Lose | Value::Tie => {
+                let code = if step.ties { step.tie } else { step.win };
+                if self.cells.claim(i, code) {
+                    out.0.push(j);
+                }
+            }
             Value::Win => {
-                let mut s = cell.load(Relaxed);
+                let mut s = self.cells.load(i);
                 loop {
                     if s & DECIDED != 0 || s == 0 {
-                        return None;
+                        return;
                     }
-                    match cell.compare_exchange_weak(s, s - 1, Relaxed, Relaxed) {
-                        Ok(_) => break,
+                    match self.cells.cas(i, s, s - 1) {
+                        Ok(()) => break,
                         Err(now) => s = now,
                     }
                 }
                 if s != 1 {
-                    return None;
+                    return;
                 }
                 // Every child inside the tier wins; the parent loses unless something outside
-                // the tier does better (a win outside is already queued at its own level).
-                let lose = ValueRemoteness::new(Value::Lose, Remoteness(r + 1));
-                let best =
-                    ValueRemoteness::from_bits(external[j as usize]).map_or(lose, |e| e.max(lose));
-                (best.value() == Value::Lose).then_some(best)
+                // the tier does better (a win outside is queued at its own level).
+                let lose = ValueRemoteness::new(Value::Lose, step.next);
+                let best = self.external_value(i).map_or(lose, |e| e.max(lose));
+                if best.value() != Value::Lose {
+                    return;
+                }
+                let code = if best == lose { step.lose } else { self.codes.code(best) };
+                self.cells.store(i, DECIDED | code);
+                if best == lose {
+                    out.0.push(j);
+                } else {
+                    out.1.push((best.remoteness_or_zero(), j));
+                }
             }
-            Value::Draw => None,
+            Value::Draw => {}
         }
     }
 }
