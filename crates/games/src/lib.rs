@@ -3,11 +3,13 @@
 //! **Architecture Invariant:** depends on `perfectplay-core` only. A game knows its rules, its
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
+pub mod fivefieldkono;
 pub mod konane;
 pub mod tictactoe;
 
 use perfectplay_core::Game;
 
+pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use tictactoe::TicTacToe;
 
@@ -93,7 +95,7 @@ const KONANE_VARIANTS: &[&str] = &[
 
 /// Every game, in listing order.
 pub fn catalog() -> &'static [CatalogEntry] {
-    static CATALOG: [CatalogEntry; 2] = [
+    static CATALOG: [CatalogEntry; 3] = [
         CatalogEntry {
             id: "tictactoe",
             name: "Tic-Tac-Toe",
@@ -113,6 +115,22 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "RxC-corner | RxC-center (rows x columns, 3 to 8 each, at most 63 cells)",
             listed_variants: KONANE_VARIANTS,
             make: |v| Konane::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "fivefieldkono",
+            name: "Five Field Kono",
+            default_variant: "regular",
+            variant_syntax:
+                "regular | lose-if-stuck | win-if-stuck, optionally prefixed by 4x4- (a small board)",
+            listed_variants: &[
+                "regular",
+                "lose-if-stuck",
+                "win-if-stuck",
+                "4x4-regular",
+                "4x4-lose-if-stuck",
+                "4x4-win-if-stuck",
+            ],
+            make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
     ];
     &CATALOG

@@ -138,9 +138,7 @@ impl Cells {
                 .compare_exchange_weak(narrow(old), narrow(new), Relaxed, Relaxed)
                 .map(|_| ())
                 .map_err(widen),
-            Cells::Wide(v) => {
-                v[i].compare_exchange_weak(old, new, Relaxed, Relaxed).map(|_| ())
-            }
+            Cells::Wide(v) => v[i].compare_exchange_weak(old, new, Relaxed, Relaxed).map(|_| ()),
         }
     }
 
@@ -496,7 +494,14 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             let reverse = collect_edges.then(|| reverse_edges(n, edges));
             let state = State { cells: &cells, codes: &codes, external: &external };
             progress.begin(&format!("tier {}: retrograde", self.tier.0), Some(undecided + sources));
-            self.phase(&state, &mut win_lose, &mut win_lose_candidates, false, reverse.as_ref(), progress);
+            self.phase(
+                &state,
+                &mut win_lose,
+                &mut win_lose_candidates,
+                false,
+                reverse.as_ref(),
+                progress,
+            );
             self.phase(&state, &mut ties, &mut tie_candidates, true, reverse.as_ref(), progress);
             progress.end();
             if codes.overflow.load(Relaxed) {
