@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use perfectplay_core::{Game, Value, ValueRemoteness};
 use rayon::prelude::*;
 
-use crate::discover::discover_tiers;
+use crate::discover::{discover_tiers, reachable_dense};
 use crate::progress::Progress;
 use crate::space::{SortedPositions, TierSpace};
-use crate::{Solution, SolveError};
+use crate::{Solution, SolveError, TierValues};
 
 /// One row of an analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +112,11 @@ pub fn analyze<G: Game + ?Sized>(
     solution: &Solution,
     progress: &dyn Progress,
 ) -> Result<Analysis, SolveError> {
+    if let (perfectplay_core::PositionSpace::Dense { size }, [tier]) =
+        (game.space(), solution.tiers())
+    {
+        return Ok(analyze_dense(game, size, &tier.values, solution.is_canonical(), progress));
+    }
     let mut analysis = Analysis::default();
     let has_symmetry = game.symmetry_count() > 1;
     let sparse = solution.tiers().iter().all(|t| matches!(t.space, TierSpace::Sorted(_)));
@@ -183,4 +188,66 @@ pub fn analyze<G: Game + ?Sized>(
         })?;
     }
     Ok(analysis)
+}
+
+/// Analysis of a dense game: a breadth-first search marks the reachable indices in a bitset, then
+/// every reachable position is counted under its (canonical form's) value, and once more among
+/// the canonical ones if it is its own canonical form (the least code of its symmetry class, as
+/// GamesmanClassic counts "positions unique under symmetry").
+fn analyze_dense<G: Game + ?Sized>(
+    game: &G,
+    size: u64,
+    values: &TierValues,
+    canonical_values: bool,
+    progress: &dyn Progress,
+) -> Analysis {
+    let reachable = reachable_dense(game, size, progress);
+    const WORDS_PER_TASK: usize = 1 << 12;
+    progress.begin("count", Some(reachable.count()));
+    let (all, canonical) = reachable
+        .words()
+        .par_chunks(WORDS_PER_TASK)
+        .enumerate()
+        .fold(
+            || (vec![0u64; 1 << 15], vec![0u64; 1 << 15]),
+            |(mut all, mut canonical), (task, chunk)| {
+                let mut seen = 0;
+                for (k, &word) in chunk.iter().enumerate() {
+                    let mut w = word;
+                    while w != 0 {
+                        let p =
+                            ((task * WORDS_PER_TASK + k) * 64) as u64 + w.trailing_zeros() as u64;
+                        w &= w - 1;
+                        let c = game.canonical(perfectplay_core::Position(p));
+                        let stored = if canonical_values { c.0 } else { p };
+                        let bits = usize::from(values.get(stored as usize).to_bits());
+                        all[bits] += 1;
+                        if c.0 == p {
+                            canonical[bits] += 1;
+                        }
+                        seen += 1;
+                    }
+                }
+                progress.advance(seen);
+                (all, canonical)
+            },
+        )
+        .reduce(
+            || (vec![0u64; 1 << 15], vec![0u64; 1 << 15]),
+            |(mut a, mut b), (c, d)| {
+                a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
+                b.iter_mut().zip(d).for_each(|(x, y)| *x += y);
+                (a, b)
+            },
+        );
+    progress.end();
+    let mut analysis = Analysis::default();
+    for (bits, (&n, &k)) in all.iter().zip(&canonical).enumerate() {
+        if n > 0 {
+            if let Some(vr) = ValueRemoteness::from_bits(bits as u16) {
+                analysis.add(vr, n, k);
+            }
+        }
+    }
+    analysis
 }

@@ -131,3 +131,93 @@ pub fn discover_tiers<G: Game + ?Sized, E>(
     progress.end();
     Ok(())
 }
+
+/// The positions of a dense game reachable from the start, as a bitset over the index space (one
+/// bit per index: 297 MB for Five Field Kono's 2.4e9). Breadth-first, level by level; each level's
+/// frontier is a second bitset, so memory stays at three bits per index whatever the levels' sizes.
+#[derive(Debug)]
+pub struct Reachable {
+    words: Vec<u64>,
+    count: u64,
+}
+
+impl Reachable {
+    /// Whether an index is reachable.
+    #[inline]
+    pub fn contains(&self, p: Position) -> bool {
+        self.words.get((p.0 / 64) as usize).is_some_and(|w| w >> (p.0 % 64) & 1 == 1)
+    }
+
+    /// The number of reachable positions.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The words of the bitset: bit `i % 64` of word `i / 64` is index `i`.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+}
+
+/// Breadth-first search from the start over a dense index space of `size` positions.
+pub fn reachable_dense<G: Game + ?Sized>(
+    game: &G,
+    size: u64,
+    progress: &dyn Progress,
+) -> Reachable {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    const WORDS_PER_TASK: usize = 1 << 10;
+    let words = size.div_ceil(64) as usize;
+    let bits = || (0..words).map(|_| AtomicU64::new(0)).collect::<Vec<AtomicU64>>();
+    let visited = bits();
+    let mut current = bits();
+    let mut next = bits();
+    let set = |bits: &[AtomicU64], p: u64| -> bool {
+        let (w, b) = ((p / 64) as usize, 1u64 << (p % 64));
+        // A plain read first: most children were seen already, and a read needs no lock.
+        bits[w].load(Relaxed) & b == 0 && bits[w].fetch_or(b, Relaxed) & b == 0
+    };
+    let start = game.start().0;
+    set(&visited, start);
+    set(&current, start);
+    let mut count = 1u64;
+    progress.begin("reachable positions", None);
+    loop {
+        let found: u64 = current
+            .par_chunks(WORDS_PER_TASK)
+            .enumerate()
+            .map(|(task, chunk)| {
+                let mut children = Vec::new();
+                let mut found = 0u64;
+                for (k, word) in chunk.iter().enumerate() {
+                    let mut w = word.swap(0, Relaxed);
+                    while w != 0 {
+                        let p =
+                            ((task * WORDS_PER_TASK + k) * 64) as u64 + w.trailing_zeros() as u64;
+                        w &= w - 1;
+                        if game.primitive(Position(p)).is_some() {
+                            continue;
+                        }
+                        children.clear();
+                        game.children(Position(p), &mut children);
+                        for c in &children {
+                            if set(&visited, c.0) {
+                                set(&next, c.0);
+                                found += 1;
+                            }
+                        }
+                    }
+                }
+                progress.advance(found);
+                found
+            })
+            .sum();
+        if found == 0 {
+            break;
+        }
+        count += found;
+        std::mem::swap(&mut current, &mut next);
+    }
+    progress.end();
+    Reachable { words: visited.into_iter().map(AtomicU64::into_inner).collect(), count }
+}
