@@ -231,3 +231,197 @@ fn small_board_values_are_best_over_children() {
         }
     }
 }
+
+/// Positions reachable from the start of the 5x5 game, counted by a search independent of the game
+/// module: its own board (cell masks of `x` and `o`), its own moves and its own index (the
+/// combinatorial number system: the `x` cells as a 7-subset of the 25 cells, the `o` cells as a
+/// 7-subset of the 18 cells left; 15.3e9 bits). The side to move needs no bit: every move takes one
+/// pebble one rank up or down, so the parity of the sum of all ranks says whose turn it is, and the
+/// search level's parity is the turn.
+fn reachable_by_independent_search() -> u64 {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    const N: usize = 5;
+    let binomial = |n: u64, k: u64| -> u64 {
+        if k > n {
+            return 0;
+        }
+        (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    };
+    let mut choose = [[0u64; 8]; 26];
+    for (n, row) in choose.iter_mut().enumerate() {
+        for (k, c) in row.iter_mut().enumerate() {
+            *c = binomial(n as u64, k as u64);
+        }
+    }
+    let colex = |mut mask: u32| -> u64 {
+        let (mut r, mut k) = (0u64, 1usize);
+        while mask != 0 {
+            r += choose[mask.trailing_zeros() as usize][k];
+            mask &= mask - 1;
+            k += 1;
+        }
+        r
+    };
+    let index = |x: u32, o: u32| -> u64 {
+        // The o cells renumbered among the cells without x.
+        let mut packed = 0u32;
+        let mut m = o;
+        while m != 0 {
+            let c = m.trailing_zeros();
+            packed |= 1 << (c - (x & ((1u32 << c) - 1)).count_ones());
+            m &= m - 1;
+        }
+        colex(x) * choose[18][7] + colex(packed)
+    };
+    let cell = |x: usize, y: usize| 1u32 << (y * N + x);
+    let neighbours: Vec<Vec<u32>> = (0..N * N)
+        .map(|c| {
+            let (x, y) = ((c % N) as i32, (c / N) as i32);
+            [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+                .iter()
+                .filter(|(dx, dy)| (0..5).contains(&(x + dx)) && (0..5).contains(&(y + dy)))
+                .map(|(dx, dy)| cell((x + dx) as usize, (y + dy) as usize))
+                .collect()
+        })
+        .collect();
+    // x starts at the bottom (y = 4) and the ends of y = 3; o at the top.
+    let x_home = (0..N).fold(cell(0, 3) | cell(4, 3), |m, i| m | cell(i, 4));
+    let o_home = (0..N).fold(cell(0, 1) | cell(4, 1), |m, i| m | cell(i, 0));
+    let words = (choose[25][7] * choose[18][7]).div_ceil(64) as usize;
+    let seen: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let mark = |x: u32, o: u32| -> bool {
+        let i = index(x, o);
+        let (w, b) = ((i / 64) as usize, 1u64 << (i % 64));
+        seen[w].load(Relaxed) & b == 0 && seen[w].fetch_or(b, Relaxed) & b == 0
+    };
+    mark(x_home, o_home);
+    let mut frontier = vec![(x_home, o_home)];
+    let mut count = 1u64;
+    let mut x_to_move = true;
+    while !frontier.is_empty() {
+        let next: Vec<(u32, u32)> = frontier
+            .par_chunks(1 << 14)
+            .flat_map_iter(|chunk| {
+                let mut out = Vec::new();
+                for &(x, o) in chunk {
+                    // The game is over once either side holds all the other's starting points.
+                    if x & o_home == o_home || o & x_home == x_home {
+                        continue;
+                    }
+                    let (mine, occupied) = (if x_to_move { x } else { o }, x | o);
+                    let mut m = mine;
+                    while m != 0 {
+                        let from = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        for &to in &neighbours[from] {
+                            if occupied & to == 0 {
+                                let moved = mine & !(1 << from) | to;
+                                let (cx, co) = if x_to_move { (moved, o) } else { (x, moved) };
+                                if mark(cx, co) {
+                                    out.push((cx, co));
+                                }
+                            }
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        count += next.len() as u64;
+        frontier = next;
+        x_to_move = !x_to_move;
+    }
+    count
+}
+
+fn reference_rows(variant: &str) -> HashMap<ValueRemoteness, (u64, u64)> {
+    let path =
+        format!("{}/../../reference/fivefieldkono-{variant}.tsv", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut rows = HashMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let value = Value::from_name(f[0]).unwrap();
+        let r = if f[1] == "-" { 0 } else { f[1].parse().unwrap() };
+        rows.insert(
+            ValueRemoteness::new(value, Remoteness(r)),
+            (f[2].parse().unwrap(), f[3].parse().unwrap()),
+        );
+    }
+    rows
+}
+
+/// The full game, every variant: see `fivefieldkono.md` next to this file for how these results compare
+/// with 000's tables and why they differ where they do.
+#[test]
+fn full_board_solved_and_counted() {
+    if std::env::var_os("PERFECTPLAY_FULL").is_none() {
+        return;
+    }
+    let reachable = reachable_by_independent_search();
+    println!("independent search: {reachable} reachable positions");
+    for (variant, start) in [
+        ("regular", ValueRemoteness::new(Value::Tie, Remoteness(17))),
+        ("lose-if-stuck", ValueRemoteness::DRAW),
+        ("win-if-stuck", ValueRemoteness::DRAW),
+    ] {
+        let game = FiveFieldKono::from_variant(variant).unwrap();
+        let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
+        assert_eq!(solution.get(&game, game.start()), Some(start), "{variant} start");
+        // Sampled reachable positions: the value is the best over the children.
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2_000 {
+            let mut p = game.start();
+            for _ in 0..(rng % 300) {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let moves = game.legal_moves(p);
+                if moves.is_empty() {
+                    break;
+                }
+                p = game.do_move(p, moves[(rng % moves.len() as u64) as usize]);
+                let v = solution.get(&game, p).unwrap();
+                match game.primitive(p) {
+                    Some(prim) => assert_eq!(v, ValueRemoteness::new(prim, Remoteness(0))),
+                    None => assert_eq!(
+                        v,
+                        best_over_children(&game, p, |c| solution.get(&game, c).unwrap())
+                    ),
+                }
+            }
+        }
+        let analysis = analyze(&game, &solution, &NoProgress).unwrap();
+        assert_eq!(
+            analysis.total(),
+            reachable,
+            "{variant}: the analysis and the independent search"
+        );
+        let published = reference_rows(variant);
+        println!("{variant}: value remoteness count published canonical published");
+        for row in analysis.rows() {
+            let (count, canonical) = published.get(&row.value).copied().unwrap_or((0, 0));
+            println!(
+                "{variant}: {} {:?} {} {count} {} {canonical}",
+                row.value.value(),
+                row.value.remoteness().map(|r| r.0),
+                row.count,
+                row.canonical_count
+            );
+            // The same rows, and never fewer positions than published: the published search
+            // missed positions, it never counted ones we do not reach.
+            assert!(
+                published.contains_key(&row.value),
+                "{variant}: row {:?} not published",
+                row.value
+            );
+            assert!(
+                row.count >= count && row.canonical_count >= canonical,
+                "{variant} {:?}",
+                row.value
+            );
+        }
+        assert_eq!(analysis.rows().count(), published.len(), "{variant}: rows");
+    }
+}
