@@ -208,9 +208,9 @@ fn build_component(n: usize, parity: usize) -> Component {
     let image = |m: [u32; 2], f: &dyn Fn(usize, usize) -> (usize, usize), swap: bool| {
         let mut out = [0u32; 2];
         for side in [X, O] {
-            for s in 0..slots {
+            for (s, &c) in cells.iter().enumerate() {
                 if m[side] >> s & 1 == 1 {
-                    let c = cells[s] as usize;
+                    let c = c as usize;
                     let (x, y) = f(c % n, c / n);
                     let t = slot_of(x, y).expect("a symmetry keeps each component");
                     out[if swap { 1 - side } else { side }] |= 1 << t;
@@ -224,11 +224,11 @@ fn build_component(n: usize, parity: usize) -> Component {
         let mut targets = Vec::new();
         for m in &masks {
             let occupied = m[X] | m[O];
-            for s in 0..slots {
+            for (s, targets_of_s) in neighbours.iter().enumerate() {
                 if m[side] >> s & 1 == 0 {
                     continue;
                 }
-                for &t in &neighbours[s] {
+                for &t in targets_of_s {
                     if occupied >> t & 1 == 0 {
                         let mut next = *m;
                         next[side] ^= 1 << s | 1 << t;
@@ -337,7 +337,7 @@ impl FiveFieldKono {
     }
 
     /// The code of a board, if each side has the right number of pebbles in each component.
-    fn from_board(&self, board: [u32; 2], turn: usize) -> Result<Position, String> {
+    fn encode_board(&self, board: [u32; 2], turn: usize) -> Result<Position, String> {
         let mut ranks = [0usize; 2];
         for (k, c) in [&self.even, &self.odd].into_iter().enumerate() {
             let mut m = [0u32; 2];
@@ -409,7 +409,7 @@ impl Game for FiveFieldKono {
                 board[side] |= 1 << (y * self.n + x);
             }
         }
-        self.from_board(board, X).expect("the start has the right pebbles")
+        self.encode_board(board, X).expect("the start has the right pebbles")
     }
 
     fn space(&self) -> PositionSpace {
@@ -446,7 +446,7 @@ impl Game for FiveFieldKono {
         let (mut board, turn) = self.board(p);
         let (from, to) = (mv.0 / 32, mv.0 % 32);
         board[turn] ^= 1 << from | 1 << to;
-        self.from_board(board, 1 - turn).unwrap_or(p)
+        self.encode_board(board, 1 - turn).unwrap_or(p)
     }
 
     fn children(&self, p: Position, out: &mut Vec<Position>) {
@@ -562,7 +562,7 @@ impl Game for FiveFieldKono {
                 }
             }
         }
-        self.from_board(board, turn)
+        self.encode_board(board, turn)
             .map_err(|reason| ParseError::IllegalPosition { text: text.to_string(), reason })
     }
 
@@ -598,8 +598,9 @@ impl Game for FiveFieldKono {
             }
             s.push('\n');
             if y + 1 < n {
-                s.push_str(&format!("    {}\n", vec!["\\ /"; n - 1].join(" ")));
-                s.push_str(&format!("    {}\n", vec!["/ \\"; n - 1].join(" ")));
+                // Diagonals from just right of one point to just left of the next.
+                s.push_str(&format!("     {}\n", vec!["\\ /"; n - 1].join(" ")));
+                s.push_str(&format!("     {}\n", vec!["/ \\"; n - 1].join(" ")));
             }
         }
         s.push_str("   ");

@@ -138,12 +138,11 @@ fn fivefieldkono_images(text: &str) -> Vec<String> {
         for flip_odd in [false, true] {
             for swap in [false, true] {
                 let mut g = vec![vec!['.'; n]; n];
-                for y in 0..n {
-                    for x in 0..n {
+                for (y, row) in grid.iter().enumerate() {
+                    for (x, &c) in row.iter().enumerate() {
                         let flip = if (x + y) % 2 == 1 { flip_even } else { flip_odd };
                         let tx = if flip { n - 1 - x } else { x };
                         let ty = if swap { n - 1 - y } else { y };
-                        let c = grid[y][x];
                         g[ty][tx] = match (c, swap) {
                             ('x', true) => 'o',
                             ('o', true) => 'x',

@@ -121,3 +121,38 @@ fn terminal_play_shows_values_refuses_bad_moves_and_undoes() {
     let (out, _) = text(&o);
     assert!(out.contains("Game over: o (white) wins."), "{out}");
 }
+
+#[test]
+fn fivefieldkono_small_board_queries_and_plays() {
+    let o = run(&["query", "fivefieldkono", "--variant", "4x4-regular", "start"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["position"], "oooo/o..o/x..x/xxxx x");
+    assert_eq!(json["value"], "tie");
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    // Every move is worth what its child is worth to the mover, best first.
+    assert!(moves.iter().all(|m| m["value"] == "tie"));
+
+    // 000 Figures 4.2 and 4.3: the board, the turn, the prediction, and `ps` grouped by value.
+    let o = run(
+        &["play", "fivefieldkono", "--variant", "4x4-regular", "--computer", "none"],
+        "ps\na2b3\nq\n",
+    );
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    assert!(out.contains("4  (o) (o) (o) (o)\n"), "{out}");
+    assert!(out.contains("TURN: x\n(x should tie in"));
+    assert!(out.contains("Tying Moves:\n  a2b3"), "{out}");
+    assert!(out.contains("3  (o) (x) ( ) (o)"), "{out}");
+    assert!(out.contains("TURN: o"));
+
+    // A pebble on the wrong diagonal network is refused with the reason, exit 2.
+    let o =
+        run(&["query", "fivefieldkono", "--variant", "4x4-regular", "oooo/o.o./x..x/xxxx x"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("network"), "{}", text(&o).1);
+    let o = run(&["query", "fivefieldkono", "--variant", "9x9-regular", "start"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("lose-if-stuck"));
+}

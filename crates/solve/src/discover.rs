@@ -34,13 +34,16 @@ impl Pending {
     }
 }
 
+/// One task's children: those in the tier being expanded, and those of each lower tier.
+type Expanded = (Vec<u64>, Vec<(Tier, Vec<u64>)>);
+
 /// Children of a slice of positions, split by tier: one `(same tier, lower tiers)` per task.
 fn expand<G: Game + ?Sized>(
     game: &G,
     canonicalize: bool,
     tier: Tier,
     parents: &[u64],
-) -> Vec<(Vec<u64>, Vec<(Tier, Vec<u64>)>)> {
+) -> Vec<Expanded> {
     parents
         .par_chunks(CHUNK)
         .map(|chunk| {

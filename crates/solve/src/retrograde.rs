@@ -552,7 +552,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 next,
                 ties,
             };
-            let results: Vec<(Vec<u64>, Vec<(u16, u64)>)> = frontier
+            let results: Vec<Decided> = frontier
                 .par_chunks(CHUNK)
                 .map(|chunk| {
                     let mut scratch = Vec::new();
@@ -583,6 +583,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     }
 }
 
+/// Parents decided by one task: those of the next level, and (level, index) of later ones.
+type Decided = (Vec<u64>, Vec<(u16, u64)>);
+
 /// The shared state of a solve's retrograde phases.
 struct State<'a> {
     cells: &'a Cells,
@@ -608,13 +611,7 @@ impl State<'_> {
     /// What a decided child `vr` makes of its parent `j`. Newly decided parents go to `out.0`
     /// (the next level) or `out.1` (a later one, for a loss deferred by an external loss).
     #[inline]
-    fn propagate(
-        &self,
-        step: &Step,
-        j: u64,
-        vr: ValueRemoteness,
-        out: &mut (Vec<u64>, Vec<(u16, u64)>),
-    ) {
+    fn propagate(&self, step: &Step, j: u64, vr: ValueRemoteness, out: &mut Decided) {
         let i = j as usize;
         match vr.value() {
             Value::Lose | Value::Tie => {
