@@ -1,3 +1,101 @@
-//! The on-disk results format. Until the database issue lands this crate holds nothing: results
-//! live in memory (see `perfectplay_solve::Solution`). It is the only crate that will know the
-//! file layout.
+//! The on-disk results format: the only crate that knows the file layout
+//! (`docs/database-format.md` describes it byte by byte).
+//!
+//! A database file holds one game variant's results as tables, one per tier (a dense game is one
+//! table). Each table's values are codes into its own value-remoteness dictionary, bit-packed with
+//! the fewest bits that hold them, cut into blocks of 65,536 positions, each compressed with zstd
+//! and checksummed; a sorted table also stores its positions' keys in delta-coded blocks. The
+//! header (magic, version, game, variant, tables, block directory) carries its own checksum, so a
+//! flipped bit anywhere is an error, never a wrong answer.
+//!
+//! [`Writer`] receives solved tiers as the solve's [`perfectplay_solve::ResultSink`] and writes the
+//! file atomically; [`Database`] answers single positions through a block cache, or loads whole.
+
+mod format;
+mod reader;
+mod writer;
+
+use std::path::{Path, PathBuf};
+
+pub use format::{AnalysisRow, Header, TableHeader, TableKind, MAGIC, VERSION};
+pub use reader::{Database, Info, DEFAULT_CACHE_BLOCKS};
+pub use writer::{Writer, Written, KEY_BLOCK_SHIFT, VALUE_BLOCK_SHIFT, ZSTD_LEVEL};
+
+/// What went wrong with a database file. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DbError {
+    /// The operating system refused a read or write.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file does not start with the database magic bytes.
+    #[error("{}: not a perfectplay database (wrong magic bytes)", path.display())]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A format version this build cannot read.
+    #[error("{}: format version {found}, this build reads version {supported}", path.display())]
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// The file's version.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The file is shorter than its header says (or than a header).
+    #[error("{}: truncated: {actual} bytes{}", path.display(),
+            expected.map_or(String::new(), |e| format!(", the header says {e}")))]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// The length the header gives, if the header could be read.
+        expected: Option<u64>,
+        /// The file's length.
+        actual: u64,
+    },
+    /// A checksum mismatch or an impossible field.
+    #[error("{}: corrupt: {what}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+    /// The file holds another game or variant.
+    #[error("{}: holds {found}, not {expected}", path.display())]
+    WrongGame {
+        /// The file.
+        path: PathBuf,
+        /// What it holds.
+        found: String,
+        /// What was asked for.
+        expected: String,
+    },
+    /// Results the writer cannot store.
+    #[error("cannot store these results: {0}")]
+    Invalid(String),
+}
+
+/// Where a game variant's database lives under a data directory:
+/// `<dir>/<game>/<variant>.ppdb`, with any character outside `[A-Za-z0-9._-]` in the variant
+/// replaced by `_` (and a leading dot too, so no name is hidden).
+pub fn path_for(dir: &Path, game: &str, variant: &str) -> PathBuf {
+    let clean = |s: &str| {
+        let mut out: String = s
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' })
+            .collect();
+        if out.starts_with('.') || out.is_empty() {
+            out.insert(0, '_');
+        }
+        out
+    };
+    dir.join(clean(game)).join(format!("{}.ppdb", clean(variant)))
+}

@@ -15,7 +15,9 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use perfectplay_core::{Game, Value};
 
-use crate::oracle::Oracle;
+use perfectplay_db::{Database, Writer};
+
+use crate::oracle::{Oracle, Source};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -24,7 +26,7 @@ use crate::oracle::Oracle;
     about = "Strongly solve two-player games and play them with every move's value shown"
 )]
 struct Cli {
-    /// Where solved results go (kept in memory until the database lands).
+    /// Where databases live: `<data-dir>/<game>/<variant>.ppdb`.
     #[arg(long, global = true, env = "PERFECTPLAY_DATA", default_value = "./perfectplay-data")]
     data_dir: PathBuf,
     #[command(subcommand)]
@@ -35,8 +37,18 @@ struct Cli {
 enum Command {
     /// List the games, their names and variants.
     Games,
-    /// Solve a game strongly and print a summary.
-    Solve(GameArgs),
+    /// Solve a game strongly, write its database and print a summary.
+    Solve {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Solve again even if the database exists.
+        #[arg(long)]
+        force: bool,
+        /// Do not count reachable positions into the database's header (saves the analysis time;
+        /// `analyze` then recounts from the database).
+        #[arg(long)]
+        no_analysis: bool,
+    },
     /// Count reachable positions per value and remoteness, all and canonical.
     Analyze {
         #[command(flatten)]
@@ -44,6 +56,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// Recount from the database's values instead of printing the counts stored with it.
+        #[arg(long)]
+        recount: bool,
     },
     /// Print a position's value and every move's value as JSON.
     Query {
@@ -59,6 +74,23 @@ enum Command {
         /// Which side the computer plays (it plays perfectly).
         #[arg(long, value_enum, default_value_t = ComputerSide::Second)]
         computer: ComputerSide,
+    },
+    /// Inspect database files.
+    #[command(subcommand)]
+    Db(DbCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum DbCommand {
+    /// Print a database's header, sizes, bits per position and compression ratio.
+    Info {
+        /// The database file.
+        file: PathBuf,
+    },
+    /// Read and check every block of a database.
+    Verify {
+        /// The database file.
+        file: PathBuf,
     },
 }
 
@@ -133,13 +165,36 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 writeln!(out, "  listed:   {}", entry.listed_variants.join(", "))?;
             }
         }
-        Command::Solve(args) => {
+        Command::Solve { game: args, force, no_analysis } => {
             let game = load_game(&args)?;
+            let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
+            if path.exists() && !force {
+                let db = Database::open(&path)?;
+                db.check_game(game.as_ref())?;
+                writeln!(out, "already solved: {} (--force solves again)", path.display())?;
+                let start = db.get(game.as_ref(), game.start())?;
+                if let Some(start) = start {
+                    writeln!(
+                        out,
+                        "start:      {} should {}",
+                        game.player_name(game.to_move(game.start())),
+                        words(start)
+                    )?;
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let started = Instant::now();
-            let oracle = Oracle::solve(game.as_ref(), args.options())?;
+            let mut writer = Writer::new(&path, game.as_ref(), args.options().canonicalize);
+            let solution = perfectplay_solve::solve(
+                game.as_ref(),
+                args.options(),
+                &progress::Bar::new(),
+                Some(&mut writer),
+            )?;
             let secs = started.elapsed().as_secs_f64();
-            let start = oracle.value(game.start())?;
-            let stored = oracle.solution().len();
+            let start =
+                solution.get(game.as_ref(), game.start()).context("the start was not solved")?;
+            let stored = solution.len();
             writeln!(out, "game:       {} ({})", game.name(), game.variant())?;
             writeln!(
                 out,
@@ -150,28 +205,58 @@ fn run(cli: Cli) -> Result<ExitCode> {
             writeln!(
                 out,
                 "positions:  {stored} solved{}",
-                if oracle.solution().is_canonical() { " (canonical)" } else { "" }
+                if solution.is_canonical() { " (canonical)" } else { "" }
             )?;
             writeln!(
                 out,
                 "time:       {secs:.2} s ({:.0} positions/s)",
                 stored as f64 / secs.max(1e-9)
             )?;
-            writeln!(out, "memory:     {} MiB of results", oracle.solution().heap_bytes() >> 20)?;
+            writeln!(out, "memory:     {} MiB of results", solution.heap_bytes() >> 20)?;
+            if !no_analysis {
+                let started = Instant::now();
+                let analysis =
+                    perfectplay_solve::analyze(game.as_ref(), &solution, &progress::Bar::new())?;
+                writer.set_analysis(&analysis);
+                writeln!(
+                    out,
+                    "reachable:  {} positions, {} canonical ({:.2} s)",
+                    analysis.total(),
+                    analysis.canonical_total(),
+                    started.elapsed().as_secs_f64()
+                )?;
+            }
+            drop(solution);
+            let started = Instant::now();
+            let written = writer.finish()?;
             writeln!(
                 out,
-                "results:    in memory only; the database issue will write them under {}",
-                cli.data_dir.display()
+                "database:   {} ({} bytes, {:.2} s to write)",
+                written.path.display(),
+                written.bytes,
+                started.elapsed().as_secs_f64()
             )?;
         }
-        Command::Analyze { game: args, format } => {
+        Command::Analyze { game: args, format, recount } => {
             let game = load_game(&args)?;
-            let oracle = Oracle::solve(game.as_ref(), args.options())?;
-            let analysis = perfectplay_solve::analyze(
-                game.as_ref(),
-                oracle.solution(),
-                &progress::Bar::new(),
-            )?;
+            let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
+            let analysis = if path.exists() {
+                let db = Database::open(&path)?;
+                db.check_game(game.as_ref())?;
+                match db.analysis().filter(|_| !recount) {
+                    Some(a) => a,
+                    None => {
+                        let solution = db.load()?;
+                        perfectplay_solve::analyze(game.as_ref(), &solution, &progress::Bar::new())?
+                    }
+                }
+            } else {
+                let oracle = Oracle::open(game.as_ref(), &cli.data_dir, args.options())?;
+                let Source::Memory(solution) = oracle.source() else {
+                    anyhow::bail!("the database appeared while solving: run analyze again");
+                };
+                perfectplay_solve::analyze(game.as_ref(), solution, &progress::Bar::new())?
+            };
             match format {
                 Format::Tsv => write!(out, "{}", analysis.to_tsv())?,
                 Format::Table => write!(out, "{}", analysis.to_table())?,
@@ -184,14 +269,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 game.parse_position(&position)?
             };
-            let oracle = Oracle::solve(game.as_ref(), args.options())?;
+            let oracle = Oracle::open(game.as_ref(), &cli.data_dir, args.options())?;
             let report = oracle.report(p)?;
             writeln!(out, "{}", serde_json::to_string_pretty(&report.to_json(game.as_ref()))?)?;
         }
         Command::Play { game: args, computer } => {
             let game = load_game(&args)?;
-            let oracle = Oracle::solve(game.as_ref(), args.options())?;
+            let oracle = Oracle::open(game.as_ref(), &cli.data_dir, args.options())?;
             play::play(game.as_ref(), &oracle, computer).context("terminal play")?;
+        }
+        Command::Db(DbCommand::Info { file }) => {
+            let db = Database::open(&file)?;
+            write!(out, "{}", db_info(&db))?;
+        }
+        Command::Db(DbCommand::Verify { file }) => {
+            let db = Database::open(&file)?;
+            let started = Instant::now();
+            db.verify()?;
+            writeln!(
+                out,
+                "{}: every block reads back and checks ({:.2} s)",
+                file.display(),
+                started.elapsed().as_secs_f64()
+            )?;
         }
     }
     out.flush()?;
@@ -204,4 +304,54 @@ pub fn words(vr: perfectplay_core::ValueRemoteness) -> String {
         Some(r) if vr.value() != Value::Draw => format!("{} in {}", vr.value(), r),
         _ => "draw".into(),
     }
+}
+
+/// `db info`: the header's facts, sizes, bits per position and compression ratio.
+fn db_info(db: &Database) -> String {
+    use std::fmt::Write as _;
+    let h = db.header();
+    let i = db.info();
+    let mut s = String::new();
+    let _ = writeln!(s, "file:         {}", db.path().display());
+    let _ = writeln!(s, "format:       version {}", perfectplay_db::VERSION);
+    let _ = writeln!(s, "game:         {} ({})", h.game, h.variant);
+    let _ = writeln!(
+        s,
+        "positions:    {} stored{}",
+        i.positions,
+        if h.canonical { ", canonical forms (others are don't-care)" } else { "" }
+    );
+    for t in &h.tables {
+        let _ = writeln!(
+            s,
+            "  tier {:>4}:  {:?}, {} positions, {} values in {} bits, {} value blocks, {} key blocks",
+            t.tier, t.kind, t.positions, t.dictionary.len(), t.bits,
+            t.value_blocks.len(), t.key_blocks.len()
+        );
+    }
+    if let (Some(r), Some(c)) = (i.reachable, i.canonical_reachable) {
+        let _ = writeln!(s, "reachable:    {r} positions, {c} canonical");
+    }
+    let _ = writeln!(
+        s,
+        "size:         {} bytes ({} header, {} values, {} keys)",
+        i.file_bytes, i.header_bytes, i.value_bytes, i.key_bytes
+    );
+    let _ = writeln!(
+        s,
+        "bit-packed:   {} bytes before compression; ratio {:.1}",
+        i.packed_bytes,
+        i.packed_bytes as f64 / i.value_bytes.max(1) as f64
+    );
+    let per = |n: u64| i.file_bytes as f64 * 8.0 / n.max(1) as f64;
+    let _ = writeln!(s, "bits/position: {:.4} per stored", per(i.positions));
+    if let (Some(r), Some(c)) = (i.reachable, i.canonical_reachable) {
+        let _ = writeln!(
+            s,
+            "              {:.4} per reachable, {:.4} per canonical reachable",
+            per(r),
+            per(c)
+        );
+    }
+    s
 }

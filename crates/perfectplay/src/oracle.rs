@@ -1,18 +1,39 @@
-//! Answers about positions: a game's solution, and on-demand solves of positions its start does
-//! not reach.
+//! Answers about positions: from a game's database when one exists, else from a solve in memory,
+//! and on-demand solves of positions its start does not reach.
+
+use std::path::Path;
 
 use anyhow::{anyhow, Result};
 use perfectplay_core::{Game, Position, StartingAt, Value, ValueRemoteness};
+use perfectplay_db::Database;
 use perfectplay_solve::{solve, Solution, SolveOptions};
 use serde_json::json;
 
 use crate::progress::Bar;
 
+/// Where answers come from.
+#[derive(Debug)]
+pub enum Source {
+    /// A database file, read block by block.
+    Disk(Box<Database>),
+    /// A solve held in memory.
+    Memory(Solution),
+}
+
+impl Source {
+    fn get(&self, game: &dyn Game, p: Position) -> Result<Option<ValueRemoteness>> {
+        Ok(match self {
+            Source::Disk(db) => db.get(game, p)?,
+            Source::Memory(s) => s.get(game, p),
+        })
+    }
+}
+
 /// A solved game.
 #[derive(Debug)]
 pub struct Oracle<'a> {
     game: &'a dyn Game,
-    solution: Solution,
+    source: Source,
 }
 
 /// One move from a position, with what it is worth.
@@ -41,31 +62,45 @@ impl<'a> Oracle<'a> {
     /// Solves the game in memory.
     pub fn solve(game: &'a dyn Game, options: SolveOptions) -> Result<Oracle<'a>> {
         let solution = solve(game, options, &Bar::new(), None)?;
-        Ok(Oracle { game, solution })
+        Ok(Oracle { game, source: Source::Memory(solution) })
     }
 
-    pub fn solution(&self) -> &Solution {
-        &self.solution
+    /// Answers from the game's database under `data_dir` if there is one (saying so on stderr
+    /// when there is not), else solves in memory.
+    pub fn open(game: &'a dyn Game, data_dir: &Path, options: SolveOptions) -> Result<Oracle<'a>> {
+        let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
+        if path.exists() {
+            let db = Database::open(&path)?;
+            db.check_game(game)?;
+            return Ok(Oracle { game, source: Source::Disk(Box::new(db)) });
+        }
+        eprintln!(
+            "no database at {}; solving in memory (`perfectplay solve {} --variant {}` keeps it)",
+            path.display(),
+            game.id(),
+            game.variant()
+        );
+        Self::solve(game, options)
     }
 
-    /// The value of a position.
-    pub fn value(&self, p: Position) -> Result<ValueRemoteness> {
-        Ok(self.report(p)?.value)
+    /// Where answers come from.
+    pub fn source(&self) -> &Source {
+        &self.source
     }
 
     /// A position's value and every move's, best first. A legal position the start does not reach
     /// is solved on demand from itself.
     pub fn report(&self, p: Position) -> Result<PositionReport> {
         let local;
-        let solution = if self.solution.get(self.game, p).is_some() {
-            &self.solution
+        let source = if self.source.get(self.game, p)?.is_some() {
+            &self.source
         } else {
             let from = StartingAt { game: self.game, start: p };
-            local = solve(&from, SolveOptions::default(), &Bar::new(), None)?;
+            local = Source::Memory(solve(&from, SolveOptions::default(), &Bar::new(), None)?);
             &local
         };
         let lookup = |q: Position| {
-            solution.get(self.game, q).ok_or_else(|| {
+            source.get(self.game, q)?.ok_or_else(|| {
                 anyhow!("position {} was not solved", self.game.position_to_string(q))
             })
         };

@@ -4,10 +4,18 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// Runs the binary with a data directory that holds no database: answers come from solves in
+/// memory.
 fn run(args: &[&str], stdin: &str) -> Output {
+    let empty = std::env::temp_dir().join(format!("perfectplay-cli-empty-{}", std::process::id()));
+    run_in(&empty, args, stdin)
+}
+
+fn run_in(data: &std::path::Path, args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
         .args(args)
         .env("NO_COLOR", "1")
+        .env("PERFECTPLAY_DATA", data)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -155,4 +163,68 @@ fn fivefieldkono_small_board_queries_and_plays() {
     let o = run(&["query", "fivefieldkono", "--variant", "9x9-regular", "start"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("lose-if-stuck"));
+}
+
+#[test]
+fn solve_writes_a_database_that_query_play_and_analyze_read() {
+    let data = std::env::temp_dir().join(format!("perfectplay-cli-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let analyze = &["analyze", "konane", "--variant", "4x4-corner", "--format", "tsv"];
+    let in_memory = run(analyze, "");
+    assert!(String::from_utf8_lossy(&in_memory.stderr).contains("no database at"));
+
+    let o = run_in(&data, &["solve", "konane", "--variant", "4x4-corner"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let file = data.join("konane").join("4x4-corner.ppdb");
+    assert!(text(&o).0.contains(&format!("database:   {}", file.display())), "{}", text(&o).0);
+    assert!(file.exists());
+
+    // A second solve finds it; --force solves again.
+    let o = run_in(&data, &["solve", "konane", "--variant", "4x4-corner"], "");
+    assert!(text(&o).0.contains("already solved"), "{}", text(&o).0);
+    let o = run_in(&data, &["solve", "konane", "--variant", "4x4-corner", "--force"], "");
+    assert!(text(&o).0.contains("database:"), "{}", text(&o).0);
+
+    // Answers from the file match answers from memory, with no solve.
+    for args in [&analyze[..], &["query", "konane", "--variant", "4x4-corner", "start"]] {
+        let from_disk = run_in(&data, args, "");
+        assert!(from_disk.status.success(), "{}", text(&from_disk).1);
+        assert!(!text(&from_disk).1.contains("no database"), "{}", text(&from_disk).1);
+        assert_eq!(from_disk.stdout, run(args, "").stdout, "{args:?}");
+    }
+    let recount = run_in(&data, &[analyze, &["--recount"][..]].concat(), "");
+    assert_eq!(recount.stdout, in_memory.stdout);
+    let o = run_in(&data, &["play", "konane", "--variant", "4x4-corner", "--computer", "both"], "");
+    assert!(text(&o).0.contains("Game over: o (white) wins."), "{}", text(&o).0);
+
+    let o = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
+    let (out, _) = text(&o);
+    assert!(out.contains("game:         konane (4x4-corner)"), "{out}");
+    assert!(out.contains("per canonical reachable"), "{out}");
+    let o = run_in(&data, &["db", "verify", file.to_str().unwrap()], "");
+    assert!(o.status.success() && text(&o).0.contains("every block"), "{}", text(&o).1);
+
+    // A damaged file: the command that reads it says which file and what, exit 2.
+    let good = std::fs::read(&file).unwrap();
+    for (at, args) in [
+        (good.len() - 1, &["db", "verify", file.to_str().unwrap()][..]),
+        (20, &["query", "konane", "--variant", "4x4-corner", "start"]),
+    ] {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x40;
+        std::fs::write(&file, &bytes).unwrap();
+        let o = run_in(&data, args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let (_, err) = text(&o);
+        assert!(err.contains("4x4-corner.ppdb") && err.contains("corrupt"), "{err}");
+    }
+    let mut bytes = good;
+    bytes.truncate(100);
+    std::fs::write(&file, &bytes).unwrap();
+    let o = run_in(&data, &["query", "konane", "--variant", "4x4-corner", "start"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("truncated"), "{}", text(&o).1);
+    let o = run_in(&data, &["db", "info", "/nonexistent.ppdb"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&data);
 }

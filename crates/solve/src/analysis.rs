@@ -52,6 +52,15 @@ impl Analysis {
         row.canonical_count += canonical;
     }
 
+    /// An analysis from its rows (read back from a database).
+    pub fn from_rows(rows: impl IntoIterator<Item = CountRow>) -> Analysis {
+        let mut a = Analysis::default();
+        for r in rows {
+            a.add(r.value, r.count, r.canonical_count);
+        }
+        a
+    }
+
     /// Rows by remoteness, then lose, win, tie; draws last.
     pub fn rows(&self) -> impl Iterator<Item = &CountRow> {
         self.rows.values()

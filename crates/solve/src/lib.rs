@@ -165,6 +165,16 @@ impl Solution {
         Solution { tiers: Vec::new(), by_tier: Vec::new(), canonicalize }
     }
 
+    /// A solution from tiers solved earlier (read back from a database). `canonicalize`: the
+    /// tiers hold canonical forms.
+    pub fn from_tiers(tiers: Vec<SolvedTier>, canonicalize: bool) -> Solution {
+        let mut s = Solution::new(canonicalize);
+        for t in tiers {
+            s.push(t);
+        }
+        s
+    }
+
     fn push(&mut self, tier: SolvedTier) {
         let t = tier.tier.0 as usize;
         if self.by_tier.len() <= t {

@@ -1,0 +1,521 @@
+//! The byte layout: the header and its parts, encoded and decoded. `docs/database-format.md` is
+//! the same layout in prose; change both together.
+//!
+//! All integers are little-endian. Decoding never trusts a length: every read is bounds-checked
+//! and a short or inconsistent header is an error, never a panic.
+
+use perfectplay_core::ValueRemoteness;
+
+/// The first eight bytes of every database file. The high first byte and the CR LF / Ctrl-Z
+/// catch text-mode transfers, as PNG's signature does.
+pub const MAGIC: [u8; 8] = [0x89, b'P', b'P', b'D', b'B', b'\r', b'\n', 0x1a];
+
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// Magic, version and header length.
+pub const PREAMBLE_LEN: usize = 16;
+
+/// How a table's positions are numbered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableKind {
+    /// Every index in `0..positions` is a position (the game's own perfect hash).
+    Dense,
+    /// The positions are sorted keys stored in key blocks; a position's index is its rank.
+    Sorted,
+}
+
+/// Where one compressed block lies and its checksum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockRef {
+    /// Absolute file offset of the compressed bytes.
+    pub offset: u64,
+    /// Compressed length in bytes.
+    pub len: u32,
+    /// CRC-32 of the compressed bytes.
+    pub crc: u32,
+}
+
+/// One key block of a sorted table: its first key and where it lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyBlockRef {
+    /// The block's first (smallest) key, kept here so a lookup picks the block without reading.
+    pub first: u64,
+    /// The block.
+    pub block: BlockRef,
+}
+
+/// One table: the values of one tier (a dense game is a single table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableHeader {
+    /// The tier number.
+    pub tier: u32,
+    /// How positions are numbered.
+    pub kind: TableKind,
+    /// The number of positions (indices).
+    pub positions: u64,
+    /// The distinct value-remoteness pairs; a stored code is an index into this list.
+    pub dictionary: Vec<ValueRemoteness>,
+    /// Bits per code: the fewest that hold `dictionary.len()` codes (0 when there is one value).
+    pub bits: u8,
+    /// log2 of the positions per value block.
+    pub value_block_shift: u8,
+    /// The value blocks, in index order.
+    pub value_blocks: Vec<BlockRef>,
+    /// log2 of the keys per key block (sorted tables).
+    pub key_block_shift: u8,
+    /// The key blocks, in key order (sorted tables; empty for dense).
+    pub key_blocks: Vec<KeyBlockRef>,
+}
+
+/// One stored analysis row: reachable positions with a value-remoteness, all and canonical.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalysisRow {
+    /// The value and remoteness.
+    pub value: ValueRemoteness,
+    /// Reachable positions with it.
+    pub count: u64,
+    /// Canonical reachable positions with it.
+    pub canonical_count: u64,
+}
+
+/// Everything before the data blocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The game's id (`perfectplay games`).
+    pub game: String,
+    /// The variant, as the game writes it.
+    pub variant: String,
+    /// Whether stored positions are canonical forms (the reader canonicalizes before a lookup).
+    pub canonical: bool,
+    /// The whole file's length in bytes (a shorter file was truncated).
+    pub file_len: u64,
+    /// The reachable positions counted per value-remoteness when the file was written (empty if
+    /// the writer did not analyze).
+    pub analysis: Vec<AnalysisRow>,
+    /// The tables, lowest tier first.
+    pub tables: Vec<TableHeader>,
+}
+
+/// Bits needed for `codes` distinct codes.
+pub fn bits_for(codes: usize) -> u8 {
+    if codes <= 1 {
+        0
+    } else {
+        (usize::BITS - (codes - 1).leading_zeros()) as u8
+    }
+}
+
+/// Bytes of a value block's decompressed payload: its codes packed into whole 64-bit words.
+pub fn value_block_bytes(positions: u64, bits: u8) -> usize {
+    (positions * u64::from(bits)).div_ceil(64) as usize * 8
+}
+
+impl TableHeader {
+    /// The number of positions in value block `block`.
+    pub fn value_block_positions(&self, block: usize) -> u64 {
+        let per = 1u64 << self.value_block_shift;
+        (self.positions - block as u64 * per).min(per)
+    }
+
+    /// The number of keys in key block `block`.
+    pub fn key_block_keys(&self, block: usize) -> u64 {
+        let per = 1u64 << self.key_block_shift;
+        (self.positions - block as u64 * per).min(per)
+    }
+}
+
+impl Header {
+    /// The header's bytes, preamble and trailing CRC included.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&MAGIC);
+        put_u32(&mut b, VERSION);
+        put_u32(&mut b, 0); // header length, patched below
+        put_str(&mut b, &self.game);
+        put_str(&mut b, &self.variant);
+        b.push(u8::from(self.canonical));
+        put_u64(&mut b, self.file_len);
+        put_u32(&mut b, self.analysis.len() as u32);
+        for row in &self.analysis {
+            put_u16(&mut b, row.value.to_bits());
+            put_u64(&mut b, row.count);
+            put_u64(&mut b, row.canonical_count);
+        }
+        put_u32(&mut b, self.tables.len() as u32);
+        for t in &self.tables {
+            put_u32(&mut b, t.tier);
+            b.push(match t.kind {
+                TableKind::Dense => 0,
+                TableKind::Sorted => 1,
+            });
+            put_u64(&mut b, t.positions);
+            put_u16(&mut b, t.dictionary.len() as u16);
+            for v in &t.dictionary {
+                put_u16(&mut b, v.to_bits());
+            }
+            b.push(t.bits);
+            b.push(t.value_block_shift);
+            put_u32(&mut b, t.value_blocks.len() as u32);
+            for r in &t.value_blocks {
+                put_block(&mut b, r);
+            }
+            b.push(t.key_block_shift);
+            put_u32(&mut b, t.key_blocks.len() as u32);
+            for k in &t.key_blocks {
+                put_u64(&mut b, k.first);
+                put_block(&mut b, &k.block);
+            }
+        }
+        let len = (b.len() + 4) as u32;
+        b[12..16].copy_from_slice(&len.to_le_bytes());
+        let crc = crc32fast::hash(&b);
+        put_u32(&mut b, crc);
+        b
+    }
+
+    /// The length of the encoded header, for laying out the blocks after it.
+    pub fn encoded_len(&self) -> usize {
+        self.encode().len()
+    }
+}
+
+/// Why a header could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderProblem {
+    /// The first bytes are not [`MAGIC`].
+    NotADatabase,
+    /// A version this build does not read.
+    Version(u32),
+    /// The header is shorter than its fields say.
+    Short,
+    /// The header's CRC does not match.
+    Checksum,
+    /// A field holds an impossible value (with what).
+    Invalid(String),
+}
+
+/// Reads the preamble: the header's total length, after checking magic and version.
+pub fn decode_preamble(b: &[u8]) -> Result<usize, HeaderProblem> {
+    if b.len() < 8 || b[..8] != MAGIC {
+        return Err(HeaderProblem::NotADatabase);
+    }
+    if b.len() < PREAMBLE_LEN {
+        return Err(HeaderProblem::Short);
+    }
+    let version = u32::from_le_bytes([b[8], b[9], b[10], b[11]]);
+    if version != VERSION {
+        return Err(HeaderProblem::Version(version));
+    }
+    let len = u32::from_le_bytes([b[12], b[13], b[14], b[15]]) as usize;
+    if len < PREAMBLE_LEN + 4 {
+        return Err(HeaderProblem::Invalid(format!("header length {len}")));
+    }
+    Ok(len)
+}
+
+/// Decodes a whole header (`b` is exactly the header's bytes) and checks its consistency.
+pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
+    let len = decode_preamble(b)?;
+    if b.len() < len {
+        return Err(HeaderProblem::Short);
+    }
+    let b = &b[..len];
+    let stored_crc = u32::from_le_bytes([b[len - 4], b[len - 3], b[len - 2], b[len - 1]]);
+    if crc32fast::hash(&b[..len - 4]) != stored_crc {
+        return Err(HeaderProblem::Checksum);
+    }
+    let mut r = Cursor { b: &b[..len - 4], at: PREAMBLE_LEN };
+    let game = r.string()?;
+    let variant = r.string()?;
+    let canonical = match r.u8()? {
+        0 => false,
+        1 => true,
+        f => return Err(HeaderProblem::Invalid(format!("flags {f}"))),
+    };
+    let file_len = r.u64()?;
+    let rows = r.u32()? as usize;
+    let mut analysis = Vec::with_capacity(rows.min(1 << 16));
+    for _ in 0..rows {
+        analysis.push(AnalysisRow {
+            value: r.value()?,
+            count: r.u64()?,
+            canonical_count: r.u64()?,
+        });
+    }
+    let table_count = r.u32()? as usize;
+    let mut tables = Vec::with_capacity(table_count.min(1 << 16));
+    for _ in 0..table_count {
+        let tier = r.u32()?;
+        let kind = match r.u8()? {
+            0 => TableKind::Dense,
+            1 => TableKind::Sorted,
+            k => return Err(HeaderProblem::Invalid(format!("table kind {k}"))),
+        };
+        let positions = r.u64()?;
+        let dict_len = r.u16()? as usize;
+        let mut dictionary = Vec::with_capacity(dict_len);
+        for _ in 0..dict_len {
+            dictionary.push(r.value()?);
+        }
+        let bits = r.u8()?;
+        let value_block_shift = r.u8()?;
+        let n = r.u32()? as usize;
+        let mut value_blocks = Vec::with_capacity(n.min(r.remaining() / 16));
+        for _ in 0..n {
+            value_blocks.push(r.block()?);
+        }
+        let key_block_shift = r.u8()?;
+        let n = r.u32()? as usize;
+        let mut key_blocks = Vec::with_capacity(n.min(r.remaining() / 24));
+        for _ in 0..n {
+            key_blocks.push(KeyBlockRef { first: r.u64()?, block: r.block()? });
+        }
+        let table = TableHeader {
+            tier,
+            kind,
+            positions,
+            dictionary,
+            bits,
+            value_block_shift,
+            value_blocks,
+            key_block_shift,
+            key_blocks,
+        };
+        check_table(&table, len as u64, file_len)?;
+        tables.push(table);
+    }
+    if r.remaining() != 0 {
+        return Err(HeaderProblem::Invalid(format!("{} bytes after the tables", r.remaining())));
+    }
+    Ok(Header { game, variant, canonical, file_len, analysis, tables })
+}
+
+fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), HeaderProblem> {
+    let bad = |what: String| Err(HeaderProblem::Invalid(format!("tier {}: {what}", t.tier)));
+    if t.dictionary.is_empty() && t.positions > 0 {
+        return bad("empty dictionary".into());
+    }
+    if t.bits > 16 || bits_for(t.dictionary.len()) != t.bits {
+        return bad(format!("{} bits for {} values", t.bits, t.dictionary.len()));
+    }
+    if !(6..=32).contains(&t.value_block_shift) || !(6..=32).contains(&t.key_block_shift) {
+        return bad("block size".into());
+    }
+    let want_values = if t.bits == 0 { 0 } else { t.positions.div_ceil(1 << t.value_block_shift) };
+    if t.value_blocks.len() as u64 != want_values {
+        return bad(format!("{} value blocks for {} positions", t.value_blocks.len(), t.positions));
+    }
+    let want_keys = match t.kind {
+        TableKind::Dense => 0,
+        TableKind::Sorted => t.positions.div_ceil(1 << t.key_block_shift),
+    };
+    if t.key_blocks.len() as u64 != want_keys {
+        return bad(format!("{} key blocks for {} positions", t.key_blocks.len(), t.positions));
+    }
+    if t.key_blocks.windows(2).any(|w| w[0].first >= w[1].first) {
+        return bad("key blocks out of order".into());
+    }
+    let blocks = t.value_blocks.iter().chain(t.key_blocks.iter().map(|k| &k.block));
+    for r in blocks {
+        if r.offset < header_len || r.offset + u64::from(r.len) > file_len {
+            return bad(format!("block at {} (+{}) outside the data", r.offset, r.len));
+        }
+    }
+    Ok(())
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], HeaderProblem> {
+        let s = self.b.get(self.at..self.at + n).ok_or(HeaderProblem::Short)?;
+        self.at += n;
+        Ok(s)
+    }
+    fn remaining(&self) -> usize {
+        self.b.len() - self.at
+    }
+    fn u8(&mut self) -> Result<u8, HeaderProblem> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, HeaderProblem> {
+        let s = self.take(2)?;
+        Ok(u16::from_le_bytes([s[0], s[1]]))
+    }
+    fn u32(&mut self) -> Result<u32, HeaderProblem> {
+        let s = self.take(4)?;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, HeaderProblem> {
+        let s = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn string(&mut self) -> Result<String, HeaderProblem> {
+        let n = self.u16()? as usize;
+        let s = self.take(n)?;
+        String::from_utf8(s.to_vec()).map_err(|_| HeaderProblem::Invalid("text not UTF-8".into()))
+    }
+    fn value(&mut self) -> Result<ValueRemoteness, HeaderProblem> {
+        let bits = self.u16()?;
+        ValueRemoteness::from_bits(bits)
+            .ok_or_else(|| HeaderProblem::Invalid(format!("value-remoteness bits {bits:#x}")))
+    }
+    fn block(&mut self) -> Result<BlockRef, HeaderProblem> {
+        Ok(BlockRef { offset: self.u64()?, len: self.u32()?, crc: self.u32()? })
+    }
+}
+
+fn put_u16(b: &mut Vec<u8>, x: u16) {
+    b.extend_from_slice(&x.to_le_bytes());
+}
+fn put_u32(b: &mut Vec<u8>, x: u32) {
+    b.extend_from_slice(&x.to_le_bytes());
+}
+fn put_u64(b: &mut Vec<u8>, x: u64) {
+    b.extend_from_slice(&x.to_le_bytes());
+}
+fn put_str(b: &mut Vec<u8>, s: &str) {
+    put_u16(b, s.len() as u16);
+    b.extend_from_slice(s.as_bytes());
+}
+fn put_block(b: &mut Vec<u8>, r: &BlockRef) {
+    put_u64(b, r.offset);
+    put_u32(b, r.len);
+    put_u32(b, r.crc);
+}
+
+/// Packs codes, `bits` each, into little-endian 64-bit words (code `i` at bits `i*bits..`).
+pub fn pack(codes: impl Iterator<Item = u16>, count: usize, bits: u8) -> Vec<u8> {
+    let bits = u32::from(bits);
+    let mut words = vec![0u64; (count as u64 * u64::from(bits)).div_ceil(64) as usize];
+    if bits > 0 {
+        for (i, c) in codes.enumerate() {
+            let at = i as u64 * u64::from(bits);
+            let (w, s) = ((at / 64) as usize, (at % 64) as u32);
+            words[w] |= u64::from(c) << s;
+            if s + bits > 64 {
+                words[w + 1] |= u64::from(c) >> (64 - s);
+            }
+        }
+    }
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Words from a decompressed value block's bytes (a multiple of 8 long).
+pub fn words_of(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(c);
+            u64::from_le_bytes(a)
+        })
+        .collect()
+}
+
+/// The code at `i` in packed words.
+#[inline]
+pub fn unpack(words: &[u64], i: u64, bits: u8) -> u16 {
+    if bits == 0 {
+        return 0;
+    }
+    let bits = u32::from(bits);
+    let at = i * u64::from(bits);
+    let (w, s) = ((at / 64) as usize, (at % 64) as u32);
+    let mut x = words[w] >> s;
+    if s + bits > 64 {
+        x |= words[w + 1] << (64 - s);
+    }
+    (x & ((1u64 << bits) - 1)) as u16
+}
+
+/// A key block's payload: the gaps between consecutive keys as LEB128 varints (the first key is
+/// in the header).
+pub fn encode_keys(keys: &[u64]) -> Vec<u8> {
+    let mut b = Vec::with_capacity(keys.len() * 2);
+    for w in keys.windows(2) {
+        let mut d = w[1] - w[0];
+        loop {
+            let byte = (d & 0x7f) as u8;
+            d >>= 7;
+            if d == 0 {
+                b.push(byte);
+                break;
+            }
+            b.push(byte | 0x80);
+        }
+    }
+    b
+}
+
+/// The keys of a key block from its first key and payload; `None` if the payload does not hold
+/// exactly `count - 1` strictly increasing gaps.
+pub fn decode_keys(first: u64, payload: &[u8], count: usize) -> Option<Vec<u64>> {
+    let mut keys = Vec::with_capacity(count);
+    keys.push(first);
+    let mut at = 0;
+    while keys.len() < count {
+        let mut d: u64 = 0;
+        let mut shift = 0;
+        loop {
+            let byte = *payload.get(at)?;
+            at += 1;
+            if shift >= 64 {
+                return None;
+            }
+            d |= u64::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        if d == 0 {
+            return None;
+        }
+        keys.push(keys.last()?.checked_add(d)?);
+    }
+    (at == payload.len()).then_some(keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn packed_codes_read_back(bits in 0u8..=16, raw in proptest::collection::vec(any::<u16>(), 0..300)) {
+            let mask = if bits == 0 { 0 } else { (1u32 << bits) - 1 } as u16;
+            let codes: Vec<u16> = raw.iter().map(|c| c & mask).collect();
+            let bytes = pack(codes.iter().copied(), codes.len(), bits);
+            prop_assert_eq!(bytes.len(), value_block_bytes(codes.len() as u64, bits));
+            let words = words_of(&bytes);
+            for (i, &c) in codes.iter().enumerate() {
+                prop_assert_eq!(unpack(&words, i as u64, bits), c);
+            }
+        }
+
+        #[test]
+        fn keys_read_back(mut keys in proptest::collection::btree_set(any::<u64>(), 1..200)) {
+            let keys: Vec<u64> = std::mem::take(&mut keys).into_iter().collect();
+            let payload = encode_keys(&keys);
+            prop_assert_eq!(decode_keys(keys[0], &payload, keys.len()), Some(keys.clone()));
+            // One key too many or too few is refused, not misread.
+            prop_assert_eq!(decode_keys(keys[0], &payload, keys.len() + 1), None);
+            if keys.len() > 1 {
+                prop_assert_eq!(decode_keys(keys[0], &payload, keys.len() - 1), None);
+            }
+        }
+    }
+
+    #[test]
+    fn bits_are_the_fewest_that_hold_the_codes() {
+        assert_eq!([1, 2, 3, 4, 5, 64, 65].map(bits_for), [0, 1, 2, 2, 3, 6, 7]);
+    }
+}

@@ -1,0 +1,439 @@
+//! Reading a database: random access through a small cache of decoded blocks, safe to share
+//! between threads (positional reads, no seeking; the cache behind a mutex held only to look up
+//! and insert).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use perfectplay_core::{Game, Position, Tier, ValueRemoteness};
+use perfectplay_solve::{
+    Analysis, CountRow, Solution, SolvedTier, SortedPositions, TierSpace, TierValues,
+};
+use rayon::prelude::*;
+
+use crate::format::{
+    decode_header, decode_keys, decode_preamble, unpack, value_block_bytes, words_of, BlockRef,
+    Header, HeaderProblem, TableHeader, TableKind, PREAMBLE_LEN, VERSION,
+};
+use crate::DbError;
+
+/// Decoded blocks kept by default: 64 value blocks of 65,536 positions are a few MiB.
+pub const DEFAULT_CACHE_BLOCKS: usize = 256;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum BlockKey {
+    Values { table: u32, block: u32 },
+    Keys { table: u32, block: u32 },
+}
+
+#[derive(Debug)]
+struct Cache {
+    capacity: usize,
+    clock: u64,
+    blocks: HashMap<BlockKey, (Arc<Vec<u64>>, u64)>,
+    hits: u64,
+    misses: u64,
+}
+
+impl Cache {
+    fn get(&mut self, key: BlockKey) -> Option<Arc<Vec<u64>>> {
+        self.clock += 1;
+        let clock = self.clock;
+        match self.blocks.get_mut(&key) {
+            Some((b, used)) => {
+                *used = clock;
+                self.hits += 1;
+                Some(b.clone())
+            }
+            None => {
+                self.misses += 1;
+                None
+            }
+        }
+    }
+
+    fn insert(&mut self, key: BlockKey, block: Arc<Vec<u64>>) {
+        if self.capacity == 0 {
+            return;
+        }
+        if self.blocks.len() >= self.capacity && !self.blocks.contains_key(&key) {
+            // Least recently used out; a scan is fine beside the decode that brought us here.
+            if let Some(old) =
+                self.blocks.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| *k)
+            {
+                self.blocks.remove(&old);
+            }
+        }
+        self.clock += 1;
+        self.blocks.insert(key, (block, self.clock));
+    }
+}
+
+/// An open database file.
+#[derive(Debug)]
+pub struct Database {
+    path: PathBuf,
+    file: File,
+    header: Header,
+    by_tier: HashMap<u32, usize>,
+    cache: Mutex<Cache>,
+}
+
+/// Sizes and ratios for `db info`.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Bytes on disk.
+    pub file_bytes: u64,
+    /// Bytes of header (directory included).
+    pub header_bytes: u64,
+    /// Positions stored (indices of all tables).
+    pub positions: u64,
+    /// Reachable positions, if the header holds an analysis.
+    pub reachable: Option<u64>,
+    /// Canonical reachable positions, if the header holds an analysis.
+    pub canonical_reachable: Option<u64>,
+    /// Bytes the values would take bit-packed, before compression.
+    pub packed_bytes: u64,
+    /// Bytes of compressed value blocks.
+    pub value_bytes: u64,
+    /// Bytes of compressed key blocks (sorted tables).
+    pub key_bytes: u64,
+    /// Blocks of each kind.
+    pub value_blocks: u64,
+    /// Key blocks.
+    pub key_blocks: u64,
+}
+
+impl Database {
+    /// Opens and checks a database: magic, version, header checksum and consistency, and the
+    /// file's length. Blocks are checked when read.
+    pub fn open(path: impl AsRef<Path>) -> Result<Database, DbError> {
+        Self::open_with_cache(path, DEFAULT_CACHE_BLOCKS)
+    }
+
+    /// [`Database::open`] with a cache of `blocks` decoded blocks (0: none).
+    pub fn open_with_cache(path: impl AsRef<Path>, blocks: usize) -> Result<Database, DbError> {
+        let path = path.as_ref().to_path_buf();
+        let io = |e: std::io::Error| DbError::Io { path: path.clone(), source: e };
+        let file = File::open(&path).map_err(io)?;
+        let actual = file.metadata().map_err(io)?.len();
+        let header_problem = |p: HeaderProblem| match p {
+            HeaderProblem::NotADatabase => DbError::NotADatabase { path: path.clone() },
+            HeaderProblem::Version(v) => {
+                DbError::UnsupportedVersion { path: path.clone(), found: v, supported: VERSION }
+            }
+            HeaderProblem::Short => {
+                DbError::Truncated { path: path.clone(), expected: None, actual }
+            }
+            HeaderProblem::Checksum => {
+                DbError::Corrupt { path: path.clone(), what: "header checksum mismatch".into() }
+            }
+            HeaderProblem::Invalid(what) => DbError::Corrupt { path: path.clone(), what },
+        };
+        let mut preamble = vec![0u8; PREAMBLE_LEN.min(actual as usize)];
+        file.read_exact_at(&mut preamble, 0).map_err(io)?;
+        let len = decode_preamble(&preamble).map_err(header_problem)?;
+        if len as u64 > actual {
+            return Err(DbError::Truncated { path, expected: None, actual });
+        }
+        let mut bytes = vec![0u8; len];
+        file.read_exact_at(&mut bytes, 0).map_err(io)?;
+        let header = decode_header(&bytes).map_err(header_problem)?;
+        if header.file_len != actual {
+            return Err(if header.file_len > actual {
+                DbError::Truncated { path, expected: Some(header.file_len), actual }
+            } else {
+                DbError::Corrupt {
+                    path,
+                    what: format!("{} bytes after the data", actual - header.file_len),
+                }
+            });
+        }
+        let by_tier = header.tables.iter().enumerate().map(|(i, t)| (t.tier, i)).collect();
+        Ok(Database {
+            path,
+            file,
+            header,
+            by_tier,
+            cache: Mutex::new(Cache {
+                capacity: blocks,
+                clock: 0,
+                blocks: HashMap::new(),
+                hits: 0,
+                misses: 0,
+            }),
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The decoded header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Whether positions are stored in canonical form.
+    pub fn is_canonical(&self) -> bool {
+        self.header.canonical
+    }
+
+    /// Refuses a database written for another game or variant.
+    pub fn check_game(&self, game: &dyn Game) -> Result<(), DbError> {
+        if self.header.game != game.id() || self.header.variant != game.variant() {
+            return Err(DbError::WrongGame {
+                path: self.path.clone(),
+                found: format!("{} ({})", self.header.game, self.header.variant),
+                expected: format!("{} ({})", game.id(), game.variant()),
+            });
+        }
+        Ok(())
+    }
+
+    /// The analysis stored by the writer, if any.
+    pub fn analysis(&self) -> Option<Analysis> {
+        (!self.header.analysis.is_empty()).then(|| {
+            Analysis::from_rows(self.header.analysis.iter().map(|r| CountRow {
+                value: r.value,
+                count: r.count,
+                canonical_count: r.canonical_count,
+            }))
+        })
+    }
+
+    /// The value of any position of `game` (canonicalized first when the file holds canonical
+    /// forms); `None` if the file does not hold it.
+    pub fn get<G: Game + ?Sized>(
+        &self,
+        game: &G,
+        p: Position,
+    ) -> Result<Option<ValueRemoteness>, DbError> {
+        let p = if self.header.canonical { game.canonical(p) } else { p };
+        self.get_stored(game.tier(p), p)
+    }
+
+    /// The value of a position in stored form in a tier; `None` if the file does not hold it.
+    pub fn get_stored(&self, tier: Tier, p: Position) -> Result<Option<ValueRemoteness>, DbError> {
+        let Some(&t) = self.by_tier.get(&tier.0) else { return Ok(None) };
+        let table = &self.header.tables[t];
+        let index = match table.kind {
+            TableKind::Dense => {
+                if p.0 >= table.positions {
+                    return Ok(None);
+                }
+                p.0
+            }
+            TableKind::Sorted => match self.index_in_sorted(t, p.0)? {
+                Some(i) => i,
+                None => return Ok(None),
+            },
+        };
+        self.value_at(t, index).map(Some)
+    }
+
+    fn index_in_sorted(&self, t: usize, key: u64) -> Result<Option<u64>, DbError> {
+        let table = &self.header.tables[t];
+        let b = table.key_blocks.partition_point(|k| k.first <= key);
+        if b == 0 {
+            return Ok(None);
+        }
+        let b = b - 1;
+        let keys = self.key_block(t, b)?;
+        Ok(keys.binary_search(&key).ok().map(|j| ((b as u64) << table.key_block_shift) + j as u64))
+    }
+
+    fn value_at(&self, t: usize, index: u64) -> Result<ValueRemoteness, DbError> {
+        let table = &self.header.tables[t];
+        let code = if table.bits == 0 {
+            0
+        } else {
+            let b = (index >> table.value_block_shift) as usize;
+            let words = self.value_block(t, b)?;
+            unpack(&words, index & ((1 << table.value_block_shift) - 1), table.bits)
+        };
+        table.dictionary.get(code as usize).copied().ok_or_else(|| DbError::Corrupt {
+            path: self.path.clone(),
+            what: format!("tier {}: code {code} outside the dictionary", table.tier),
+        })
+    }
+
+    fn cached(
+        &self,
+        key: BlockKey,
+        decode: impl FnOnce() -> Result<Vec<u64>, DbError>,
+    ) -> Result<Arc<Vec<u64>>, DbError> {
+        if let Some(b) = self.lock().get(key) {
+            return Ok(b);
+        }
+        let block = Arc::new(decode()?);
+        self.lock().insert(key, block.clone());
+        Ok(block)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
+        // A panic elsewhere while holding the lock leaves the cache consistent (every operation
+        // is a whole insert or lookup), so a poisoned lock is still usable.
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn value_block(&self, t: usize, b: usize) -> Result<Arc<Vec<u64>>, DbError> {
+        self.cached(BlockKey::Values { table: t as u32, block: b as u32 }, || {
+            self.decode_value_block(t, b)
+        })
+    }
+
+    fn decode_value_block(&self, t: usize, b: usize) -> Result<Vec<u64>, DbError> {
+        let table = &self.header.tables[t];
+        let want = value_block_bytes(table.value_block_positions(b), table.bits);
+        let bytes = self.read_block(table, "value", b, &table.value_blocks[b], want)?;
+        Ok(words_of(&bytes))
+    }
+
+    fn key_block(&self, t: usize, b: usize) -> Result<Arc<Vec<u64>>, DbError> {
+        self.cached(BlockKey::Keys { table: t as u32, block: b as u32 }, || {
+            let table = &self.header.tables[t];
+            let r = &table.key_blocks[b];
+            let count = table.key_block_keys(b) as usize;
+            // A gap is at most 10 varint bytes.
+            let payload =
+                self.read_block(table, "key", b, &r.block, count.saturating_sub(1) * 10)?;
+            decode_keys(r.first, &payload, count).ok_or_else(|| DbError::Corrupt {
+                path: self.path.clone(),
+                what: format!("tier {}: key block {b} does not decode", table.tier),
+            })
+        })
+    }
+
+    /// Reads, checks and decompresses one block. `want`: the exact decompressed size of a value
+    /// block, the most a key block may take.
+    fn read_block(
+        &self,
+        table: &TableHeader,
+        kind: &str,
+        b: usize,
+        r: &BlockRef,
+        want: usize,
+    ) -> Result<Vec<u8>, DbError> {
+        let mut buf = vec![0u8; r.len as usize];
+        self.file
+            .read_exact_at(&mut buf, r.offset)
+            .map_err(|e| DbError::Io { path: self.path.clone(), source: e })?;
+        let corrupt = |why: &str| DbError::Corrupt {
+            path: self.path.clone(),
+            what: format!("tier {}: {kind} block {b}: {why}", table.tier),
+        };
+        if crc32fast::hash(&buf) != r.crc {
+            return Err(corrupt("checksum mismatch"));
+        }
+        let out = zstd::bulk::decompress(&buf, want).map_err(|e| corrupt(&e.to_string()))?;
+        if kind == "value" && out.len() != want {
+            return Err(corrupt("wrong decompressed size"));
+        }
+        Ok(out)
+    }
+
+    /// Reads every table into memory, for recounting or for answering many positions at once.
+    pub fn load(&self) -> Result<Solution, DbError> {
+        let mut tiers = Vec::with_capacity(self.header.tables.len());
+        for (t, table) in self.header.tables.iter().enumerate() {
+            let space = match table.kind {
+                TableKind::Dense => TierSpace::Dense { size: table.positions },
+                TableKind::Sorted => {
+                    let blocks: Vec<Vec<u64>> = (0..table.key_blocks.len())
+                        .into_par_iter()
+                        .map(|b| self.key_block(t, b).map(|k| k.to_vec()))
+                        .collect::<Result<_, _>>()?;
+                    TierSpace::Sorted(SortedPositions::from_sorted(blocks.concat()))
+                }
+            };
+            let per = 1usize << table.value_block_shift;
+            let n = table.positions as usize;
+            let values = if table.dictionary.len() <= 256 {
+                let mut codes = vec![0u8; n];
+                codes.par_chunks_mut(per).enumerate().try_for_each(|(b, out)| {
+                    if table.bits > 0 {
+                        let words = self.decode_value_block(t, b)?;
+                        for (i, c) in out.iter_mut().enumerate() {
+                            *c = unpack(&words, i as u64, table.bits) as u8;
+                        }
+                    }
+                    self.check_codes(table, out.iter().map(|&c| usize::from(c)))
+                })?;
+                TierValues::Narrow { dictionary: table.dictionary.clone(), codes }
+            } else {
+                let mut values = vec![table.dictionary[0]; n];
+                values.par_chunks_mut(per).enumerate().try_for_each(|(b, out)| {
+                    let words = self.decode_value_block(t, b)?;
+                    for (i, v) in out.iter_mut().enumerate() {
+                        let code = unpack(&words, i as u64, table.bits) as usize;
+                        self.check_codes(table, std::iter::once(code))?;
+                        *v = table.dictionary[code];
+                    }
+                    Ok(())
+                })?;
+                TierValues::Wide(values)
+            };
+            tiers.push(SolvedTier { tier: Tier(table.tier), space, values });
+        }
+        Ok(Solution::from_tiers(tiers, self.header.canonical))
+    }
+
+    fn check_codes(
+        &self,
+        table: &TableHeader,
+        mut codes: impl Iterator<Item = usize>,
+    ) -> Result<(), DbError> {
+        match codes.find(|&c| c >= table.dictionary.len()) {
+            Some(c) => Err(DbError::Corrupt {
+                path: self.path.clone(),
+                what: format!("tier {}: code {c} outside the dictionary", table.tier),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Sizes and ratios.
+    pub fn info(&self) -> Info {
+        let h = &self.header;
+        let sum = |f: &dyn Fn(&TableHeader) -> u64| h.tables.iter().map(f).sum::<u64>();
+        let analysis = self.analysis();
+        Info {
+            file_bytes: h.file_len,
+            header_bytes: h.encoded_len() as u64,
+            positions: sum(&|t| t.positions),
+            reachable: analysis.as_ref().map(Analysis::total),
+            canonical_reachable: analysis.as_ref().map(Analysis::canonical_total),
+            packed_bytes: sum(&|t| (t.positions * u64::from(t.bits)).div_ceil(8)),
+            value_bytes: sum(&|t| t.value_blocks.iter().map(|b| u64::from(b.len)).sum()),
+            key_bytes: sum(&|t| t.key_blocks.iter().map(|k| u64::from(k.block.len)).sum()),
+            value_blocks: sum(&|t| t.value_blocks.len() as u64),
+            key_blocks: sum(&|t| t.key_blocks.len() as u64),
+        }
+    }
+
+    /// Cache hits and misses so far.
+    pub fn cache_stats(&self) -> (u64, u64) {
+        let c = self.lock();
+        (c.hits, c.misses)
+    }
+
+    /// Reads and checks every block (what `db verify` runs).
+    pub fn verify(&self) -> Result<(), DbError> {
+        for (t, table) in self.header.tables.iter().enumerate() {
+            (0..table.value_blocks.len()).into_par_iter().try_for_each(|b| {
+                let words = self.decode_value_block(t, b)?;
+                let n = table.value_block_positions(b);
+                self.check_codes(table, (0..n).map(|i| usize::from(unpack(&words, i, table.bits))))
+            })?;
+            (0..table.key_blocks.len())
+                .into_par_iter()
+                .try_for_each(|b| self.key_block(t, b).map(drop))?;
+        }
+        Ok(())
+    }
+}

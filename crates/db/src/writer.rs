@@ -1,0 +1,325 @@
+//! Writing a database: each solved tier becomes a table of compressed blocks as it arrives;
+//! [`Writer::finish`] writes header and blocks to a temporary name, syncs, and renames.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use perfectplay_core::{Game, Position};
+use perfectplay_solve::{Analysis, ResultSink, SolvedTier, TierSpace, TierValues};
+use rayon::prelude::*;
+
+use crate::format::{
+    bits_for, encode_keys, pack, AnalysisRow, BlockRef, Header, KeyBlockRef, TableHeader, TableKind,
+};
+use crate::DbError;
+
+/// log2 of positions per value block: 65,536 positions, at 6 bits 48 KiB to decode per probe.
+pub const VALUE_BLOCK_SHIFT: u8 = 16;
+/// log2 of keys per key block.
+pub const KEY_BLOCK_SHIFT: u8 = 12;
+/// The zstd level: see BENCHMARKS.md for the size and time it buys.
+pub const ZSTD_LEVEL: i32 = 9;
+
+struct Table {
+    header: TableHeader,
+    /// Compressed value blocks, then key blocks, in header order.
+    blocks: Vec<Vec<u8>>,
+}
+
+/// Writes one game variant's results to one file. Use it as the solve's [`ResultSink`], then call
+/// [`Writer::finish`]; dropping it without finishing leaves no file.
+pub struct Writer<'g> {
+    path: PathBuf,
+    game: &'g dyn Game,
+    canonical: bool,
+    analysis: Vec<AnalysisRow>,
+    tables: Vec<Table>,
+    level: i32,
+}
+
+impl std::fmt::Debug for Writer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer")
+            .field("path", &self.path)
+            .field("tables", &self.tables.len())
+            .finish()
+    }
+}
+
+/// What a finished write produced.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// The file.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Positions stored (every index of every table).
+    pub positions: u64,
+}
+
+impl<'g> Writer<'g> {
+    /// A writer for `game`'s results, to go to `path`. `canonical`: the solve stored canonical
+    /// forms only, so a dense table's non-canonical indices are "don't care" (nobody reads them:
+    /// the reader canonicalizes first) and take whatever value compresses best.
+    pub fn new(path: impl Into<PathBuf>, game: &'g dyn Game, canonical: bool) -> Writer<'g> {
+        Writer {
+            path: path.into(),
+            game,
+            canonical: canonical && game.symmetry_count() > 1,
+            analysis: Vec::new(),
+            tables: Vec::new(),
+            level: ZSTD_LEVEL,
+        }
+    }
+
+    /// The zstd level for the blocks (1-22).
+    pub fn with_level(mut self, level: i32) -> Self {
+        self.level = level;
+        self
+    }
+
+    /// Stores an analysis of the reachable positions in the header, so `analyze` and `db info`
+    /// need not recount.
+    pub fn set_analysis(&mut self, analysis: &Analysis) {
+        self.analysis = analysis
+            .rows()
+            .map(|r| AnalysisRow {
+                value: r.value,
+                count: r.count,
+                canonical_count: r.canonical_count,
+            })
+            .collect();
+    }
+
+    /// Compresses one tier into a table held in memory until [`Writer::finish`].
+    pub fn add_tier(&mut self, tier: &SolvedTier) -> Result<(), DbError> {
+        let values = &tier.values;
+        let n = values.len() as u64;
+        let per = 1u64 << VALUE_BLOCK_SHIFT;
+        let blocks = n.div_ceil(per);
+        // In a dense table of a canonical solve, which indices are canonical ("cared for"): one
+        // bit each, computed once, since the canonical form is the costly part.
+        let care: Option<Vec<Vec<u64>>> = match tier.space {
+            TierSpace::Dense { .. } if self.canonical => {
+                let game = self.game;
+                Some(
+                    (0..blocks)
+                        .into_par_iter()
+                        .map(|b| {
+                            let mut mask = vec![0u64; per as usize / 64];
+                            for i in b * per..((b + 1) * per).min(n) {
+                                if game.canonical(Position(i)).0 == i {
+                                    let k = (i - b * per) as usize;
+                                    mask[k / 64] |= 1 << (k % 64);
+                                }
+                            }
+                            mask
+                        })
+                        .collect(),
+                )
+            }
+            _ => None,
+        };
+        let cared = |i: u64| {
+            !care.as_ref().is_some_and(|m| {
+                let k = (i % per) as usize;
+                m[(i / per) as usize][k / 64] >> (k % 64) & 1 == 0
+            })
+        };
+        // The dictionary: every value present, most frequent first (code 0 is also the filler
+        // at the start of a block).
+        let histogram = histogram(values, blocks, per, &cared);
+        let mut present: Vec<(u64, u16)> = histogram
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(b, &c)| (c, b as u16))
+            .collect();
+        present.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut code_of = vec![0u16; 1 << 15];
+        let mut dictionary = Vec::with_capacity(present.len());
+        for (code, &(_, bits)) in present.iter().enumerate() {
+            code_of[bits as usize] = code as u16;
+            dictionary.push(
+                perfectplay_core::ValueRemoteness::from_bits(bits)
+                    .ok_or_else(|| DbError::Invalid(format!("value bits {bits:#x}")))?,
+            );
+        }
+        let bits = bits_for(dictionary.len());
+        let level = self.level;
+        let value_payloads: Vec<Vec<u8>> = if bits == 0 {
+            Vec::new()
+        } else {
+            (0..blocks)
+                .into_par_iter()
+                .map(|b| {
+                    let range = b * per..((b + 1) * per).min(n);
+                    let mut prev = 0u16;
+                    let codes = range.clone().map(|i| {
+                        if cared(i) {
+                            prev = code_of[values.get(i as usize).to_bits() as usize];
+                        }
+                        prev
+                    });
+                    let raw = pack(codes, (range.end - range.start) as usize, bits);
+                    zstd::bulk::compress(&raw, level)
+                })
+                .collect::<Result<_, _>>()
+                .map_err(|e| DbError::Invalid(format!("compressing: {e}")))?
+        };
+        let (kind, key_payloads, firsts) = match &tier.space {
+            TierSpace::Dense { .. } => (TableKind::Dense, Vec::new(), Vec::new()),
+            TierSpace::Sorted(s) => {
+                let per = 1usize << KEY_BLOCK_SHIFT;
+                let blocks: Vec<(u64, Vec<u8>)> = (0..s.len().div_ceil(per))
+                    .into_par_iter()
+                    .map(|b| {
+                        let mut keys = Vec::with_capacity(per);
+                        s.keys_into(b * per..((b + 1) * per).min(s.len()), &mut keys);
+                        let payload = zstd::bulk::compress(&encode_keys(&keys), level)?;
+                        Ok((keys[0], payload))
+                    })
+                    .collect::<Result<_, std::io::Error>>()
+                    .map_err(|e| DbError::Invalid(format!("compressing: {e}")))?;
+                let (firsts, payloads) = blocks.into_iter().unzip();
+                (TableKind::Sorted, payloads, firsts)
+            }
+        };
+        let block_ref =
+            |p: &Vec<u8>| BlockRef { offset: 0, len: p.len() as u32, crc: crc32fast::hash(p) };
+        let header = TableHeader {
+            tier: tier.tier.0,
+            kind,
+            positions: n,
+            dictionary,
+            bits,
+            value_block_shift: VALUE_BLOCK_SHIFT,
+            value_blocks: value_payloads.iter().map(block_ref).collect(),
+            key_block_shift: KEY_BLOCK_SHIFT,
+            key_blocks: key_payloads
+                .iter()
+                .zip(firsts)
+                .map(|(p, first)| KeyBlockRef { first, block: block_ref(p) })
+                .collect(),
+        };
+        let mut blocks = value_payloads;
+        blocks.extend(key_payloads);
+        self.tables.push(Table { header, blocks });
+        Ok(())
+    }
+
+    /// Writes the file: to a temporary name beside `path`, synced, then renamed over `path` (and
+    /// the directory synced), so a reader sees either no file or a complete one.
+    pub fn finish(mut self) -> Result<Written, DbError> {
+        let mut header = Header {
+            game: self.game.id().to_string(),
+            variant: self.game.variant(),
+            canonical: self.canonical,
+            file_len: 0,
+            analysis: std::mem::take(&mut self.analysis),
+            tables: self.tables.iter().map(|t| t.header.clone()).collect(),
+        };
+        // Block references have fixed widths, so the header's length does not depend on them.
+        let mut offset = header.encoded_len() as u64;
+        for t in &mut header.tables {
+            let refs =
+                t.value_blocks.iter_mut().chain(t.key_blocks.iter_mut().map(|k| &mut k.block));
+            for r in refs {
+                r.offset = offset;
+                offset += u64::from(r.len);
+            }
+        }
+        header.file_len = offset;
+        let bytes = header.encode();
+        let positions = header.tables.iter().map(|t| t.positions).sum();
+        let tmp = temporary_name(&self.path);
+        let io = |e: std::io::Error| DbError::Io { path: tmp.clone(), source: e };
+        let result = (|| {
+            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| DbError::Io { path: dir.into(), source: e })?;
+            }
+            let file = File::create(&tmp).map_err(io)?;
+            let mut w = BufWriter::with_capacity(1 << 20, file);
+            w.write_all(&bytes).map_err(io)?;
+            for t in &self.tables {
+                for b in &t.blocks {
+                    w.write_all(b).map_err(io)?;
+                }
+            }
+            let file = w.into_inner().map_err(|e| io(e.into_error()))?;
+            file.sync_all().map_err(io)?;
+            drop(file);
+            std::fs::rename(&tmp, &self.path)
+                .map_err(|e| DbError::Io { path: self.path.clone(), source: e })?;
+            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                // Makes the rename itself durable.
+                File::open(dir)
+                    .and_then(|d| d.sync_all())
+                    .map_err(|e| DbError::Io { path: dir.into(), source: e })?;
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result?;
+        Ok(Written { path: self.path.clone(), bytes: offset, positions })
+    }
+}
+
+impl ResultSink for Writer<'_> {
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String> {
+        self.add_tier(tier).map_err(|e| e.to_string())
+    }
+}
+
+/// `.<name>.tmp-<pid>` beside the target: never mistaken for a database by name, and two
+/// processes writing the same target do not share it.
+fn temporary_name(path: &Path) -> PathBuf {
+    let name = path.file_name().map_or_else(|| "db".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// How many cared-for positions hold each value (indexed by value bits).
+fn histogram(
+    values: &TierValues,
+    blocks: u64,
+    per: u64,
+    cared: &(dyn Fn(u64) -> bool + Sync),
+) -> Vec<u64> {
+    let n = values.len() as u64;
+    (0..blocks)
+        .into_par_iter()
+        .fold(
+            || vec![0u64; 1 << 15],
+            |mut h, b| {
+                let range = b * per..((b + 1) * per).min(n);
+                match values {
+                    TierValues::Narrow { dictionary, codes } => {
+                        let mut local = [0u64; 256];
+                        for i in range.filter(|&i| cared(i)) {
+                            local[codes[i as usize] as usize] += 1;
+                        }
+                        for (code, &k) in local.iter().enumerate().filter(|(_, &k)| k > 0) {
+                            h[dictionary[code].to_bits() as usize] += k;
+                        }
+                    }
+                    TierValues::Wide(v) => {
+                        for i in range.filter(|&i| cared(i)) {
+                            h[v[i as usize].to_bits() as usize] += 1;
+                        }
+                    }
+                }
+                h
+            },
+        )
+        .reduce(
+            || vec![0u64; 1 << 15],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+}
