@@ -180,6 +180,18 @@ pub fn analyze<G: Game + ?Sized>(
                 }
             }
         }
+    } else if sparse {
+        // A solve without symmetry reduction of a game with symmetries: the solution holds every
+        // reachable position, so it gives all counts directly, and the canonical counts are its
+        // distinct canonical forms.
+        for t in solution.tiers() {
+            if let TierSpace::Sorted(s) = &t.space {
+                for (vr, all, canonical) in count_classes(game, s, &t.values) {
+                    analysis.add(vr, all, canonical);
+                }
+            }
+        }
+        return Ok(analysis);
     } else {
         discover_tiers(game, has_symmetry, progress, |_, s| {
             for (vr, n) in count_tier(&s, false)? {
@@ -197,6 +209,67 @@ pub fn analyze<G: Game + ?Sized>(
         })?;
     }
     Ok(analysis)
+}
+
+/// Per value, the positions of a tier and their symmetry classes (distinct canonical forms): the
+/// canonical forms are sorted and deduplicated, then each position marks its class's bit and the
+/// first to mark it counts the class. Symmetric positions share a tier in every game here (tiers
+/// count pieces), so classes are counted per tier.
+fn count_classes<G: Game + ?Sized>(
+    game: &G,
+    positions: &SortedPositions,
+    values: &TierValues,
+) -> Vec<(ValueRemoteness, u64, u64)> {
+    use std::sync::atomic::AtomicU64;
+    const CHUNK: usize = 1 << 14;
+    let n = positions.len();
+    let chunks = n.div_ceil(CHUNK);
+    let mut classes: Vec<u64> = (0..chunks)
+        .into_par_iter()
+        .flat_map_iter(|c| {
+            let mut keys = Vec::with_capacity(CHUNK);
+            positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
+            keys.into_iter().map(|p| game.canonical(perfectplay_core::Position(p)).0)
+        })
+        .collect();
+    crate::space::sort_dedup(&mut classes);
+    let marked: Vec<AtomicU64> =
+        (0..classes.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    let (all, canonical) = (0..chunks)
+        .into_par_iter()
+        .fold(
+            || (vec![0u64; 1 << 15], vec![0u64; 1 << 15]),
+            |(mut all, mut canonical), c| {
+                let mut keys = Vec::with_capacity(CHUNK);
+                positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
+                for (k, &p) in keys.iter().enumerate() {
+                    let bits = usize::from(values.get(c * CHUNK + k).to_bits());
+                    all[bits] += 1;
+                    let class = game.canonical(perfectplay_core::Position(p)).0;
+                    if let Ok(j) = classes.binary_search(&class) {
+                        let bit = 1u64 << (j % 64);
+                        if marked[j / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+                            canonical[bits] += 1;
+                        }
+                    }
+                }
+                (all, canonical)
+            },
+        )
+        .reduce(
+            || (vec![0u64; 1 << 15], vec![0u64; 1 << 15]),
+            |(mut a, mut b), (c, d)| {
+                a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
+                b.iter_mut().zip(d).for_each(|(x, y)| *x += y);
+                (a, b)
+            },
+        );
+    all.iter()
+        .zip(&canonical)
+        .enumerate()
+        .filter(|(_, (&n, _))| n > 0)
+        .filter_map(|(bits, (&n, &k))| Some((ValueRemoteness::from_bits(bits as u16)?, n, k)))
+        .collect()
 }
 
 /// Analysis of a dense game: a breadth-first search marks the reachable indices in a bitset, then
