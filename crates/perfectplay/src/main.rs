@@ -174,12 +174,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 writeln!(out, "already solved: {} (--force solves again)", path.display())?;
                 let start = db.get(game.as_ref(), game.start())?;
                 if let Some(start) = start {
-                    writeln!(
-                        out,
-                        "start:      {} should {}",
-                        game.player_name(game.to_move(game.start())),
-                        words(start)
-                    )?;
+                    writeln!(out, "{}", start_line(game.as_ref(), start))?;
                 }
                 return Ok(ExitCode::SUCCESS);
             }
@@ -196,12 +191,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 solution.get(game.as_ref(), game.start()).context("the start was not solved")?;
             let stored = solution.len();
             writeln!(out, "game:       {} ({})", game.name(), game.variant())?;
-            writeln!(
-                out,
-                "start:      {} should {}",
-                game.player_name(game.to_move(game.start())),
-                words(start)
-            )?;
+            writeln!(out, "{}", start_line(game.as_ref(), start))?;
             writeln!(
                 out,
                 "positions:  {stored} solved{}",
@@ -296,6 +286,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// "start:      x should tie in 17".
+fn start_line(game: &dyn Game, start: perfectplay_core::ValueRemoteness) -> String {
+    format!("start:      {} should {}", game.player_name(game.to_move(game.start())), words(start))
 }
 
 /// "win in 3", "lose in 4", "tie in 9", "draw".

@@ -235,41 +235,26 @@ fn count_classes<G: Game + ?Sized>(
     crate::space::sort_dedup(&mut classes);
     let marked: Vec<AtomicU64> =
         (0..classes.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let (all, canonical) = (0..chunks)
+    (0..chunks)
         .into_par_iter()
-        .fold(
-            || (vec![0u64; 1 << 15], vec![0u64; 1 << 15]),
-            |(mut all, mut canonical), c| {
-                let mut keys = Vec::with_capacity(CHUNK);
-                positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
-                for (k, &p) in keys.iter().enumerate() {
-                    let bits = usize::from(values.get(c * CHUNK + k).to_bits());
-                    all[bits] += 1;
-                    let class = game.canonical(perfectplay_core::Position(p)).0;
-                    if let Ok(j) = classes.binary_search(&class) {
-                        let bit = 1u64 << (j % 64);
-                        if marked[j / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
-                            canonical[bits] += 1;
-                        }
+        .fold(Histograms::default, |Histograms(mut all, mut canonical), c| {
+            let mut keys = Vec::with_capacity(CHUNK);
+            positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
+            for (k, &p) in keys.iter().enumerate() {
+                let bits = usize::from(values.get(c * CHUNK + k).to_bits());
+                all[bits] += 1;
+                let class = game.canonical(perfectplay_core::Position(p)).0;
+                if let Ok(j) = classes.binary_search(&class) {
+                    let bit = 1u64 << (j % 64);
+                    if marked[j / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+                        canonical[bits] += 1;
                     }
                 }
-                (all, canonical)
-            },
-        )
-        .reduce(
-            || (vec![0u64; 1 << 15], vec![0u64; 1 << 15]),
-            |(mut a, mut b), (c, d)| {
-                a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
-                b.iter_mut().zip(d).for_each(|(x, y)| *x += y);
-                (a, b)
-            },
-        );
-    all.iter()
-        .zip(&canonical)
-        .enumerate()
-        .filter(|(_, (&n, _))| n > 0)
-        .filter_map(|(bits, (&n, &k))| Some((ValueRemoteness::from_bits(bits as u16)?, n, k)))
-        .collect()
+            }
+            Histograms(all, canonical)
+        })
+        .reduce(Histograms::default, Histograms::sum)
+        .rows()
 }
 
 /// Analysis of a dense game: a breadth-first search marks the reachable indices in a bitset, then
@@ -286,50 +271,63 @@ fn analyze_dense<G: Game + ?Sized>(
     let reachable = reachable_dense(game, size, progress);
     const WORDS_PER_TASK: usize = 1 << 12;
     progress.begin("count", Some(reachable.count()));
-    let (all, canonical) = reachable
+    let counts = reachable
         .words()
         .par_chunks(WORDS_PER_TASK)
         .enumerate()
-        .fold(
-            || (vec![0u64; 1 << 15], vec![0u64; 1 << 15]),
-            |(mut all, mut canonical), (task, chunk)| {
-                let mut seen = 0;
-                for (k, &word) in chunk.iter().enumerate() {
-                    let mut w = word;
-                    while w != 0 {
-                        let p =
-                            ((task * WORDS_PER_TASK + k) * 64) as u64 + w.trailing_zeros() as u64;
-                        w &= w - 1;
-                        let c = game.canonical(perfectplay_core::Position(p));
-                        let stored = if canonical_values { c.0 } else { p };
-                        let bits = usize::from(values.get(stored as usize).to_bits());
-                        all[bits] += 1;
-                        if c.0 == p {
-                            canonical[bits] += 1;
-                        }
-                        seen += 1;
+        .fold(Histograms::default, |Histograms(mut all, mut canonical), (task, chunk)| {
+            let mut seen = 0;
+            for (k, &word) in chunk.iter().enumerate() {
+                let mut w = word;
+                while w != 0 {
+                    let p = ((task * WORDS_PER_TASK + k) * 64) as u64 + w.trailing_zeros() as u64;
+                    w &= w - 1;
+                    let c = game.canonical(perfectplay_core::Position(p));
+                    let stored = if canonical_values { c.0 } else { p };
+                    let bits = usize::from(values.get(stored as usize).to_bits());
+                    all[bits] += 1;
+                    if c.0 == p {
+                        canonical[bits] += 1;
                     }
+                    seen += 1;
                 }
-                progress.advance(seen);
-                (all, canonical)
-            },
-        )
-        .reduce(
-            || (vec![0u64; 1 << 15], vec![0u64; 1 << 15]),
-            |(mut a, mut b), (c, d)| {
-                a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
-                b.iter_mut().zip(d).for_each(|(x, y)| *x += y);
-                (a, b)
-            },
-        );
+            }
+            progress.advance(seen);
+            Histograms(all, canonical)
+        })
+        .reduce(Histograms::default, Histograms::sum);
     progress.end();
     let mut analysis = Analysis::default();
-    for (bits, (&n, &k)) in all.iter().zip(&canonical).enumerate() {
-        if n > 0 {
-            if let Some(vr) = ValueRemoteness::from_bits(bits as u16) {
-                analysis.add(vr, n, k);
-            }
-        }
+    for (vr, n, k) in counts.rows() {
+        analysis.add(vr, n, k);
     }
     analysis
+}
+
+/// Positions counted per value (indexed by value bits): all, and canonical.
+struct Histograms(Vec<u64>, Vec<u64>);
+
+impl Default for Histograms {
+    fn default() -> Self {
+        Histograms(vec![0; 1 << 15], vec![0; 1 << 15])
+    }
+}
+
+impl Histograms {
+    fn sum(mut self, other: Histograms) -> Histograms {
+        self.0.iter_mut().zip(other.0).for_each(|(x, y)| *x += y);
+        self.1.iter_mut().zip(other.1).for_each(|(x, y)| *x += y);
+        self
+    }
+
+    /// (value, all, canonical) for every value counted.
+    fn rows(&self) -> Vec<(ValueRemoteness, u64, u64)> {
+        self.0
+            .iter()
+            .zip(&self.1)
+            .enumerate()
+            .filter(|(_, (&n, _))| n > 0)
+            .filter_map(|(bits, (&n, &k))| Some((ValueRemoteness::from_bits(bits as u16)?, n, k)))
+            .collect()
+    }
 }
