@@ -202,6 +202,27 @@ pub trait Game: Send + Sync {
         self.position_to_string(position)
     }
 
+    /// The Image AutoGUI theme (003 section 5.3), if the game has one.
+    fn image_autogui(&self) -> Option<crate::ImageAutoGui> {
+        None
+    }
+
+    /// The position as an AutoGUI string (see [`crate::autogui`]); empty without a theme.
+    fn autogui_position(&self, _position: Position) -> String {
+        String::new()
+    }
+
+    /// The button that plays a move in one click; `None` without a theme.
+    fn autogui_move(&self, _position: Position, _mv: Move) -> Option<crate::AutoGuiMove> {
+        None
+    }
+
+    /// The buttons that play a move in parts, in click order (003 chapter 6); empty when the move
+    /// is one click ([`Game::autogui_move`]).
+    fn move_parts(&self, _position: Position, _mv: Move) -> Vec<crate::AutoGuiMove> {
+        Vec::new()
+    }
+
     /// The names of the two players, first mover first (`["x", "o"]`).
     fn player_names(&self) -> [&'static str; 2] {
         ["first", "second"]

@@ -23,7 +23,10 @@
 //! A 4x4 board (`4x4-regular` and so on; 6 pebbles each, 627,200 codes) exists for fast tests.
 //! Its left-right flip exchanges the two components, so it is solved without symmetries.
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, PositionSpace, Value};
+use perfectplay_core::{
+    AutoGuiMove, Entity, Game, ImageAutoGui, Move, ParseError, Player, Position, PositionSpace,
+    Value,
+};
 
 /// What happens to a player who cannot move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -616,6 +619,66 @@ impl Game for FiveFieldKono {
 
     fn player_names(&self) -> [&'static str; 2] {
         ["x", "o"]
+    }
+
+    /// 000 Figure 4.2's board: points joined by their diagonals; x white (player 1, below), o
+    /// black.
+    fn image_autogui(&self) -> Option<ImageAutoGui> {
+        use std::fmt::Write;
+        let n = self.n;
+        let centers = perfectplay_core::autogui::grid_centers(n, n, 100.0);
+        let size = n as f64 * 100.0;
+        let mut background = format!(r##"<rect width="{size}" height="{size}" fill="#e9dcc0"/>"##);
+        for c in 0..n * n {
+            let (x, y) = (c % n, c / n);
+            for dx in [-1i32, 1] {
+                let (nx, ny) = (x as i32 + dx, y + 1);
+                if nx >= 0 && (nx as usize) < n && ny < n {
+                    let (a, b) = (centers[c], centers[ny * n + nx as usize]);
+                    let _ = write!(
+                        background,
+                        r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#6b5a3c" stroke-width="4"/>"##,
+                        a.0, a.1, b.0, b.1
+                    );
+                }
+            }
+        }
+        for (x, y) in &centers {
+            let _ = write!(background, r##"<circle cx="{x}" cy="{y}" r="9" fill="#6b5a3c"/>"##);
+        }
+        Some(ImageAutoGui {
+            theme: "pebbles",
+            size: (size, size),
+            centers,
+            background,
+            entities: vec![
+                Entity { token: 'x', svg: crate::themes::stone("#f7f4ea", "#555") },
+                Entity { token: 'o', svg: crate::themes::stone("#2a2a2a", "#000") },
+            ],
+            piece_size: 70.0,
+            arrow_width: 12.0,
+        })
+    }
+
+    fn autogui_position(&self, p: Position) -> String {
+        let (board, turn) = self.board(p);
+        let cells = (0..self.n * self.n).map(|c| {
+            if board[X] >> c & 1 == 1 {
+                'x'
+            } else if board[O] >> c & 1 == 1 {
+                'o'
+            } else {
+                '-'
+            }
+        });
+        perfectplay_core::autogui::autogui_position(
+            if turn == X { Player::First } else { Player::Second },
+            cells,
+        )
+    }
+
+    fn autogui_move(&self, _p: Position, mv: Move) -> Option<AutoGuiMove> {
+        Some(AutoGuiMove::Arrow { from: (mv.0 / 32) as usize, to: (mv.0 % 32) as usize })
     }
 }
 

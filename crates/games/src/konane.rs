@@ -9,7 +9,10 @@
 //! rectangle, and on a square board also the transposes and quarter turns; a symmetry that moves
 //! black cells onto white cells swaps the colors and so the player to move.
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, Tier, Value};
+use perfectplay_core::autogui::{autogui_position, grid_centers};
+use perfectplay_core::{
+    AutoGuiMove, Entity, Game, ImageAutoGui, Move, ParseError, Player, Position, Tier, Value,
+};
 
 /// Which two marbles the start removes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,6 +239,12 @@ impl Konane {
         (self.rows.max(self.cols) - 1) / 2
     }
 
+    /// The cells a move jumps from and lands on.
+    fn move_cells(&self, mv: Move) -> (usize, usize) {
+        let (from, d, k) = (mv.0 & 63, (mv.0 >> 6 & 3) as usize, (mv.0 >> 8) as i32);
+        (from as usize, (from as i32 + 2 * k * self.step[d]) as usize)
+    }
+
     fn name_cell(&self, cell: usize) -> String {
         format!("{}{}", (b'a' + (cell % self.cols) as u8) as char, cell / self.cols + 1)
     }
@@ -455,9 +464,8 @@ impl Game for Konane {
     }
 
     fn move_to_string(&self, _p: Position, mv: Move) -> String {
-        let (from, d, k) = (mv.0 & 63, (mv.0 >> 6 & 3) as usize, (mv.0 >> 8) as i32);
-        let to = from as i32 + 2 * k * self.step[d];
-        format!("{}{}", self.name_cell(from as usize), self.name_cell(to as usize))
+        let (from, to) = self.move_cells(mv);
+        format!("{}{}", self.name_cell(from), self.name_cell(to))
     }
 
     fn move_syntax(&self) -> String {
@@ -492,5 +500,48 @@ impl Game for Konane {
 
     fn player_names(&self) -> [&'static str; 2] {
         ["x (black)", "o (white)"]
+    }
+
+    fn image_autogui(&self) -> Option<ImageAutoGui> {
+        let centers = grid_centers(self.cols, self.rows, 100.0);
+        let (w, h) = (self.cols as f64 * 100.0, self.rows as f64 * 100.0);
+        Some(ImageAutoGui {
+            theme: "koa",
+            size: (w, h),
+            background: crate::themes::hole_board(&centers, w, h),
+            centers,
+            entities: vec![
+                Entity { token: 'x', svg: crate::themes::stone("#222", "#000") },
+                Entity { token: 'o', svg: crate::themes::stone("#f4f1e8", "#777") },
+            ],
+            piece_size: 90.0,
+            arrow_width: 14.0,
+        })
+    }
+
+    fn autogui_position(&self, p: Position) -> String {
+        let board = self.board(p);
+        let cells = (0..self.rows * self.cols).map(|c| {
+            if board >> c & 1 == 0 {
+                '-'
+            } else if (c % self.cols + c / self.cols) & 1 == 0 {
+                'x'
+            } else {
+                'o'
+            }
+        });
+        autogui_position(if self.mover(p) == 0 { Player::First } else { Player::Second }, cells)
+    }
+
+    fn autogui_move(&self, _p: Position, mv: Move) -> Option<AutoGuiMove> {
+        let (from, to) = self.move_cells(mv);
+        Some(AutoGuiMove::Arrow { from, to })
+    }
+
+    /// Jumps are two clicks: the jumping stone, then where it lands (a double jump's arrow would
+    /// hide the single jump's under it).
+    fn move_parts(&self, _p: Position, mv: Move) -> Vec<AutoGuiMove> {
+        let (from, to) = self.move_cells(mv);
+        vec![AutoGuiMove::Token { token: 's', at: from }, AutoGuiMove::Token { token: 't', at: to }]
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod fivefieldkono;
 pub mod konane;
+pub mod themes;
 pub mod tictactoe;
 
 use perfectplay_core::Game;

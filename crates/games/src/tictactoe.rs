@@ -4,7 +4,10 @@
 //! row by row from the top left. The player to move follows from the counts (X when they are
 //! equal). Tier: the number of empty cells. Symmetries: the 8 of the square.
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, Tier, Value};
+use perfectplay_core::autogui::{autogui_position, grid_centers};
+use perfectplay_core::{
+    AutoGuiMove, Entity, Game, ImageAutoGui, Move, ParseError, Player, Position, Tier, Value,
+};
 
 const CELLS: usize = 9;
 const LINES: [[usize; 3]; 8] =
@@ -206,5 +209,29 @@ impl Game for TicTacToe {
 
     fn player_names(&self) -> [&'static str; 2] {
         ["X", "O"]
+    }
+
+    fn image_autogui(&self) -> Option<ImageAutoGui> {
+        Some(ImageAutoGui {
+            theme: "paper",
+            size: (300.0, 300.0),
+            centers: grid_centers(3, 3, 100.0),
+            background: crate::themes::grid_board(3, 3, 100.0, "#fbf8ef", "#333"),
+            entities: vec![
+                Entity { token: 'x', svg: crate::themes::cross() },
+                Entity { token: 'o', svg: crate::themes::ring() },
+            ],
+            piece_size: 100.0,
+            arrow_width: 0.0,
+        })
+    }
+
+    fn autogui_position(&self, p: Position) -> String {
+        autogui_position(self.to_move(p), cells(p).iter().map(|&c| ['-', 'x', 'o'][c as usize]))
+    }
+
+    fn autogui_move(&self, p: Position, mv: Move) -> Option<AutoGuiMove> {
+        let token = if self.to_move(p) == Player::First { 'x' } else { 'o' };
+        Some(AutoGuiMove::Token { token, at: mv.0 as usize })
     }
 }

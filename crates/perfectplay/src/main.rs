@@ -5,6 +5,7 @@
 mod oracle;
 mod play;
 mod progress;
+mod server;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -74,6 +75,12 @@ enum Command {
         /// Which side the computer plays (it plays perfectly).
         #[arg(long, value_enum, default_value_t = ComputerSide::Second)]
         computer: ComputerSide,
+    },
+    /// Serve the web page and the JSON API on 127.0.0.1.
+    Serve {
+        /// The port (0: any free port).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
     },
     /// Inspect database files.
     #[command(subcommand)]
@@ -267,6 +274,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let game = load_game(&args)?;
             let oracle = Oracle::open(game.as_ref(), &cli.data_dir, args.options())?;
             play::play(game.as_ref(), &oracle, computer).context("terminal play")?;
+        }
+        Command::Serve { port } => {
+            drop(out);
+            server::serve(&cli.data_dir, port)?;
+            return Ok(ExitCode::SUCCESS);
         }
         Command::Db(DbCommand::Info { file }) => {
             let db = Database::open(&file)?;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
-use perfectplay_core::{Game, Position, StartingAt, Value, ValueRemoteness};
+use perfectplay_core::{Game, Move, Position, StartingAt, Value, ValueRemoteness};
 use perfectplay_db::Database;
 use perfectplay_solve::{solve, Solution, SolveOptions};
 use serde_json::json;
@@ -39,6 +39,7 @@ pub struct Oracle<'a> {
 /// One move from a position, with what it is worth.
 #[derive(Clone, Debug)]
 pub struct MoveReport {
+    pub mv: Move,
     pub text: String,
     pub child: Position,
     /// The child's value, from the view of the player to move there.
@@ -65,6 +66,17 @@ impl<'a> Oracle<'a> {
         Ok(Oracle { game, source: Source::Memory(solution) })
     }
 
+    /// Solves the game in memory without a progress bar.
+    pub fn solve_quietly(game: &'a dyn Game, options: SolveOptions) -> Result<Oracle<'a>> {
+        let solution = solve(game, options, &perfectplay_solve::NoProgress, None)?;
+        Ok(Oracle { game, source: Source::Memory(solution) })
+    }
+
+    /// Answers from an open database (already checked to be this game's).
+    pub fn from_database(game: &'a dyn Game, db: Database) -> Oracle<'a> {
+        Oracle { game, source: Source::Disk(Box::new(db)) }
+    }
+
     /// Answers from the game's database under `data_dir` if there is one (saying so on stderr
     /// when there is not), else solves in memory.
     pub fn open(game: &'a dyn Game, data_dir: &Path, options: SolveOptions) -> Result<Oracle<'a>> {
@@ -72,7 +84,7 @@ impl<'a> Oracle<'a> {
         if path.exists() {
             let db = Database::open(&path)?;
             db.check_game(game)?;
-            return Ok(Oracle { game, source: Source::Disk(Box::new(db)) });
+            return Ok(Self::from_database(game, db));
         }
         eprintln!(
             "no database at {}; solving in memory (`perfectplay solve {} --variant {}` keeps it)",
@@ -91,8 +103,21 @@ impl<'a> Oracle<'a> {
     /// A position's value and every move's, best first. A legal position the start does not reach
     /// is solved on demand from itself.
     pub fn report(&self, p: Position) -> Result<PositionReport> {
+        self.report_with(p, true)
+    }
+
+    /// [`Oracle::report`] for a position the solve covered; `Ok(None)` for one it did not (no
+    /// solve on demand: the server must not start a large solve for a request).
+    pub fn report_stored(&self, p: Position) -> Result<Option<PositionReport>> {
+        if self.source.get(self.game, p)?.is_none() {
+            return Ok(None);
+        }
+        self.report_with(p, false).map(Some)
+    }
+
+    fn report_with(&self, p: Position, on_demand: bool) -> Result<PositionReport> {
         let local;
-        let source = if self.source.get(self.game, p)?.is_some() {
+        let source = if !on_demand || self.source.get(self.game, p)?.is_some() {
             &self.source
         } else {
             let from = StartingAt { game: self.game, start: p };
@@ -110,6 +135,7 @@ impl<'a> Oracle<'a> {
             let child = self.game.do_move(p, mv);
             let child_value = lookup(child)?;
             moves.push(MoveReport {
+                mv,
                 text: self.game.move_to_string(p, mv),
                 child,
                 child_value,

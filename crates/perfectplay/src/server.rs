@@ -1,0 +1,382 @@
+//! `perfectplay serve`: the web page and a GamesCraftersUWAPI-shaped JSON API (docs/api.md).
+//!
+//! The API lives under `/api`: `/api/` lists games, `/api/<game>/` a game's variants,
+//! `/api/<game>/<variant>/` a variant's start and Image AutoGUI data, and
+//! `/api/<game>/<variant>/positions/?p=<position>` a position's value with every move's. The page
+//! (`web/`, compiled into the binary) is at `/`.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use perfectplay_core::{Game, ImageAutoGui, Position, Value, ValueRemoteness};
+use perfectplay_db::Database;
+use perfectplay_solve::SolveOptions;
+use serde_json::{json, Value as JsonValue};
+
+use crate::oracle::{Oracle, PositionReport};
+
+/// Games small enough to solve at start-up in a few seconds, so a fresh machine has something to
+/// play: sparse games with at most this many cells (Tic-Tac-Toe, Konane up to 5x5)...
+const SOLVE_AT_START_CELLS: usize = 25;
+/// ...and dense games with at most this many codes (Five Field Kono's 4x4 boards).
+const SOLVE_AT_START_CODES: u64 = 10_000_000;
+
+/// One variant and where its answers come from.
+struct Variant {
+    game: &'static dyn Game,
+    /// `None`: not solved; the string is the command that solves it.
+    oracle: Result<Oracle<'static>, String>,
+    /// "memory" or "database".
+    source: &'static str,
+}
+
+struct GameEntry {
+    id: &'static str,
+    name: &'static str,
+    default_variant: &'static str,
+    variants: Vec<(String, Variant)>,
+}
+
+/// What the handlers share.
+pub struct AppState {
+    games: Vec<GameEntry>,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState").field("games", &self.games.len()).finish()
+    }
+}
+
+/// Whether a variant solves in a few seconds: see [`SOLVE_AT_START_CELLS`].
+fn small(game: &dyn Game) -> bool {
+    match game.space() {
+        perfectplay_core::PositionSpace::Dense { size } => size <= SOLVE_AT_START_CODES,
+        perfectplay_core::PositionSpace::Sparse => {
+            game.image_autogui().is_some_and(|t| t.centers.len() <= SOLVE_AT_START_CELLS)
+        }
+    }
+}
+
+impl AppState {
+    /// Every listed variant: from its database under `data_dir` if there is one, solved in memory
+    /// if it is small, else marked unsolved with the command that solves it.
+    pub fn load(data_dir: &Path, log: bool) -> Result<AppState> {
+        let mut games = Vec::new();
+        for entry in perfectplay_games::catalog() {
+            let mut variants = Vec::new();
+            for &v in entry.listed_variants {
+                let game: &'static dyn Game = Box::leak(entry.variant(Some(v))?);
+                let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
+                let (oracle, source) = if path.exists() {
+                    let db = Database::open(&path)?;
+                    db.check_game(game)?;
+                    (Ok(Oracle::from_database(game, db)), "database")
+                } else if small(game) {
+                    let started = std::time::Instant::now();
+                    let oracle = Oracle::solve_quietly(game, SolveOptions::default())?;
+                    if log {
+                        eprintln!(
+                            "solved {} {} in memory ({:.2} s)",
+                            game.id(),
+                            v,
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                    (Ok(oracle), "memory")
+                } else {
+                    (Err(format!("perfectplay solve {} --variant {v}", game.id())), "unsolved")
+                };
+                variants.push((v.to_string(), Variant { game, oracle, source }));
+            }
+            games.push(GameEntry {
+                id: entry.id,
+                name: entry.name,
+                default_variant: entry.default_variant,
+                variants,
+            });
+        }
+        Ok(AppState { games })
+    }
+
+    fn game(&self, id: &str) -> Result<&GameEntry, ApiError> {
+        self.games.iter().find(|g| g.id == id).ok_or_else(|| {
+            ApiError::not_found(
+                format!("unknown game {id:?}"),
+                format!("one of: {}", self.games.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")),
+            )
+        })
+    }
+
+    fn variant(&self, game: &str, variant: &str) -> Result<&Variant, ApiError> {
+        let g = self.game(game)?;
+        g.variants.iter().find(|(id, _)| id == variant).map(|(_, v)| v).ok_or_else(|| {
+            ApiError::not_found(
+                format!("unknown variant {variant:?} of {game}"),
+                format!(
+                    "one of: {}",
+                    g.variants.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+        })
+    }
+}
+
+/// An error answer: a status and `{"error": ..., "expected": ...}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    body: JsonValue,
+}
+
+impl ApiError {
+    fn not_found(error: String, expected: String) -> ApiError {
+        ApiError { status: StatusCode::NOT_FOUND, body: json!({"error": error, "expected": expected}) }
+    }
+    fn bad_request(error: String, expected: String) -> ApiError {
+        ApiError { status: StatusCode::BAD_REQUEST, body: json!({"error": error, "expected": expected}) }
+    }
+    fn internal(error: &anyhow::Error) -> ApiError {
+        ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            body: json!({"error": format!("{error:#}")}),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body)).into_response()
+    }
+}
+
+type Shared = State<Arc<AppState>>;
+
+/// The routes, API and page.
+pub fn router(state: Arc<AppState>) -> Router {
+    let page = |body: &'static str, kind: &'static str| {
+        get(move || async move { ([(header::CONTENT_TYPE, kind)], body) })
+    };
+    Router::new()
+        .route("/", page(include_str!("../../../web/index.html"), "text/html; charset=utf-8"))
+        .route("/app.js", page(include_str!("../../../web/app.js"), "text/javascript; charset=utf-8"))
+        .route("/style.css", page(include_str!("../../../web/style.css"), "text/css; charset=utf-8"))
+        .route("/api", get(list_games))
+        .route("/api/", get(list_games))
+        .route("/api/{game}", get(game_info))
+        .route("/api/{game}/", get(game_info))
+        .route("/api/{game}/{variant}", get(variant_info))
+        .route("/api/{game}/{variant}/", get(variant_info))
+        .route("/api/{game}/{variant}/positions", get(position))
+        .route("/api/{game}/{variant}/positions/", get(position))
+        .fallback(|| async {
+            ApiError::not_found(
+                "no such page".into(),
+                "/, /api/, /api/<game>/, /api/<game>/<variant>/, \
+                 /api/<game>/<variant>/positions/?p=<position>"
+                    .into(),
+            )
+        })
+        .with_state(state)
+}
+
+async fn list_games(State(s): Shared) -> Json<JsonValue> {
+    Json(JsonValue::Array(
+        s.games
+            .iter()
+            .map(|g| {
+                json!({
+                    "id": g.id,
+                    "name": g.name,
+                    "type": "twoPlayer",
+                    "defaultVariant": g.default_variant,
+                    "variants": g.variants.len(),
+                })
+            })
+            .collect(),
+    ))
+}
+
+async fn game_info(State(s): Shared, UrlPath(game): UrlPath<String>) -> Result<Json<JsonValue>, ApiError> {
+    let g = s.game(&game)?;
+    Ok(Json(json!({
+        "id": g.id,
+        "name": g.name,
+        "defaultVariant": g.default_variant,
+        "variants": g.variants.iter().map(|(id, v)| {
+            let mut o = json!({
+                "id": id,
+                "name": id,
+                "status": if v.oracle.is_ok() { "solved" } else { "unsolved" },
+                "source": v.source,
+                "gui": if v.game.image_autogui().is_some() { "image" } else { "none" },
+            });
+            if let Err(command) = &v.oracle {
+                o["solveCommand"] = json!(command);
+            }
+            o
+        }).collect::<Vec<_>>(),
+    })))
+}
+
+fn theme_json(t: &ImageAutoGui) -> JsonValue {
+    json!({
+        "defaultTheme": t.theme,
+        "themes": {
+            t.theme: {
+                "space": [t.size.0, t.size.1],
+                "centers": t.centers.iter().map(|c| [c.0, c.1]).collect::<Vec<_>>(),
+                "background": t.background,
+                "entities": t.entities.iter().map(|e| (e.token.to_string(), json!({"svg": e.svg})))
+                    .collect::<serde_json::Map<_, _>>(),
+                "pieceSize": t.piece_size,
+                "arrowWidth": t.arrow_width,
+            }
+        }
+    })
+}
+
+async fn variant_info(
+    State(s): Shared,
+    UrlPath((game, variant)): UrlPath<(String, String)>,
+) -> Result<Json<JsonValue>, ApiError> {
+    let v = s.variant(&game, &variant)?;
+    let g = v.game;
+    let start = g.start();
+    let mut moves = Vec::new();
+    g.moves(start, &mut moves);
+    let multipart = moves.first().is_some_and(|&m| !g.move_parts(start, m).is_empty());
+    let mut o = json!({
+        "id": variant,
+        "name": variant,
+        "game": g.id(),
+        "gameName": g.name(),
+        "players": g.player_names(),
+        "startPosition": g.position_to_string(start),
+        "autoguiStartPosition": g.autogui_position(start),
+        "imageAutoGUIData": g.image_autogui().as_ref().map(theme_json),
+        "multipart": multipart,
+        "status": if v.oracle.is_ok() { "solved" } else { "unsolved" },
+        "moveSyntax": g.move_syntax(),
+    });
+    if let Err(command) = &v.oracle {
+        o["solveCommand"] = json!(command);
+    }
+    Ok(Json(o))
+}
+
+fn value_name(vr: ValueRemoteness) -> &'static str {
+    vr.value().name()
+}
+
+fn remoteness(vr: ValueRemoteness) -> JsonValue {
+    match vr.remoteness() {
+        Some(r) if vr.value() != Value::Draw => json!(r.0),
+        _ => JsonValue::Null,
+    }
+}
+
+/// A position report in UWAPI's shape.
+fn position_json(game: &dyn Game, r: &PositionReport) -> JsonValue {
+    json!({
+        "position": game.position_to_string(r.position),
+        "autoguiPosition": game.autogui_position(r.position),
+        "turn": game.player_name(game.to_move(r.position)),
+        "positionValue": value_name(r.value),
+        "remoteness": remoteness(r.value),
+        "moves": r.moves.iter().map(|m| {
+            let mut o = json!({
+                "move": m.text,
+                "autoguiMove": game.autogui_move(r.position, m.mv).map(|a| a.to_string()),
+                "moveValue": value_name(m.value),
+                "deltaRemoteness": m.delta_remoteness,
+                "position": game.position_to_string(m.child),
+                "autoguiPosition": game.autogui_position(m.child),
+                "positionValue": value_name(m.child_value),
+                "remoteness": remoteness(m.child_value),
+            });
+            let parts = game.move_parts(r.position, m.mv);
+            if !parts.is_empty() {
+                o["partMoves"] = json!(parts.iter().map(ToString::to_string).collect::<Vec<_>>());
+            }
+            o
+        }).collect::<Vec<_>>(),
+    })
+}
+
+async fn position(
+    State(s): Shared,
+    UrlPath((game, variant)): UrlPath<(String, String)>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<JsonValue>, ApiError> {
+    let v = s.variant(&game, &variant)?;
+    let g = v.game;
+    let oracle = v.oracle.as_ref().map_err(|command| ApiError {
+        status: StatusCode::NOT_FOUND,
+        body: json!({
+            "error": format!("{game} {variant} is not solved yet"),
+            "expected": format!("a solved variant; run `{command}` and restart the server"),
+            "solveCommand": command,
+        }),
+    })?;
+    let text = q.get("p").ok_or_else(|| {
+        ApiError::bad_request(
+            "missing query parameter p".into(),
+            format!("?p=<position>, e.g. ?p={}", g.position_to_string(g.start())),
+        )
+    })?;
+    let p: Position = if text == "start" {
+        g.start()
+    } else {
+        g.parse_position(text).map_err(|e| {
+            ApiError::bad_request(
+                format!("{e}"),
+                format!("a position like {}", g.position_to_string(g.start())),
+            )
+        })?
+    };
+    match oracle.report_stored(p) {
+        Ok(Some(report)) => Ok(Json(position_json(g, &report))),
+        Ok(None) => Err(ApiError::not_found(
+            format!("{text} is not reachable from the start of {game} {variant}"),
+            "a position reachable from the start".into(),
+        )),
+        Err(e) => Err(ApiError::internal(&e)),
+    }
+}
+
+/// Serves until interrupted.
+pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))
+            .await
+            .with_context(|| format!("listening on 127.0.0.1:{port}"))?;
+        let address = listener.local_addr()?;
+        let state = Arc::new(AppState::load(data_dir, true)?);
+        for g in &state.games {
+            for (id, v) in &g.variants {
+                if let Err(command) = &v.oracle {
+                    eprintln!("not solved: {} {id} (`{command}` solves it)", g.id);
+                }
+            }
+        }
+        println!("perfectplay serving on http://{address}/");
+        use std::io::Write;
+        std::io::stdout().flush()?;
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        Ok(())
+    })
+}
