@@ -111,7 +111,10 @@ impl AppState {
         self.games.iter().find(|g| g.id == id).ok_or_else(|| {
             ApiError::not_found(
                 format!("unknown game {id:?}"),
-                format!("one of: {}", self.games.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")),
+                format!(
+                    "one of: {}",
+                    self.games.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
+                ),
             )
         })
     }
@@ -139,10 +142,16 @@ pub struct ApiError {
 
 impl ApiError {
     fn not_found(error: String, expected: String) -> ApiError {
-        ApiError { status: StatusCode::NOT_FOUND, body: json!({"error": error, "expected": expected}) }
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            body: json!({"error": error, "expected": expected}),
+        }
     }
     fn bad_request(error: String, expected: String) -> ApiError {
-        ApiError { status: StatusCode::BAD_REQUEST, body: json!({"error": error, "expected": expected}) }
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            body: json!({"error": error, "expected": expected}),
+        }
     }
     fn internal(error: &anyhow::Error) -> ApiError {
         ApiError {
@@ -167,8 +176,14 @@ pub fn router(state: Arc<AppState>) -> Router {
     };
     Router::new()
         .route("/", page(include_str!("../../../web/index.html"), "text/html; charset=utf-8"))
-        .route("/app.js", page(include_str!("../../../web/app.js"), "text/javascript; charset=utf-8"))
-        .route("/style.css", page(include_str!("../../../web/style.css"), "text/css; charset=utf-8"))
+        .route(
+            "/app.js",
+            page(include_str!("../../../web/app.js"), "text/javascript; charset=utf-8"),
+        )
+        .route(
+            "/style.css",
+            page(include_str!("../../../web/style.css"), "text/css; charset=utf-8"),
+        )
         .route("/api", get(list_games))
         .route("/api/", get(list_games))
         .route("/api/{game}", get(game_info))
@@ -205,7 +220,10 @@ async fn list_games(State(s): Shared) -> Json<JsonValue> {
     ))
 }
 
-async fn game_info(State(s): Shared, UrlPath(game): UrlPath<String>) -> Result<Json<JsonValue>, ApiError> {
+async fn game_info(
+    State(s): Shared,
+    UrlPath(game): UrlPath<String>,
+) -> Result<Json<JsonValue>, ApiError> {
     let g = s.game(&game)?;
     Ok(Json(json!({
         "id": g.id,

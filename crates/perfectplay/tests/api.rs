@@ -1,0 +1,219 @@
+//! The JSON API end to end against the built binary: every route, every error path, values that
+//! agree with each other move by move, and fuzzed position strings that never break the server.
+
+mod common;
+
+use common::{encode, Server};
+use serde_json::Value;
+
+fn rank(value: &str, remoteness: &Value) -> i64 {
+    let r = remoteness.as_i64().unwrap_or(0);
+    match value {
+        "lose" => r,
+        "draw" => 10_000,
+        "tie" => 30_000 - r,
+        "win" => 50_000 - r,
+        v => panic!("value {v}"),
+    }
+}
+
+fn parent_value(child: &str) -> &'static str {
+    match child {
+        "win" => "lose",
+        "lose" => "win",
+        "tie" => "tie",
+        _ => "draw",
+    }
+}
+
+/// Checks a position answer against the answers for each of its children.
+fn check_position(server: &Server, game: &str, variant: &str, body: &Value) {
+    let moves = body["moves"].as_array().unwrap();
+    let mut last = i64::MAX;
+    for m in moves {
+        let r = rank(m["moveValue"].as_str().unwrap(), &m["remoteness"]);
+        assert!(r <= last, "moves not sorted best first: {body}");
+        last = r;
+        assert_eq!(m["moveValue"], parent_value(m["positionValue"].as_str().unwrap()));
+        let (status, child) = server.get(&format!(
+            "/api/{game}/{variant}/positions/?p={}",
+            encode(m["position"].as_str().unwrap())
+        ));
+        assert_eq!(status, 200, "{child}");
+        assert_eq!(child["positionValue"], m["positionValue"]);
+        assert_eq!(child["remoteness"], m["remoteness"]);
+        assert_eq!(child["autoguiPosition"], m["autoguiPosition"]);
+    }
+    // The position's value is its best move's value, one move further.
+    if let Some(best) = moves.first() {
+        assert_eq!(body["positionValue"], best["moveValue"], "{body}");
+        if let Some(r) = best["remoteness"].as_i64() {
+            assert_eq!(body["remoteness"].as_i64(), Some(r + 1), "{body}");
+        }
+    }
+}
+
+#[test]
+fn every_route_answers_in_uwapi_shape() {
+    let server = Server::start("routes");
+    let (status, games) = server.get("/api/");
+    assert_eq!(status, 200);
+    let ids: Vec<&str> =
+        games.as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["tictactoe", "konane", "fivefieldkono"]);
+    assert!(games[0]["name"] == "Tic-Tac-Toe");
+    assert_eq!(server.get("/api").1, games);
+
+    let (status, ttt) = server.get("/api/tictactoe/");
+    assert_eq!(status, 200);
+    assert_eq!(ttt["variants"][0]["id"], "regular");
+    assert_eq!(ttt["variants"][0]["status"], "solved");
+    let (_, konane) = server.get("/api/konane");
+    let big =
+        konane["variants"].as_array().unwrap().iter().find(|v| v["id"] == "6x6-corner").unwrap();
+    assert_eq!(big["status"], "unsolved");
+    assert_eq!(big["solveCommand"], "perfectplay solve konane --variant 6x6-corner");
+
+    let (status, v) = server.get("/api/tictactoe/regular/");
+    assert_eq!(status, 200);
+    assert_eq!(v["startPosition"], "---------");
+    assert_eq!(v["autoguiStartPosition"], "1_---------");
+    let theme =
+        &v["imageAutoGUIData"]["themes"][v["imageAutoGUIData"]["defaultTheme"].as_str().unwrap()];
+    assert_eq!(theme["centers"].as_array().unwrap().len(), 9);
+    assert!(theme["entities"]["x"]["svg"].as_str().unwrap().contains("<path"));
+    assert_eq!(v["multipart"], false);
+
+    let (status, start) = server.get("/api/tictactoe/regular/positions/?p=start");
+    assert_eq!(status, 200);
+    assert_eq!(start["positionValue"], "tie");
+    assert_eq!(start["remoteness"], 9);
+    assert_eq!(start["moves"].as_array().unwrap().len(), 9);
+    assert_eq!(start["moves"][0]["autoguiMove"].as_str().unwrap().split('_').next(), Some("A"));
+    check_position(&server, "tictactoe", "regular", &start);
+    let (_, same) = server.get("/api/tictactoe/regular/positions?p=---------");
+    assert_eq!(same, start);
+
+    // Konane: arrows, and moves in two parts (select the stone, then where it lands).
+    let (_, v) = server.get("/api/konane/5x5-corner/");
+    assert_eq!(v["multipart"], true);
+    let (_, p) = server.get(&format!(
+        "/api/konane/5x5-corner/positions/?p={}",
+        encode("..xox/oxoxo/xoxox/oxoxo/xoxox x")
+    ));
+    assert_eq!(p["moves"][0]["autoguiMove"], "M_10_0_x");
+    assert_eq!(p["moves"][0]["partMoves"], serde_json::json!(["A_s_10_x", "A_t_0_x"]));
+    check_position(&server, "konane", "5x5-corner", &p);
+
+    // Five Field Kono's small board: arrows along the diagonals.
+    let (_, p) = server.get("/api/fivefieldkono/4x4-regular/positions/?p=start");
+    assert!(p["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["autoguiMove"].as_str().unwrap().starts_with("M_")));
+    check_position(&server, "fivefieldkono", "4x4-regular", &p);
+
+    // The page and its files.
+    let (status, kind, body) = server.get_raw("/");
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/html") && body.contains("/app.js"));
+    assert_eq!(server.get_raw("/app.js").1, "text/javascript; charset=utf-8");
+    assert!(server.get_raw("/style.css").1.starts_with("text/css"));
+}
+
+#[test]
+fn every_error_is_json_saying_what_was_expected() {
+    let server = Server::start("errors");
+    for (path, status, says) in [
+        ("/api/chess/", 404, "unknown game"),
+        ("/api/chess/regular/positions/?p=start", 404, "unknown game"),
+        ("/api/tictactoe/misere/", 404, "unknown variant"),
+        ("/api/konane/9x9-corner/positions/?p=start", 404, "unknown variant"),
+        ("/api/tictactoe/regular/positions/", 400, "missing query parameter p"),
+        ("/api/tictactoe/regular/positions/?p=xx", 400, "malformed position"),
+        ("/api/tictactoe/regular/positions/?p=xxx------", 400, "X moves first"),
+        ("/api/konane/6x6-corner/positions/?p=start", 404, "not solved yet"),
+        ("/api/konane/4x4-corner/positions/?p=xoxo%2Foxox%2Fxoxo%2Foxox%20x", 404, "not reachable"),
+        ("/nothing/here", 404, "no such page"),
+    ] {
+        let (got, body) = server.get(path);
+        assert_eq!(got, status, "{path}: {body}");
+        let error = body["error"].as_str().unwrap_or_else(|| panic!("{path}: {body}"));
+        assert!(error.contains(says), "{path}: {error}");
+        assert!(body["expected"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {body}");
+    }
+}
+
+/// Random and mutated position strings: every answer is 200 with a consistent body, or a 4xx
+/// JSON error; the server never fails or goes away.
+#[test]
+fn fuzzed_positions_never_break_the_server() {
+    let server = Server::start("fuzz");
+    let mut x: u64 = 0x853c_49e6_748f_ea9b;
+    let mut next = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let alphabet: Vec<char> = "xo.-/ XO_é1%\u{0}\n".chars().collect();
+    for (game, variant) in
+        [("tictactoe", "regular"), ("konane", "4x4-corner"), ("fivefieldkono", "4x4-regular")]
+    {
+        let (_, start) = server.get(&format!("/api/{game}/{variant}/positions/?p=start"));
+        let seed: Vec<char> = start["position"].as_str().unwrap().chars().collect();
+        let (mut ok, mut refused) = (0, 0);
+        for i in 0..150 {
+            let text: String = if i % 3 == 0 {
+                (0..next(40)).map(|_| alphabet[next(alphabet.len())]).collect()
+            } else {
+                let mut t = seed.clone();
+                for _ in 0..=next(3) {
+                    let at = next(t.len());
+                    t[at] = alphabet[next(6)];
+                }
+                t.into_iter().collect()
+            };
+            let (status, body) =
+                server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(&text)));
+            match status {
+                200 => {
+                    assert!(["win", "lose", "tie", "draw"]
+                        .contains(&body["positionValue"].as_str().unwrap()));
+                    ok += 1;
+                }
+                400 | 404 => {
+                    assert!(body["error"].is_string(), "{text:?}: {body}");
+                    refused += 1;
+                }
+                s => panic!("{game} {text:?}: status {s}: {body}"),
+            }
+        }
+        assert!(ok > 0 && refused > 0, "{game}: {ok} answered, {refused} refused");
+    }
+}
+
+#[test]
+fn a_database_in_the_data_directory_is_served() {
+    let data = std::env::temp_dir().join(format!("perfectplay-serve-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let solved = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["solve", "konane", "--variant", "6x5-corner", "--no-analysis"])
+        .env("PERFECTPLAY_DATA", &data)
+        .output()
+        .unwrap();
+    assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
+    let server = Server::start_in(data);
+    let (_, konane) = server.get("/api/konane/");
+    let v =
+        konane["variants"].as_array().unwrap().iter().find(|v| v["id"] == "6x5-corner").unwrap();
+    assert_eq!((v["status"].as_str(), v["source"].as_str()), (Some("solved"), Some("database")));
+    let (status, start) = server.get("/api/konane/6x5-corner/positions/?p=start");
+    assert_eq!(status, 200, "{start}");
+    assert_eq!(
+        (start["positionValue"].as_str(), start["remoteness"].as_i64()),
+        (Some("lose"), Some(22))
+    );
+    check_position(&server, "konane", "6x5-corner", &start);
+}

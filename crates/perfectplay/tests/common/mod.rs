@@ -1,0 +1,88 @@
+//! A server started from the built binary for a test, and a minimal HTTP client.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+/// `perfectplay serve --port 0` on an empty data directory (or `data`), killed on drop.
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:PORT`
+    pub base: String,
+    data: PathBuf,
+}
+
+impl Server {
+    pub fn start(name: &str) -> Server {
+        let data =
+            std::env::temp_dir().join(format!("perfectplay-serve-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&data);
+        std::fs::create_dir_all(&data).unwrap();
+        Self::start_in(data)
+    }
+
+    pub fn start_in(data: PathBuf) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(["serve", "--port", "0"])
+            .env("PERFECTPLAY_DATA", &data)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("perfectplay serving on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Server { child, base, data }
+    }
+
+    /// GET a path: the status and the body.
+    pub fn get_raw(&self, path: &str) -> (u16, String, String) {
+        let addr = self.base.trim_start_matches("http://");
+        let mut s = TcpStream::connect(addr).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        s.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        let content_type = head
+            .lines()
+            .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-type: ").map(str::to_string))
+            .unwrap_or_default();
+        (status, content_type, body.to_string())
+    }
+
+    /// GET a JSON path: the status and the parsed body.
+    pub fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        let (status, content_type, body) = self.get_raw(path);
+        assert!(content_type.starts_with("application/json"), "{path}: {content_type}");
+        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}")))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+/// Percent-encodes a query value.
+pub fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
