@@ -180,7 +180,7 @@ function drawButtons(pos, layer) {
       }
     }
     e.classList.add("move", m.moveValue);
-    e.setAttribute("data-move", b.moves.length === 1 && !m.partMoves ? m.move : b.gui);
+    e.setAttribute("data-move", completes(b) ? m.move : b.gui);
     e.setAttribute("data-value", m.moveValue);
     e.setAttribute("opacity", "0.85");
     const tip = el("title", {}, e);
@@ -248,8 +248,13 @@ async function play(m) {
   await show();
 }
 
+// Whether clicking a button plays a whole move (a one-part move, or a move's last part).
+function completes(b) {
+  return b.moves.length === 1 && (!b.best.partMoves || state.parts.length + 1 === b.best.partMoves.length);
+}
+
 function click(b) {
-  if (b.moves.length === 1 && (!b.best.partMoves || state.parts.length + 1 === b.best.partMoves.length)) {
+  if (completes(b)) {
     play(b.best).catch(showError);
     return;
   }
