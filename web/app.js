@@ -90,7 +90,10 @@ async function chooseVariant(id) {
     showError(`Run \`${info.solveCommand}\`, then restart the server.`);
     return;
   }
-  state.history = [info.startPosition];
+  // `?game=..&variant=..&p=<position>` starts from a position (a link to share).
+  const query = new URLSearchParams(location.search);
+  const from = query.get("game") === state.game && query.get("variant") === id ? query.get("p") : null;
+  state.history = [from ?? info.startPosition];
   state.played = [];
   state.index = 0;
   await show();

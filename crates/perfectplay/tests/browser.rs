@@ -187,3 +187,41 @@ fn konane_moves_are_played_in_two_parts() {
     wait_for(&tab, &format!("{POINTS}.length"), &Value::from(2));
     assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("o (white) should lose in 14"));
 }
+
+/// Writes `docs/screenshot-tictactoe.png` and `docs/screenshot-konane.png`: a few moves into a
+/// game, value history and all. Run on purpose:
+/// `cargo test --release -p perfectplay --test browser screenshots -- --ignored`.
+#[test]
+#[ignore = "writes the documentation's screenshots"]
+fn screenshots() {
+    use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+    let server = Server::start("screenshots");
+    let browser = browser();
+    let tab = browser.new_tab().unwrap();
+    for (game, variant, plies) in [("tictactoe", "regular", 3), ("konane", "5x5-corner", 5)] {
+        tab.navigate_to(&format!("{}/?game={game}&variant={variant}", server.base)).unwrap();
+        tab.wait_for_element("#board .move").unwrap();
+        let mut position = "start".to_string();
+        for ply in 0..plies {
+            let (_, api) = server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(&position)));
+            let moves = api["moves"].as_array().unwrap();
+            let m = &moves[(ply * 2) % moves.len()];
+            for part in m["partMoves"].as_array().into_iter().flatten().take(1) {
+                tab.find_element(&format!("#board .move[data-move=\"{}\"]", part.as_str().unwrap()))
+                    .unwrap()
+                    .click()
+                    .unwrap();
+            }
+            tab.find_element(&format!("#board .move[data-move=\"{}\"]", m["move"].as_str().unwrap()))
+                .unwrap()
+                .click()
+                .unwrap();
+            wait_for(&tab, &format!("{POINTS}.length"), &Value::from(ply + 2));
+            position = m["position"].as_str().unwrap().to_string();
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+        let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../docs/screenshot-{game}.png"));
+        std::fs::write(out, png).unwrap();
+    }
+}
