@@ -8,8 +8,8 @@
 //! - `first`: a freshly opened database (empty block cache) on whatever the OS has cached (drop
 //!   the page cache before the run, `sync; echo 3 > /proc/sys/vm/drop_caches`, for a cold disk);
 //! - `warm`: the file in the OS page cache, the block cache missing (a new random position almost
-//!   never shares a block with the last 256);
-//! - `hot`: positions repeated from a set whose blocks all fit the block cache.
+//!   rarely shares a block with the few hundred cached);
+//! - `hot`: positions repeated from a set whose blocks all fit the block cache (16 MiB).
 
 use std::time::Instant;
 

@@ -18,7 +18,7 @@ mod writer;
 use std::path::{Path, PathBuf};
 
 pub use format::{AnalysisRow, Header, TableHeader, TableKind, MAGIC, VERSION};
-pub use reader::{Database, Info, DEFAULT_CACHE_BLOCKS};
+pub use reader::{Database, Info, DEFAULT_CACHE_BYTES};
 pub use writer::{Writer, Written, KEY_BLOCK_SHIFT, VALUE_BLOCK_SHIFT, ZSTD_LEVEL};
 
 /// What went wrong with a database file. Every variant names the file.

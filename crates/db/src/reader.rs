@@ -20,8 +20,9 @@ use crate::format::{
 };
 use crate::DbError;
 
-/// Decoded blocks kept by default: 64 value blocks of 65,536 positions are a few MiB.
-pub const DEFAULT_CACHE_BLOCKS: usize = 256;
+/// Bytes of decoded blocks a reader keeps by default: 16 MiB, about 340 value blocks of 65,536
+/// six-bit codes.
+pub const DEFAULT_CACHE_BYTES: usize = 16 << 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum BlockKey {
@@ -29,22 +30,23 @@ enum BlockKey {
     Keys { table: u32, block: u32 },
 }
 
+/// Decoded blocks under a byte budget, evicted by the clock (second-chance) policy: a block used
+/// since the hand last passed it stays one more round. Every operation is O(1) amortized.
 #[derive(Debug)]
 struct Cache {
     capacity: usize,
-    clock: u64,
-    blocks: HashMap<BlockKey, (Arc<Vec<u64>>, u64)>,
+    bytes: usize,
+    blocks: HashMap<BlockKey, (Arc<Vec<u64>>, bool)>,
+    hand: std::collections::VecDeque<BlockKey>,
     hits: u64,
     misses: u64,
 }
 
 impl Cache {
     fn get(&mut self, key: BlockKey) -> Option<Arc<Vec<u64>>> {
-        self.clock += 1;
-        let clock = self.clock;
         match self.blocks.get_mut(&key) {
             Some((b, used)) => {
-                *used = clock;
+                *used = true;
                 self.hits += 1;
                 Some(b.clone())
             }
@@ -56,19 +58,28 @@ impl Cache {
     }
 
     fn insert(&mut self, key: BlockKey, block: Arc<Vec<u64>>) {
-        if self.capacity == 0 {
+        let size = block.len() * 8 + 64;
+        if size > self.capacity || self.blocks.contains_key(&key) {
             return;
         }
-        if self.blocks.len() >= self.capacity && !self.blocks.contains_key(&key) {
-            // Least recently used out; a scan is fine beside the decode that brought us here.
-            if let Some(old) =
-                self.blocks.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| *k)
-            {
-                self.blocks.remove(&old);
+        while self.bytes + size > self.capacity {
+            let Some(old) = self.hand.pop_front() else { break };
+            match self.blocks.get_mut(&old) {
+                Some((_, used)) if *used => {
+                    *used = false;
+                    self.hand.push_back(old);
+                }
+                Some(_) => {
+                    if let Some((b, _)) = self.blocks.remove(&old) {
+                        self.bytes -= b.len() * 8 + 64;
+                    }
+                }
+                None => {}
             }
         }
-        self.clock += 1;
-        self.blocks.insert(key, (block, self.clock));
+        self.bytes += size;
+        self.blocks.insert(key, (block, false));
+        self.hand.push_back(key);
     }
 }
 
@@ -111,11 +122,14 @@ impl Database {
     /// Opens and checks a database: magic, version, header checksum and consistency, and the
     /// file's length. Blocks are checked when read.
     pub fn open(path: impl AsRef<Path>) -> Result<Database, DbError> {
-        Self::open_with_cache(path, DEFAULT_CACHE_BLOCKS)
+        Self::open_with_cache(path, DEFAULT_CACHE_BYTES)
     }
 
-    /// [`Database::open`] with a cache of `blocks` decoded blocks (0: none).
-    pub fn open_with_cache(path: impl AsRef<Path>, blocks: usize) -> Result<Database, DbError> {
+    /// [`Database::open`] with a cache of at most `cache_bytes` of decoded blocks (0: none).
+    pub fn open_with_cache(
+        path: impl AsRef<Path>,
+        cache_bytes: usize,
+    ) -> Result<Database, DbError> {
         let path = path.as_ref().to_path_buf();
         let io = |e: std::io::Error| DbError::Io { path: path.clone(), source: e };
         let file = File::open(&path).map_err(io)?;
@@ -159,9 +173,10 @@ impl Database {
             header,
             by_tier,
             cache: Mutex::new(Cache {
-                capacity: blocks,
-                clock: 0,
+                capacity: cache_bytes,
+                bytes: 0,
                 blocks: HashMap::new(),
+                hand: std::collections::VecDeque::new(),
                 hits: 0,
                 misses: 0,
             }),

@@ -197,7 +197,7 @@ fn sample(dir: &Path) -> (PathBuf, Table, Vec<ValueRemoteness>, Vec<(u64, ValueR
 /// Opens and reads every position; returns whether any step reported an error. A read that
 /// answers must answer right.
 fn read_all(path: &Path, dense: &[ValueRemoteness], sorted: &[(u64, ValueRemoteness)]) -> bool {
-    let db = match Database::open_with_cache(path, 4) {
+    let db = match Database::open_with_cache(path, 1 << 16) {
         Ok(db) => db,
         Err(_) => return true,
     };

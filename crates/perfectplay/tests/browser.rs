@@ -203,25 +203,34 @@ fn screenshots() {
         tab.wait_for_element("#board .move").unwrap();
         let mut position = "start".to_string();
         for ply in 0..plies {
-            let (_, api) = server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(&position)));
+            let (_, api) =
+                server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(&position)));
             let moves = api["moves"].as_array().unwrap();
             let m = &moves[(ply * 2) % moves.len()];
             for part in m["partMoves"].as_array().into_iter().flatten().take(1) {
-                tab.find_element(&format!("#board .move[data-move=\"{}\"]", part.as_str().unwrap()))
-                    .unwrap()
-                    .click()
-                    .unwrap();
-            }
-            tab.find_element(&format!("#board .move[data-move=\"{}\"]", m["move"].as_str().unwrap()))
+                tab.find_element(&format!(
+                    "#board .move[data-move=\"{}\"]",
+                    part.as_str().unwrap()
+                ))
                 .unwrap()
                 .click()
                 .unwrap();
+            }
+            tab.find_element(&format!(
+                "#board .move[data-move=\"{}\"]",
+                m["move"].as_str().unwrap()
+            ))
+            .unwrap()
+            .click()
+            .unwrap();
             wait_for(&tab, &format!("{POINTS}.length"), &Value::from(ply + 2));
             position = m["position"].as_str().unwrap().to_string();
         }
         std::thread::sleep(Duration::from_millis(300));
-        let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
-        let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../docs/screenshot-{game}.png"));
+        let png =
+            tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+        let out = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../../docs/screenshot-{game}.png"));
         std::fs::write(out, png).unwrap();
     }
 }
