@@ -24,8 +24,7 @@
 //! Its left-right flip exchanges the two components, so it is solved without symmetries.
 
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, Move, ParseError, Player, Position, PositionSpace,
-    Value,
+    AutoGuiMove, Game, ImageAutoGui, Move, ParseError, Player, Position, PositionSpace, Value,
 };
 
 /// What happens to a player who cannot move.
@@ -651,10 +650,7 @@ impl Game for FiveFieldKono {
             size: (size, size),
             centers,
             background,
-            entities: vec![
-                Entity { token: 'x', svg: crate::themes::stone("#f7f4ea", "#555") },
-                Entity { token: 'o', svg: crate::themes::stone("#2a2a2a", "#000") },
-            ],
+            entities: crate::themes::stones(("#f7f4ea", "#555"), ("#2a2a2a", "#000")),
             piece_size: 70.0,
             arrow_width: 12.0,
         })

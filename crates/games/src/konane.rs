@@ -11,7 +11,7 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, Move, ParseError, Player, Position, Tier, Value,
+    AutoGuiMove, Game, ImageAutoGui, Move, ParseError, Player, Position, Tier, Value,
 };
 
 /// Which two marbles the start removes.
@@ -510,10 +510,7 @@ impl Game for Konane {
             size: (w, h),
             background: crate::themes::hole_board(&centers, w, h),
             centers,
-            entities: vec![
-                Entity { token: 'x', svg: crate::themes::stone("#222", "#000") },
-                Entity { token: 'o', svg: crate::themes::stone("#f4f1e8", "#777") },
-            ],
+            entities: crate::themes::stones(("#222", "#000"), ("#f4f1e8", "#777")),
             piece_size: 90.0,
             arrow_width: 14.0,
         })

@@ -10,6 +10,14 @@ pub fn stone(fill: &str, rim: &str) -> String {
     )
 }
 
+/// The entities `x` and `o` as stones, each `(fill, rim)`.
+pub fn stones(x: (&str, &str), o: (&str, &str)) -> Vec<perfectplay_core::Entity> {
+    vec![
+        perfectplay_core::Entity { token: 'x', svg: stone(x.0, x.1) },
+        perfectplay_core::Entity { token: 'o', svg: stone(o.0, o.1) },
+    ]
+}
+
 /// Tic-Tac-Toe's X.
 pub fn cross() -> String {
     r##"<path d="M-0.3,-0.3L0.3,0.3M0.3,-0.3L-0.3,0.3" stroke="#1f4e9c" stroke-width="0.1" stroke-linecap="round"/>"##.into()

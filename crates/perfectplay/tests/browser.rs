@@ -41,6 +41,15 @@ fn browser() -> Browser {
     .expect("chromium starts")
 }
 
+/// A browser on the page with `query`, its move buttons drawn.
+fn open(server: &Server, query: &str) -> (Browser, std::sync::Arc<Tab>) {
+    let browser = browser();
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&format!("{}/?{query}", server.base)).unwrap();
+    tab.wait_for_element("#board .move").unwrap();
+    (browser, tab)
+}
+
 /// Evaluates an expression that returns a JSON string, parsed.
 fn eval(tab: &Tab, expr: &str) -> Value {
     let r = tab.evaluate(&format!("JSON.stringify({expr})"), false).unwrap();
@@ -69,10 +78,7 @@ const PREDICTION: &str = "document.getElementById('prediction').textContent";
 #[test]
 fn tictactoe_played_by_clicking_matches_the_api() {
     let server = Server::start("browser");
-    let browser = browser();
-    let tab = browser.new_tab().unwrap();
-    tab.navigate_to(&format!("{}/?game=tictactoe", server.base)).unwrap();
-    tab.wait_for_element("#board .move").unwrap();
+    let (_browser, tab) = open(&server, "game=tictactoe");
 
     let mut position = "---------".to_string();
     let mut values: Vec<Value> = Vec::new();
@@ -169,10 +175,7 @@ fn parent(v: &str) -> &str {
 #[test]
 fn konane_moves_are_played_in_two_parts() {
     let server = Server::start("browser-konane");
-    let browser = browser();
-    let tab = browser.new_tab().unwrap();
-    tab.navigate_to(&format!("{}/?game=konane&variant=5x5-corner", server.base)).unwrap();
-    tab.wait_for_element("#board .move").unwrap();
+    let (_browser, tab) = open(&server, "game=konane&variant=5x5-corner");
     // The start has one jump: the stone to select (part 1), then where it lands (part 2).
     let parts = eval(&tab, BUTTONS);
     assert_eq!(parts.as_array().unwrap().len(), 1, "{parts}");
