@@ -7,12 +7,14 @@ pub mod fivefieldkono;
 pub mod konane;
 pub mod themes;
 pub mod tictactoe;
+pub mod tictactwo;
 
 use perfectplay_core::Game;
 
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use tictactoe::TicTacToe;
+pub use tictactwo::TicTacTwo;
 
 /// A game in the catalog.
 #[derive(Debug)]
@@ -96,7 +98,7 @@ const KONANE_VARIANTS: &[&str] = &[
 
 /// Every game, in listing order.
 pub fn catalog() -> &'static [CatalogEntry] {
-    static CATALOG: [CatalogEntry; 3] = [
+    static CATALOG: [CatalogEntry; 4] = [
         CatalogEntry {
             id: "tictactoe",
             name: "Tic-Tac-Toe",
@@ -105,6 +107,17 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["regular"],
             make: |v| match v {
                 "regular" => Ok(Box::new(TicTacToe)),
+                _ => Err("regular".into()),
+            },
+        },
+        CatalogEntry {
+            id: "tictactwo",
+            name: "Tic-Tac-Two",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            make: |v| match v {
+                "regular" => Ok(Box::new(TicTacTwo::new())),
                 _ => Err("regular".into()),
             },
         },

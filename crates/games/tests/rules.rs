@@ -2,7 +2,7 @@
 //! the exact inverse of moves, canonical forms are stable, and text forms parse back.
 
 use perfectplay_core::{Game, Position};
-use perfectplay_games::{FiveFieldKono, Konane, KonaneStart, TicTacToe};
+use perfectplay_games::{FiveFieldKono, Konane, KonaneStart, TicTacToe, TicTacTwo};
 use proptest::prelude::*;
 
 /// Every game under test, built once (Five Field Kono builds its move tables at construction).
@@ -12,7 +12,9 @@ fn games() -> &'static [Box<dyn Game>] {
 }
 
 fn all_games() -> Vec<Box<dyn Game>> {
-    let mut g: Vec<Box<dyn Game>> = vec![Box::new(TicTacToe)];
+    // Tic-Tac-Two three times: its walks are long and its rules have the most cases.
+    let mut g: Vec<Box<dyn Game>> =
+        vec![Box::new(TicTacToe), Box::new(TicTacTwo::new()), Box::new(TicTacTwo::new()), Box::new(TicTacTwo::new())];
     for (r, c) in [(3, 3), (4, 4), (4, 5), (5, 6), (6, 6), (7, 8)] {
         for s in [KonaneStart::Corner, KonaneStart::Center] {
             g.push(Box::new(Konane::new(r, c, s).unwrap()));

@@ -1,0 +1,488 @@
+//! Tic-Tac-Two (003 section 4.5.1): a 5x5 board with a 3x3 grid on it, centered first on the
+//! middle cell; four marks each, X first. A turn places a mark on an empty cell inside the grid;
+//! once both players have at least two marks on the board, a turn may instead move the grid one
+//! step (its center to one of the 8 neighboring cells, staying on the board) or move one of one's
+//! marks from anywhere to an empty cell inside the grid. A three-in-a-row inside the grid wins for
+//! the player who has it; if both have one (a grid move can do that), the game is a tie.
+//!
+//! Position code: bits 0-24 X's marks, 25-49 O's (bit `y * 5 + x`, y the row from the top),
+//! 50-53 the grid center as `(cx - 1) + 3 * (cy - 1)`, bit 54 set when O is to move. Tier: the
+//! marks on the board, `(4 - X's) * 5 + (4 - O's)`, so that a placement leads to a lower tier as
+//! the engine wants (003 4.5.3 numbers them `(X's, O's)`: 13 tiers). Symmetries: the 8 of the
+//! square, applied to marks and grid together.
+
+use perfectplay_core::{Game, Move, ParseError, Player, Position, Tier, Value};
+
+const N: usize = 5;
+const CELLS: usize = 25;
+const BOARD: u64 = (1 << CELLS) - 1;
+const O_SHIFT: u32 = 25;
+const GRID_SHIFT: u32 = 50;
+const TURN: u64 = 1 << 54;
+const MARKS: u32 = 4;
+/// The grid centered on the middle cell.
+const START_GRID: usize = 4;
+
+/// Move codes: a placement is the cell, a grid move `GRID_MOVE + center`, a mark move
+/// `MARK_MOVE + from * 32 + to`.
+const GRID_MOVE: u32 = 32;
+const MARK_MOVE: u32 = 64;
+
+/// The game.
+#[derive(Clone, Debug)]
+pub struct TicTacTwo {
+    /// Per grid center: its nine cells.
+    grid_cells: [u64; 9],
+    /// Per grid center: its eight three-in-a-rows.
+    lines: [[u64; 8]; 9],
+    /// Per grid center: the centers one step away.
+    neighbors: [Vec<usize>; 9],
+    /// Per symmetry, per row, per 5-bit row pattern: the image cells.
+    sym_rows: Vec<[[u32; 32]; N]>,
+    /// Per symmetry, per grid center: the image center.
+    sym_grid: [[usize; 9]; 8],
+    /// Per grid center: the symmetries that map it to the least center (the canonical form's
+    /// center), so only those are tried.
+    best_syms: [Vec<usize>; 9],
+}
+
+fn cell(x: usize, y: usize) -> usize {
+    y * N + x
+}
+
+fn center_cell(g: usize) -> usize {
+    cell(g % 3 + 1, g / 3 + 1)
+}
+
+fn cell_name(c: usize) -> String {
+    format!("{}{}", (b'a' + (c % N) as u8) as char, c / N + 1)
+}
+
+/// The 8 symmetries of the square as maps of `(x, y)`.
+fn symmetry(s: usize, x: usize, y: usize) -> (usize, usize) {
+    let m = N - 1;
+    match s {
+        0 => (x, y),
+        1 => (m - y, x),
+        2 => (m - x, m - y),
+        3 => (y, m - x),
+        4 => (m - x, y),
+        5 => (x, m - y),
+        6 => (y, x),
+        _ => (m - y, m - x),
+    }
+}
+
+impl Default for TicTacTwo {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TicTacTwo {
+    /// The game (it has no variants).
+    pub fn new() -> TicTacTwo {
+        let mut grid_cells = [0u64; 9];
+        let mut lines = [[0u64; 8]; 9];
+        let mut neighbors: [Vec<usize>; 9] = Default::default();
+        for g in 0..9 {
+            let (cx, cy) = (g % 3 + 1, g / 3 + 1);
+            let at = |dx: i32, dy: i32| {
+                1u64 << cell((cx as i32 + dx) as usize, (cy as i32 + dy) as usize)
+            };
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    grid_cells[g] |= at(dx, dy);
+                }
+            }
+            let mut k = 0;
+            for d in -1..=1 {
+                lines[g][k] = at(-1, d) | at(0, d) | at(1, d);
+                lines[g][k + 1] = at(d, -1) | at(d, 0) | at(d, 1);
+                k += 2;
+            }
+            lines[g][6] = at(-1, -1) | at(0, 0) | at(1, 1);
+            lines[g][7] = at(1, -1) | at(0, 0) | at(-1, 1);
+            for h in 0..9 {
+                let (hx, hy) = (h % 3 + 1, h / 3 + 1);
+                if h != g && hx.abs_diff(cx) <= 1 && hy.abs_diff(cy) <= 1 {
+                    neighbors[g].push(h);
+                }
+            }
+        }
+        let mut sym_rows = Vec::with_capacity(8);
+        let mut sym_grid = [[0usize; 9]; 8];
+        for s in 0..8 {
+            let mut rows = [[0u32; 32]; N];
+            for (y, row) in rows.iter_mut().enumerate() {
+                for (pattern, image) in row.iter_mut().enumerate() {
+                    for x in 0..N {
+                        if pattern >> x & 1 == 1 {
+                            let (ix, iy) = symmetry(s, x, y);
+                            *image |= 1 << cell(ix, iy);
+                        }
+                    }
+                }
+            }
+            sym_rows.push(rows);
+            for g in 0..9 {
+                let (ix, iy) = symmetry(s, g % 3 + 1, g / 3 + 1);
+                sym_grid[s][g] = (ix - 1) + 3 * (iy - 1);
+            }
+        }
+        let best_syms = std::array::from_fn(|g| {
+            let least = (0..8).map(|s| sym_grid[s][g]).min().unwrap_or(g);
+            (0..8).filter(|&s| sym_grid[s][g] == least).collect()
+        });
+        TicTacTwo { grid_cells, lines, neighbors, sym_rows, sym_grid, best_syms }
+    }
+
+    /// X's marks, O's marks, the grid center and whether O is to move.
+    fn parts(p: Position) -> (u64, u64, usize, bool) {
+        (p.0 & BOARD, p.0 >> O_SHIFT & BOARD, (p.0 >> GRID_SHIFT & 15) as usize, p.0 & TURN != 0)
+    }
+
+    fn code(x: u64, o: u64, grid: usize, o_to_move: bool) -> Position {
+        Position(x | o << O_SHIFT | (grid as u64) << GRID_SHIFT | if o_to_move { TURN } else { 0 })
+    }
+
+    fn map_marks(&self, s: usize, marks: u64) -> u64 {
+        let rows = &self.sym_rows[s];
+        let mut image = 0u32;
+        for (y, row) in rows.iter().enumerate() {
+            image |= row[(marks >> (y * N) & 31) as usize];
+        }
+        u64::from(image)
+    }
+
+    fn has_line(&self, grid: usize, marks: u64) -> bool {
+        self.lines[grid].iter().any(|&l| marks & l == l)
+    }
+
+    /// Whether a code is a position of the game: counts within four each, the placement phase's
+    /// constraints (grid at the middle, marks inside it, turns alternating from X), and a grid
+    /// center on the board.
+    fn legal(&self, p: Position) -> Result<(), String> {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        if p.0 >> 55 != 0 || grid >= 9 || x & o != 0 {
+            return Err("not a position code".into());
+        }
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        if nx > MARKS || no > MARKS {
+            return Err("each player has four marks".into());
+        }
+        if nx < 2 || no < 2 {
+            // Placement only, X first: (0,0) (1,0) (1,1) (2,1) with the grid where it started.
+            let expected_o = match (nx, no) {
+                (0, 0) | (1, 1) => false,
+                (1, 0) | (2, 1) => true,
+                _ => {
+                    return Err(format!(
+                        "{nx} X and {no} O: until both have two marks, turns alternate placing \
+                         from X"
+                    ))
+                }
+            };
+            if grid != START_GRID || (x | o) & !self.grid_cells[START_GRID] != 0 {
+                return Err("until both have two marks the grid has not moved".into());
+            }
+            if o_to_move != expected_o {
+                return Err("until both have two marks, turns alternate from X".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Game for TicTacTwo {
+    fn id(&self) -> &'static str {
+        "tictactwo"
+    }
+    fn name(&self) -> &'static str {
+        "Tic-Tac-Two"
+    }
+    fn variant(&self) -> String {
+        "regular".into()
+    }
+
+    fn start(&self) -> Position {
+        Self::code(0, 0, START_GRID, false)
+    }
+
+    fn primitive(&self, p: Position) -> Option<Value> {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        let (mine, theirs) = if o_to_move { (o, x) } else { (x, o) };
+        match (self.has_line(grid, mine), self.has_line(grid, theirs)) {
+            (true, true) => Some(Value::Tie),
+            (true, false) => Some(Value::Win),
+            (false, true) => Some(Value::Lose),
+            (false, false) => None,
+        }
+    }
+
+    fn moves(&self, p: Position, out: &mut Vec<Move>) {
+        if self.primitive(p).is_some() {
+            return;
+        }
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        let mine = if o_to_move { o } else { x };
+        let empty_in_grid = self.grid_cells[grid] & !(x | o);
+        if mine.count_ones() < MARKS {
+            let mut e = empty_in_grid;
+            while e != 0 {
+                out.push(Move(e.trailing_zeros()));
+                e &= e - 1;
+            }
+        }
+        if x.count_ones() >= 2 && o.count_ones() >= 2 {
+            out.extend(self.neighbors[grid].iter().map(|&g| Move(GRID_MOVE + g as u32)));
+            let mut from = mine;
+            while from != 0 {
+                let a = from.trailing_zeros();
+                from &= from - 1;
+                let mut to = empty_in_grid;
+                while to != 0 {
+                    out.push(Move(MARK_MOVE + a * 32 + to.trailing_zeros()));
+                    to &= to - 1;
+                }
+            }
+        }
+    }
+
+    fn do_move(&self, p: Position, mv: Move) -> Position {
+        let (mut x, mut o, mut grid, o_to_move) = Self::parts(p);
+        let mine = if o_to_move { &mut o } else { &mut x };
+        match mv.0 {
+            c if c < GRID_MOVE => *mine |= 1 << c,
+            g if g < MARK_MOVE => grid = (g - GRID_MOVE) as usize,
+            m => {
+                let (a, b) = ((m - MARK_MOVE) / 32, (m - MARK_MOVE) % 32);
+                *mine = (*mine & !(1 << a)) | 1 << b;
+            }
+        }
+        Self::code(x, o, grid, !o_to_move)
+    }
+
+    fn children(&self, p: Position, out: &mut Vec<Position>) {
+        if self.primitive(p).is_some() {
+            return;
+        }
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        let (mine, theirs) = if o_to_move { (o, x) } else { (x, o) };
+        let child = |m: u64, g: usize| {
+            if o_to_move {
+                Self::code(theirs, m, g, false)
+            } else {
+                Self::code(m, theirs, g, true)
+            }
+        };
+        let empty_in_grid = self.grid_cells[grid] & !(x | o);
+        if mine.count_ones() < MARKS {
+            let mut e = empty_in_grid;
+            while e != 0 {
+                out.push(child(mine | 1 << e.trailing_zeros(), grid));
+                e &= e - 1;
+            }
+        }
+        if x.count_ones() >= 2 && o.count_ones() >= 2 {
+            out.extend(self.neighbors[grid].iter().map(|&g| child(mine, g)));
+            let mut from = mine;
+            while from != 0 {
+                let a = from & from.wrapping_neg();
+                from &= from - 1;
+                let mut to = empty_in_grid;
+                while to != 0 {
+                    let b = to & to.wrapping_neg();
+                    to &= to - 1;
+                    out.push(child(mine ^ a ^ b, grid));
+                }
+            }
+        }
+    }
+
+    fn to_move(&self, p: Position) -> Player {
+        if p.0 & TURN != 0 {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
+
+    fn tier(&self, p: Position) -> Tier {
+        let (x, o, _, _) = Self::parts(p);
+        Tier((MARKS - x.count_ones()) * 5 + (MARKS - o.count_ones()))
+    }
+
+    fn symmetry_count(&self) -> usize {
+        8
+    }
+
+    fn canonical(&self, p: Position) -> Position {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        let mut best = u64::MAX;
+        for &s in &self.best_syms[grid] {
+            let image = Self::code(
+                self.map_marks(s, x),
+                self.map_marks(s, o),
+                self.sym_grid[s][grid],
+                o_to_move,
+            );
+            best = best.min(image.0);
+        }
+        Position(best)
+    }
+
+    fn has_undo_moves(&self) -> bool {
+        true
+    }
+
+    /// The last mover (the player not to move) placed one of their marks inside the grid, moved
+    /// the grid from a neighboring center, or moved a mark now inside the grid from any cell now
+    /// empty. Parents that are not positions of the game, or are over, are left out.
+    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        let parent_o = !o_to_move;
+        let (moved, other) = if parent_o { (o, x) } else { (x, o) };
+        let parent = |m: u64, g: usize| {
+            if parent_o {
+                Self::code(other, m, g, true)
+            } else {
+                Self::code(m, other, g, false)
+            }
+        };
+        let mut push = |q: Position| {
+            if self.legal(q).is_ok() && self.primitive(q).is_none() {
+                out.push(q);
+            }
+        };
+        let mut inside = moved & self.grid_cells[grid];
+        while inside != 0 {
+            let b = inside & inside.wrapping_neg();
+            inside &= inside - 1;
+            push(parent(moved ^ b, grid));
+            let mut from = BOARD & !(x | o);
+            while from != 0 {
+                let a = from & from.wrapping_neg();
+                from &= from - 1;
+                let q = parent(moved ^ b ^ a, grid);
+                // A mark move needs both players at two marks already.
+                if x.count_ones() >= 2 && o.count_ones() >= 2 {
+                    push(q);
+                }
+            }
+        }
+        if x.count_ones() >= 2 && o.count_ones() >= 2 {
+            for &g in &self.neighbors[grid] {
+                push(parent(moved, g));
+            }
+        }
+    }
+
+    fn position_to_string(&self, p: Position) -> String {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        let mut s = String::new();
+        for y in 0..N {
+            if y > 0 {
+                s.push('/');
+            }
+            for c in (0..N).map(|x| cell(x, y)) {
+                s.push(if x >> c & 1 == 1 {
+                    'x'
+                } else if o >> c & 1 == 1 {
+                    'o'
+                } else {
+                    '.'
+                });
+            }
+        }
+        format!("{s} {} {}", cell_name(center_cell(grid)), if o_to_move { 'o' } else { 'x' })
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
+        let malformed = || ParseError::Malformed {
+            what: "position",
+            text: text.to_string(),
+            expected: format!(
+                "5 rows of 5 cells from the top (x, o or .) separated by '/', the grid's center \
+                 (b2 to d4) and the player to move (x or o), like {}",
+                self.position_to_string(self.start())
+            ),
+        };
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [rows, center, turn] = fields[..] else { return Err(malformed()) };
+        let rows: Vec<&str> = rows.split('/').collect();
+        if rows.len() != N || rows.iter().any(|r| r.chars().count() != N) {
+            return Err(malformed());
+        }
+        let (mut x, mut o) = (0u64, 0u64);
+        for (y, row) in rows.iter().enumerate() {
+            for (cx, ch) in row.chars().enumerate() {
+                match ch.to_ascii_lowercase() {
+                    'x' => x |= 1 << cell(cx, y),
+                    'o' => o |= 1 << cell(cx, y),
+                    '.' | '-' => {}
+                    _ => return Err(malformed()),
+                }
+            }
+        }
+        let grid = (0..9).find(|&g| cell_name(center_cell(g)) == center.to_ascii_lowercase());
+        let Some(grid) = grid else { return Err(malformed()) };
+        let o_to_move = match turn {
+            "x" | "X" => false,
+            "o" | "O" => true,
+            _ => return Err(malformed()),
+        };
+        let p = Self::code(x, o, grid, o_to_move);
+        self.legal(p)
+            .map_err(|reason| ParseError::IllegalPosition { text: text.to_string(), reason })?;
+        Ok(p)
+    }
+
+    fn move_to_string(&self, _p: Position, mv: Move) -> String {
+        match mv.0 {
+            c if c < GRID_MOVE => cell_name(c as usize),
+            g if g < MARK_MOVE => format!("g{}", cell_name(center_cell((g - GRID_MOVE) as usize))),
+            m => format!(
+                "{}{}",
+                cell_name(((m - MARK_MOVE) / 32) as usize),
+                cell_name(((m - MARK_MOVE) % 32) as usize)
+            ),
+        }
+    }
+
+    fn move_syntax(&self) -> String {
+        "c3 (place a mark), a1c3 (move a mark: from, to) or gb2 (move the grid's center to b2); \
+         files a-e, row 1 at the top"
+            .into()
+    }
+
+    fn board_text(&self, p: Position) -> String {
+        let (x, o, grid, _) = Self::parts(p);
+        let inside = self.grid_cells[grid];
+        let mut s = String::from("    a  b  c  d  e\n");
+        for y in 0..N {
+            s.push_str(&format!("{}  ", y + 1));
+            for c in (0..N).map(|cx| cell(cx, y)) {
+                let mark = if x >> c & 1 == 1 {
+                    'X'
+                } else if o >> c & 1 == 1 {
+                    'O'
+                } else {
+                    '.'
+                };
+                if inside >> c & 1 == 1 {
+                    s.push_str(&format!("[{mark}]"));
+                } else {
+                    s.push_str(&format!(" {mark} "));
+                }
+            }
+            s.push('\n');
+        }
+        s.push_str("(the grid's cells are in brackets)\n");
+        s
+    }
+
+    fn player_names(&self) -> [&'static str; 2] {
+        ["X", "O"]
+    }
+}
