@@ -94,12 +94,20 @@ pub fn discover_tiers<G: Game + ?Sized, E>(
         loop {
             let front: &[u64] = frontier.as_deref().unwrap_or(&members[frontier_start..]);
             let mut same_tier = Vec::new();
+            // Raw children inside the tier are deduplicated whenever they have doubled since the
+            // last time: a game with many moves inside a tier (Tic-Tac-Two: about 40) would
+            // otherwise hold 40 codes per frontier position.
+            let mut compacted = 1usize << 24;
             for block in front.chunks(SUPER_CHUNK) {
                 for (mut same, lower) in expand(game, canonicalize, tier, block) {
                     same_tier.append(&mut same);
                     for (t, mut v) in lower {
                         pending.entry(t).or_default().raw.append(&mut v);
                     }
+                }
+                if same_tier.len() > compacted {
+                    sort_dedup(&mut same_tier);
+                    compacted = compacted.max(same_tier.len() * 2);
                 }
                 for p in pending.values_mut() {
                     if p.raw.len() > (p.sorted.len() / 2).max(1 << 24) {
