@@ -142,6 +142,11 @@ pub trait Game: Send + Sync {
         position
     }
 
+    /// Appends the position's image under each of the game's symmetries (the identity's included,
+    /// duplicates allowed). Games that do not list them append nothing; analysis then counts
+    /// symmetric positions by a second search instead of by their images.
+    fn symmetry_images(&self, _position: Position, _out: &mut Vec<Position>) {}
+
     /// Whether [`Game::undo_moves`] is implemented.
     fn has_undo_moves(&self) -> bool {
         false

@@ -117,18 +117,20 @@ impl Game for TicTacToe {
     }
 
     fn canonical(&self, p: Position) -> Position {
+        let mut images = Vec::with_capacity(SYMMETRIES.len());
+        self.symmetry_images(p, &mut images);
+        images.into_iter().min().unwrap_or(p)
+    }
+
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let c = cells(p);
-        SYMMETRIES
-            .iter()
-            .map(|perm| {
-                let mut image = [0u8; CELLS];
-                for i in 0..CELLS {
-                    image[perm[i]] = c[i];
-                }
-                encode(&image)
-            })
-            .min()
-            .unwrap_or(p)
+        out.extend(SYMMETRIES.iter().map(|perm| {
+            let mut image = [0u8; CELLS];
+            for i in 0..CELLS {
+                image[perm[i]] = c[i];
+            }
+            encode(&image)
+        }));
     }
 
     fn has_undo_moves(&self) -> bool {

@@ -332,6 +332,18 @@ impl Game for TicTacTwo {
         Position(best)
     }
 
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        out.extend((0..8).map(|s| {
+            Self::code(
+                self.map_marks(s, x),
+                self.map_marks(s, o),
+                self.sym_grid[s][grid],
+                o_to_move,
+            )
+        }));
+    }
+
     fn has_undo_moves(&self) -> bool {
         true
     }

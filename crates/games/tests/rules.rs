@@ -13,8 +13,12 @@ fn games() -> &'static [Box<dyn Game>] {
 
 fn all_games() -> Vec<Box<dyn Game>> {
     // Tic-Tac-Two three times: its walks are long and its rules have the most cases.
-    let mut g: Vec<Box<dyn Game>> =
-        vec![Box::new(TicTacToe), Box::new(TicTacTwo::new()), Box::new(TicTacTwo::new()), Box::new(TicTacTwo::new())];
+    let mut g: Vec<Box<dyn Game>> = vec![
+        Box::new(TicTacToe),
+        Box::new(TicTacTwo::new()),
+        Box::new(TicTacTwo::new()),
+        Box::new(TicTacTwo::new()),
+    ];
     for (r, c) in [(3, 3), (4, 4), (4, 5), (5, 6), (6, 6), (7, 8)] {
         for s in [KonaneStart::Corner, KonaneStart::Center] {
             g.push(Box::new(Konane::new(r, c, s).unwrap()));
@@ -234,5 +238,36 @@ fn fivefieldkono_primitives_follow_the_stuck_rule() {
         // o has occupied every starting point of x, and x is to move: x has lost.
         let lost = g.parse_position("xxxxx/x...x/...../o...o/ooooo x").unwrap();
         assert_eq!(g.primitive(lost), Some(perfectplay_core::Value::Lose));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Games that list their symmetric images: every image has the same canonical form, the same
+    /// primitive value, tier and number of moves, and the images of a child are children of an
+    /// image.
+    #[test]
+    fn symmetric_images_share_canonical_form(which in 0usize..64, choices in proptest::collection::vec(any::<usize>(), 0..40)) {
+        let games = games();
+        let game = games[which % games.len()].as_ref();
+        let mut images = Vec::new();
+        game.symmetry_images(game.start(), &mut images);
+        prop_assume!(!images.is_empty());
+        prop_assert_eq!(images.len(), game.symmetry_count());
+        for p in random_walk(game, &choices) {
+            images.clear();
+            game.symmetry_images(p, &mut images);
+            prop_assert!(images.contains(&p));
+            let c = game.canonical(p);
+            prop_assert_eq!(c, *images.iter().min().unwrap());
+            for &q in &images {
+                prop_assert_eq!(game.canonical(q), c);
+                prop_assert_eq!(game.primitive(q), game.primitive(p));
+                prop_assert_eq!(game.tier(q), game.tier(p));
+                prop_assert_eq!(game.legal_moves(q).len(), game.legal_moves(p).len());
+                prop_assert_eq!(game.parse_position(&game.position_to_string(q)), Ok(q));
+            }
+        }
     }
 }

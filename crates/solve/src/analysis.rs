@@ -114,8 +114,10 @@ impl Analysis {
 }
 
 /// Counts the reachable positions of a solved game per value-remoteness. Canonical counts come from
-/// the canonical positions reachable from the start; all counts from a second discovery without
-/// symmetry reduction (only when the game has symmetries), streamed tier by tier.
+/// the canonical positions reachable from the start. All counts, when the game has symmetries:
+/// if the game lists a position's images and the start is its own only image (so the reachable
+/// positions are closed under the symmetries), each canonical position counts its distinct images;
+/// otherwise a second discovery without symmetry reduction counts them, streamed tier by tier.
 pub fn analyze<G: Game + ?Sized>(
     game: &G,
     solution: &Solution,
@@ -129,15 +131,23 @@ pub fn analyze<G: Game + ?Sized>(
     let mut analysis = Analysis::default();
     let has_symmetry = game.symmetry_count() > 1;
     let sparse = solution.tiers().iter().all(|t| matches!(t.space, TierSpace::Sorted(_)));
+    let closed = has_symmetry && {
+        let mut images = Vec::new();
+        game.symmetry_images(game.start(), &mut images);
+        !images.is_empty() && images.iter().all(|&q| q == game.start())
+    };
+    // Per value: positions, and (when `orbits`) the sum of their distinct symmetric images.
     let count_tier = |positions: &SortedPositions,
-                      canonical: bool|
-     -> Result<Vec<(ValueRemoteness, u64)>, SolveError> {
+                      canonical: bool,
+                      orbits: bool|
+     -> Result<Vec<(ValueRemoteness, u64, u64)>, SolveError> {
         const CHUNK: usize = 1 << 14;
         let missing = AtomicBool::new(false);
         let counts = (0..positions.len().div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| {
-                let mut local: BTreeMap<u16, u64> = BTreeMap::new();
+                let mut local: BTreeMap<u16, (u64, u64)> = BTreeMap::new();
+                let mut images = Vec::new();
                 let mut keys = Vec::with_capacity(CHUNK);
                 let end = ((chunk + 1) * CHUNK).min(positions.len());
                 positions.keys_into(chunk * CHUNK..end, &mut keys);
@@ -148,16 +158,31 @@ pub fn analyze<G: Game + ?Sized>(
                     } else {
                         solution.get(game, p)
                     };
+                    let orbit = if orbits {
+                        images.clear();
+                        game.symmetry_images(p, &mut images);
+                        images.sort_unstable();
+                        images.dedup();
+                        images.len() as u64
+                    } else {
+                        1
+                    };
                     match vr {
-                        Some(vr) => *local.entry(vr.to_bits()).or_default() += 1,
+                        Some(vr) => {
+                            let e = local.entry(vr.to_bits()).or_default();
+                            e.0 += 1;
+                            e.1 += orbit;
+                        }
                         None => missing.store(true, Ordering::Relaxed),
                     }
                 }
                 local
             })
             .reduce(BTreeMap::new, |mut a, b| {
-                for (k, v) in b {
-                    *a.entry(k).or_default() += v;
+                for (k, (n, w)) in b {
+                    let e = a.entry(k).or_default();
+                    e.0 += n;
+                    e.1 += w;
                 }
                 a
             });
@@ -166,7 +191,7 @@ pub fn analyze<G: Game + ?Sized>(
         }
         Ok(counts
             .into_iter()
-            .filter_map(|(k, v)| Some((ValueRemoteness::from_bits(k)?, v)))
+            .filter_map(|(k, (n, w))| Some((ValueRemoteness::from_bits(k)?, n, w)))
             .collect())
     };
     let canonicalize = solution.is_canonical();
@@ -174,9 +199,15 @@ pub fn analyze<G: Game + ?Sized>(
         // The solution holds exactly the canonical reachable positions.
         for t in solution.tiers() {
             if let TierSpace::Sorted(s) = &t.space {
-                let all = !has_symmetry;
-                for (vr, n) in count_tier(s, true)? {
-                    analysis.add(vr, if all { n } else { 0 }, n);
+                for (vr, n, orbits) in count_tier(s, true, closed)? {
+                    let all = if !has_symmetry {
+                        n
+                    } else if closed {
+                        orbits
+                    } else {
+                        0
+                    };
+                    analysis.add(vr, all, n);
                 }
             }
         }
@@ -194,15 +225,15 @@ pub fn analyze<G: Game + ?Sized>(
         return Ok(analysis);
     } else {
         discover_tiers(game, has_symmetry, progress, |_, s| {
-            for (vr, n) in count_tier(&s, false)? {
+            for (vr, n, _) in count_tier(&s, false, false)? {
                 analysis.add(vr, if has_symmetry { 0 } else { n }, n);
             }
             Ok::<(), SolveError>(())
         })?;
     }
-    if has_symmetry {
+    if has_symmetry && !(closed && canonicalize) {
         discover_tiers(game, false, progress, |_, s| {
-            for (vr, n) in count_tier(&s, false)? {
+            for (vr, n, _) in count_tier(&s, false, false)? {
                 analysis.add(vr, n, 0);
             }
             Ok::<(), SolveError>(())
