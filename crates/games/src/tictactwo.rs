@@ -110,8 +110,13 @@ impl TicTacTwo {
                 }
             }
         }
+        let sym_grid: [[usize; 9]; 8] = std::array::from_fn(|s| {
+            std::array::from_fn(|g| {
+                let (ix, iy) = symmetry(s, g % 3 + 1, g / 3 + 1);
+                (ix - 1) + 3 * (iy - 1)
+            })
+        });
         let mut sym_rows = Vec::with_capacity(8);
-        let mut sym_grid = [[0usize; 9]; 8];
         for s in 0..8 {
             let mut rows = [[0u32; 32]; N];
             for (y, row) in rows.iter_mut().enumerate() {
@@ -125,10 +130,6 @@ impl TicTacTwo {
                 }
             }
             sym_rows.push(rows);
-            for g in 0..9 {
-                let (ix, iy) = symmetry(s, g % 3 + 1, g / 3 + 1);
-                sym_grid[s][g] = (ix - 1) + 3 * (iy - 1);
-            }
         }
         let best_syms = std::array::from_fn(|g| {
             let least = (0..8).map(|s| sym_grid[s][g]).min().unwrap_or(g);
@@ -156,7 +157,7 @@ impl TicTacTwo {
     }
 
     fn has_line(&self, grid: usize, marks: u64) -> bool {
-        self.lines[grid].iter().any(|&l| marks & l == l)
+        self.lines[grid].iter().any(|&l| l & !marks == 0)
     }
 
     /// Whether a code is a position of the game: counts within four each, the placement phase's
