@@ -84,7 +84,10 @@ fn analyze_prints_the_reference_format() {
 #[test]
 fn bad_input_says_what_was_expected_and_exits_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["query", "chess", "start"], "expected one of: tictactoe, konane"),
+        (&["query", "chess", "start"], "expected one of: tictactoe, tictactwo, konane"),
+        (&["query", "tictactwo", ".xx../.o.../...../...../..... c3 o"], "the grid has not moved"),
+        (&["query", "tictactwo", "...../.xxx./..o../...../..... c3 x"], "turns alternate"),
+        (&["query", "tictactwo", "...../...../...../...../..... a1 x"], "grid's center"),
         (&["query", "konane", "--variant", "9x9-corner", "start"], "RxC-corner or RxC-center"),
         (&["query", "konane", "--variant", "8x8-corner", "start"], "at most 63 cells"),
         (&["query", "tictactoe", "--variant", "misere", "start"], "expected regular"),
