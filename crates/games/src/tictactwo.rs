@@ -368,23 +368,21 @@ impl Game for TicTacTwo {
                 out.push(q);
             }
         };
+        // Grid and mark moves need both players at two marks already.
+        let moving = x.count_ones() >= 2 && o.count_ones() >= 2;
         let mut inside = moved & self.grid_cells[grid];
         while inside != 0 {
             let b = inside & inside.wrapping_neg();
             inside &= inside - 1;
             push(parent(moved ^ b, grid));
-            let mut from = BOARD & !(x | o);
+            let mut from = if moving { BOARD & !(x | o) } else { 0 };
             while from != 0 {
                 let a = from & from.wrapping_neg();
                 from &= from - 1;
-                let q = parent(moved ^ b ^ a, grid);
-                // A mark move needs both players at two marks already.
-                if x.count_ones() >= 2 && o.count_ones() >= 2 {
-                    push(q);
-                }
+                push(parent(moved ^ b ^ a, grid));
             }
         }
-        if x.count_ones() >= 2 && o.count_ones() >= 2 {
+        if moving {
             for &g in &self.neighbors[grid] {
                 push(parent(moved, g));
             }

@@ -103,33 +103,36 @@ impl<'a> Oracle<'a> {
     /// A position's value and every move's, best first. A legal position the start does not reach
     /// is solved on demand from itself.
     pub fn report(&self, p: Position) -> Result<PositionReport> {
-        self.report_with(p, true)
+        if let Some(value) = self.source.get(self.game, p)? {
+            return self.report_from(&self.source, p, value);
+        }
+        let from = StartingAt { game: self.game, start: p };
+        let local = Source::Memory(solve(&from, SolveOptions::default(), &Bar::new(), None)?);
+        let value = local.get(self.game, p)?.ok_or_else(|| anyhow!("the start was not solved"))?;
+        self.report_from(&local, p, value)
     }
 
     /// [`Oracle::report`] for a position the solve covered; `Ok(None)` for one it did not (no
     /// solve on demand: the server must not start a large solve for a request).
     pub fn report_stored(&self, p: Position) -> Result<Option<PositionReport>> {
-        if self.source.get(self.game, p)?.is_none() {
-            return Ok(None);
+        match self.source.get(self.game, p)? {
+            Some(value) => self.report_from(&self.source, p, value).map(Some),
+            None => Ok(None),
         }
-        self.report_with(p, false).map(Some)
     }
 
-    fn report_with(&self, p: Position, on_demand: bool) -> Result<PositionReport> {
-        let local;
-        let source = if !on_demand || self.source.get(self.game, p)?.is_some() {
-            &self.source
-        } else {
-            let from = StartingAt { game: self.game, start: p };
-            local = Source::Memory(solve(&from, SolveOptions::default(), &Bar::new(), None)?);
-            &local
-        };
+    /// The report of `p`, whose value is known, with its moves' values from `source`.
+    fn report_from(
+        &self,
+        source: &Source,
+        p: Position,
+        value: ValueRemoteness,
+    ) -> Result<PositionReport> {
         let lookup = |q: Position| {
             source.get(self.game, q)?.ok_or_else(|| {
                 anyhow!("position {} was not solved", self.game.position_to_string(q))
             })
         };
-        let value = lookup(p)?;
         let mut moves = Vec::new();
         for mv in self.game.legal_moves(p) {
             let child = self.game.do_move(p, mv);

@@ -36,10 +36,12 @@ const SERVER_CACHE_BYTES: usize = 256 << 20;
 /// One variant and where its answers come from.
 struct Variant {
     game: &'static dyn Game,
-    /// `None`: not solved; the string is the command that solves it.
+    /// `Err`: not solved; the string is the command that solves it.
     oracle: Result<Oracle<'static>, String>,
-    /// "memory" or "database".
+    /// "database", "memory" or "unsolved".
     source: &'static str,
+    /// The Image AutoGUI data as the API sends it, built once.
+    theme: Option<JsonValue>,
 }
 
 struct GameEntry {
@@ -60,12 +62,13 @@ impl std::fmt::Debug for AppState {
     }
 }
 
-/// Whether a variant solves in a few seconds: see [`SOLVE_AT_START_CELLS`].
-fn small(game: &dyn Game) -> bool {
+/// Whether a variant solves in a few seconds (see [`SOLVE_AT_START_CELLS`]); `theme` is its
+/// Image AutoGUI data, whose centers are its cells.
+fn small(game: &dyn Game, theme: Option<&ImageAutoGui>) -> bool {
     match game.space() {
         perfectplay_core::PositionSpace::Dense { size } => size <= SOLVE_AT_START_CODES,
         perfectplay_core::PositionSpace::Sparse => {
-            game.image_autogui().is_some_and(|t| t.centers.len() <= SOLVE_AT_START_CELLS)
+            theme.is_some_and(|t| t.centers.len() <= SOLVE_AT_START_CELLS)
         }
     }
 }
@@ -79,12 +82,13 @@ impl AppState {
             let mut variants = Vec::new();
             for &v in entry.listed_variants {
                 let game: &'static dyn Game = Box::leak(entry.variant(Some(v))?);
+                let theme = game.image_autogui();
                 let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
                 let (oracle, source) = if path.exists() {
                     let db = Database::open_with_cache(&path, SERVER_CACHE_BYTES)?;
                     db.check_game(game)?;
                     (Ok(Oracle::from_database(game, db)), "database")
-                } else if small(game) {
+                } else if small(game, theme.as_ref()) {
                     let started = std::time::Instant::now();
                     let oracle = Oracle::solve_quietly(game, SolveOptions::default())?;
                     if log {
@@ -99,7 +103,10 @@ impl AppState {
                 } else {
                     (Err(format!("perfectplay solve {} --variant {v}", game.id())), "unsolved")
                 };
-                variants.push((v.to_string(), Variant { game, oracle, source }));
+                variants.push((
+                    v.to_string(),
+                    Variant { game, oracle, source, theme: theme.as_ref().map(theme_json) },
+                ));
             }
             games.push(GameEntry {
                 id: entry.id,
@@ -239,7 +246,7 @@ async fn game_info(
                 "name": id,
                 "status": if v.oracle.is_ok() { "solved" } else { "unsolved" },
                 "source": v.source,
-                "gui": if v.game.image_autogui().is_some() { "image" } else { "none" },
+                "gui": if v.theme.is_some() { "image" } else { "none" },
             });
             if let Err(command) = &v.oracle {
                 o["solveCommand"] = json!(command);
@@ -284,7 +291,7 @@ async fn variant_info(
         "players": g.player_names(),
         "startPosition": g.position_to_string(start),
         "autoguiStartPosition": g.autogui_position(start),
-        "imageAutoGUIData": g.image_autogui().as_ref().map(theme_json),
+        "imageAutoGUIData": v.theme,
         "multipart": multipart,
         "status": if v.oracle.is_ok() { "solved" } else { "unsolved" },
         "moveSyntax": g.move_syntax(),
