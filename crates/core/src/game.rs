@@ -58,6 +58,11 @@ pub enum PositionSpace {
     /// Positions are sparse codes in a huge space; the engine discovers the reachable ones from the
     /// start, tier by tier, and keeps each tier as a sorted array of the codes it reached.
     Sparse,
+    /// Positions are grouped in tiers ([`Game::tiers`]), and each tier's canonical positions have
+    /// a dense index `0..tier_size` of the game's own ([`Game::tier_index`],
+    /// [`Game::tier_position`]): the tier solver solves one tier at a time in flat arrays, with
+    /// its child tiers' values at hand, and needs no discovery.
+    Tiered,
 }
 
 /// Why a text could not be read as a position or a move.
@@ -131,6 +136,48 @@ pub trait Game: Send + Sync {
         Tier(0)
     }
 
+    /// The tiers to solve, children before parents ([`PositionSpace::Tiered`] games; others return
+    /// nothing). Only canonical tiers are listed: a tier whose positions are all images of
+    /// another tier's under a symmetry (Tic-Tac-Two's color-and-turn swap maps tier (3,4) onto
+    /// (4,3)) is solved as that tier; see [`Game::canonical_tier`].
+    fn tiers(&self) -> Vec<Tier> {
+        Vec::new()
+    }
+
+    /// The canonical tier that [`Game::canonical`] maps a tier's positions into (the tier itself
+    /// for games without symmetries between tiers).
+    fn canonical_tier(&self, tier: Tier) -> Tier {
+        tier
+    }
+
+    /// The canonical tiers that moves from `tier` lead to, other than `tier` itself.
+    fn child_tiers(&self, _tier: Tier) -> Vec<Tier> {
+        Vec::new()
+    }
+
+    /// The number of indices of a tier of a [`PositionSpace::Tiered`] game (its dense index).
+    fn tier_size(&self, _tier: Tier) -> u64 {
+        0
+    }
+
+    /// The index of a canonical position within its tier: `0..tier_size` for
+    /// [`PositionSpace::Tiered`] games, the code itself for [`PositionSpace::Dense`] ones.
+    fn tier_index(&self, position: Position) -> u64 {
+        position.0
+    }
+
+    /// The position at an index of a tier; `None` if the index is not a position of the game.
+    /// Inverse of [`Game::tier_index`] on canonical positions; an index may also name a position
+    /// that is not canonical, which the solver skips.
+    fn tier_position(&self, _tier: Tier, index: u64) -> Option<Position> {
+        Some(Position(index))
+    }
+
+    /// A tier's name for people (`(4,3)`: X's marks, O's marks).
+    fn tier_name(&self, tier: Tier) -> String {
+        tier.0.to_string()
+    }
+
     /// The number of symmetries [`Game::canonical`] reduces by (1 if it is the identity).
     fn symmetry_count(&self) -> usize {
         1
@@ -146,6 +193,21 @@ pub trait Game: Send + Sync {
     /// duplicates allowed). Games that do not list them append nothing; analysis then counts
     /// symmetric positions by a second search instead of by their images.
     fn symmetry_images(&self, _position: Position, _out: &mut Vec<Position>) {}
+
+    /// For games whose symmetries include exchanging the players (colors swapped and the other
+    /// to move): the position with the players exchanged. Such a symmetry need not keep the
+    /// start's reachable positions to themselves (the start with the second player to move is
+    /// not reached), so analysis tells the two sides of a class apart with
+    /// [`Game::canonical_exchanged`]. `None`: the game has no such symmetry.
+    fn exchange(&self, _position: Position) -> Option<Position> {
+        None
+    }
+
+    /// The canonical form and whether it is the canonical form of the position's exchange
+    /// ([`Game::exchange`]) rather than of the position under the other symmetries.
+    fn canonical_exchanged(&self, position: Position) -> (Position, bool) {
+        (self.canonical(position), false)
+    }
 
     /// Whether [`Game::undo_moves`] is implemented.
     fn has_undo_moves(&self) -> bool {
@@ -300,6 +362,36 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
     }
     fn tier(&self, p: Position) -> Tier {
         self.game.tier(p)
+    }
+    fn tiers(&self) -> Vec<Tier> {
+        self.game.tiers()
+    }
+    fn canonical_tier(&self, t: Tier) -> Tier {
+        self.game.canonical_tier(t)
+    }
+    fn child_tiers(&self, t: Tier) -> Vec<Tier> {
+        self.game.child_tiers(t)
+    }
+    fn tier_size(&self, t: Tier) -> u64 {
+        self.game.tier_size(t)
+    }
+    fn tier_index(&self, p: Position) -> u64 {
+        self.game.tier_index(p)
+    }
+    fn tier_position(&self, t: Tier, i: u64) -> Option<Position> {
+        self.game.tier_position(t, i)
+    }
+    fn tier_name(&self, t: Tier) -> String {
+        self.game.tier_name(t)
+    }
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
+        self.game.symmetry_images(p, out)
+    }
+    fn exchange(&self, p: Position) -> Option<Position> {
+        self.game.exchange(p)
+    }
+    fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
+        self.game.canonical_exchanged(p)
     }
     fn symmetry_count(&self) -> usize {
         self.game.symmetry_count()

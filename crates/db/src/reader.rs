@@ -229,10 +229,19 @@ impl Database {
         p: Position,
     ) -> Result<Option<ValueRemoteness>, DbError> {
         let p = if self.header.canonical { game.canonical(p) } else { p };
-        self.get_stored(game.tier(p), p)
+        let tier = game.tier(p);
+        let dense = self
+            .by_tier
+            .get(&tier.0)
+            .is_some_and(|&t| self.header.tables[t].kind == TableKind::Dense);
+        // A dense table numbers positions by the game's index within the tier.
+        let key = if dense { game.tier_index(p) } else { p.0 };
+        self.get_stored(tier, Position(key))
     }
 
-    /// The value of a position in stored form in a tier; `None` if the file does not hold it.
+    /// The value of a position in stored form in a tier; `None` if the file does not hold it. In
+    /// a dense table `p` is the position's index in the tier ([`Game::tier_index`]: the code
+    /// itself in a single-tier dense game).
     pub fn get_stored(&self, tier: Tier, p: Position) -> Result<Option<ValueRemoteness>, DbError> {
         let Some(&t) = self.by_tier.get(&tier.0) else { return Ok(None) };
         let table = &self.header.tables[t];

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use perfectplay_core::{Game, Position};
+use perfectplay_core::Game;
 use perfectplay_solve::{Analysis, ResultSink, SolvedTier, TierSpace, TierValues};
 use rayon::prelude::*;
 
@@ -109,7 +109,8 @@ impl<'g> Writer<'g> {
                         .map(|b| {
                             let mut mask = vec![0u64; per as usize / 64];
                             for i in b * per..((b + 1) * per).min(n) {
-                                if game.canonical(Position(i)).0 == i {
+                                let p = game.tier_position(tier.tier, i);
+                                if p.is_some_and(|p| game.canonical(p) == p) {
                                     let k = (i - b * per) as usize;
                                     mask[k / 64] |= 1 << (k % 64);
                                 }

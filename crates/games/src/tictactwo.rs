@@ -8,10 +8,21 @@
 //! Position code: bits 0-24 X's marks, 25-49 O's (bit `y * 5 + x`, y the row from the top),
 //! 50-53 the grid center as `(cx - 1) + 3 * (cy - 1)`, bit 54 set when O is to move. Tier: the
 //! marks on the board, `(4 - X's) * 5 + (4 - O's)`, so that a placement leads to a lower tier as
-//! the engine wants (003 4.5.3 numbers them `(X's, O's)`: 13 tiers). Symmetries: the 8 of the
-//! square, applied to marks and grid together.
+//! the engine wants (003 4.5.3 numbers them `(X's, O's)`: 13 tiers).
+//!
+//! Symmetries: the 8 of the square, applied to marks and grid together, and the exchange of the
+//! players (X's marks become O's and the other is to move): the rules treat both alike, so a
+//! position and its exchange have the same value for the player to move. 16 in all; 003's
+//! "unique under symmetry" counts are classes under these 16. The exchange maps tier (x, o) onto
+//! (o, x), so only the 10 tiers with `x >= o` are solved; in a tier with `x == o` the canonical
+//! form has X to move.
+//!
+//! Dense index of a canonical tier (x, o): the colex rank of X's cells among the 25, the colex rank
+//! of O's among the `25 - x` cells X leaves, the grid center's class (a canonical form's center is
+//! the least of its orbit: b2, c2 or c3), and the player to move when `x > o`. Tier (4,4) has
+//! 227,130,750 indices, all ten 358,293,... in all (one byte each while solving).
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, Tier, Value};
+use perfectplay_core::{Game, Move, ParseError, Player, Position, PositionSpace, Tier, Value};
 
 const N: usize = 5;
 const CELLS: usize = 25;
@@ -19,7 +30,10 @@ const BOARD: u64 = (1 << CELLS) - 1;
 const O_SHIFT: u32 = 25;
 const GRID_SHIFT: u32 = 50;
 const TURN: u64 = 1 << 54;
+/// Marks per player in the regular game.
 const MARKS: u32 = 4;
+/// The grid centers a canonical form can have (the least of each orbit) and their class.
+const CANONICAL_CENTERS: [usize; 3] = [0, 1, 4];
 /// The grid centered on the middle cell.
 const START_GRID: usize = 4;
 
@@ -44,6 +58,25 @@ pub struct TicTacTwo {
     /// Per grid center: the symmetries that map it to the least center (the canonical form's
     /// center), so only those are tried.
     best_syms: [Vec<usize>; 9],
+    /// Marks per player (4; fewer for the small versions tests use).
+    marks: u32,
+    /// `binomial[n][k]` for `n <= 25`, `k <= 4`.
+    binomial: [[u64; 5]; CELLS + 1],
+    /// Per `k`, the `k`-subsets of the cells by colex rank.
+    subsets: [Vec<u32>; 5],
+}
+
+/// The colex rank of a set of cells among the sets of as many cells: `sum C(c_i, i + 1)` over its
+/// cells `c_0 < c_1 < ...`.
+fn colex_rank(binomial: &[[u64; 5]; CELLS + 1], mut cells: u64) -> u64 {
+    let mut rank = 0;
+    let mut i = 1;
+    while cells != 0 {
+        rank += binomial[cells.trailing_zeros() as usize][i];
+        cells &= cells - 1;
+        i += 1;
+    }
+    rank
 }
 
 fn cell(x: usize, y: usize) -> usize {
@@ -82,6 +115,16 @@ impl Default for TicTacTwo {
 impl TicTacTwo {
     /// The game (it has no variants).
     pub fn new() -> TicTacTwo {
+        Self::with_marks(MARKS)
+    }
+
+    /// The game with `marks` marks per player (2 to 4): the smaller ones are for tests and
+    /// benchmarks of the tier solver, not a published variant.
+    ///
+    /// # Panics
+    /// If `marks` is not 2, 3 or 4.
+    pub fn with_marks(marks: u32) -> TicTacTwo {
+        assert!((2..=MARKS).contains(&marks), "Tic-Tac-Two has 2 to 4 marks per player");
         let mut grid_cells = [0u64; 9];
         let mut lines = [[0u64; 8]; 9];
         let mut neighbors: [Vec<usize>; 9] = Default::default();
@@ -135,7 +178,56 @@ impl TicTacTwo {
             let least = (0..8).map(|s| sym_grid[s][g]).min().unwrap_or(g);
             (0..8).filter(|&s| sym_grid[s][g] == least).collect()
         });
-        TicTacTwo { grid_cells, lines, neighbors, sym_rows, sym_grid, best_syms }
+        let mut binomial = [[0u64; 5]; CELLS + 1];
+        for n in 0..=CELLS {
+            binomial[n][0] = 1;
+            for k in 1..5 {
+                binomial[n][k] =
+                    if n == 0 { 0 } else { binomial[n - 1][k - 1] + binomial[n - 1][k] };
+            }
+        }
+        // Colex order is the masks' numeric order: Gosper's next-combination step walks it.
+        let subsets = std::array::from_fn(|k| {
+            let mut all = Vec::new();
+            let mut m: u32 = (1 << k) - 1;
+            while m < 1 << CELLS {
+                all.push(m);
+                if m == 0 {
+                    break;
+                }
+                let low = m & m.wrapping_neg();
+                let ripple = m + low;
+                m = (((ripple ^ m) >> 2) / low) | ripple;
+            }
+            all
+        });
+        TicTacTwo {
+            grid_cells,
+            lines,
+            neighbors,
+            sym_rows,
+            sym_grid,
+            best_syms,
+            marks,
+            binomial,
+            subsets,
+        }
+    }
+
+    /// The tier of `x` and `o` marks.
+    fn tier_of(&self, x: u32, o: u32) -> Tier {
+        Tier((self.marks - x) * (self.marks + 1) + (self.marks - o))
+    }
+
+    /// The marks of a tier, X's and O's.
+    fn tier_marks(&self, t: Tier) -> (u32, u32) {
+        (self.marks - t.0 / (self.marks + 1), self.marks - t.0 % (self.marks + 1))
+    }
+
+    /// Whether a tier's positions have both players to move (else X: the canonical form of a
+    /// tier with as many X as O has X to move).
+    fn both_turns(x: u32, o: u32) -> bool {
+        x != o
     }
 
     /// X's marks, O's marks, the grid center and whether O is to move.
@@ -169,8 +261,8 @@ impl TicTacTwo {
             return Err("not a position code".into());
         }
         let (nx, no) = (x.count_ones(), o.count_ones());
-        if nx > MARKS || no > MARKS {
-            return Err("each player has four marks".into());
+        if nx > self.marks || no > self.marks {
+            return Err(format!("each player has {} marks", self.marks));
         }
         if nx < 2 || no < 2 {
             // Placement only, X first: (0,0) (1,0) (1,1) (2,1) with the grid where it started.
@@ -203,7 +295,11 @@ impl Game for TicTacTwo {
         "Tic-Tac-Two"
     }
     fn variant(&self) -> String {
-        "regular".into()
+        if self.marks == MARKS {
+            "regular".into()
+        } else {
+            format!("{}-marks", self.marks)
+        }
     }
 
     fn start(&self) -> Position {
@@ -228,7 +324,7 @@ impl Game for TicTacTwo {
         let (x, o, grid, o_to_move) = Self::parts(p);
         let mine = if o_to_move { o } else { x };
         let empty_in_grid = self.grid_cells[grid] & !(x | o);
-        if mine.count_ones() < MARKS {
+        if mine.count_ones() < self.marks {
             let mut e = empty_in_grid;
             while e != 0 {
                 out.push(Move(e.trailing_zeros()));
@@ -278,7 +374,7 @@ impl Game for TicTacTwo {
             }
         };
         let empty_in_grid = self.grid_cells[grid] & !(x | o);
-        if mine.count_ones() < MARKS {
+        if mine.count_ones() < self.marks {
             let mut e = empty_in_grid;
             while e != 0 {
                 out.push(child(mine | 1 << e.trailing_zeros(), grid));
@@ -311,15 +407,120 @@ impl Game for TicTacTwo {
 
     fn tier(&self, p: Position) -> Tier {
         let (x, o, _, _) = Self::parts(p);
-        Tier((MARKS - x.count_ones()) * 5 + (MARKS - o.count_ones()))
+        self.tier_of(x.count_ones(), o.count_ones())
+    }
+
+    fn space(&self) -> PositionSpace {
+        PositionSpace::Tiered
+    }
+
+    /// Tiers `(x, o)` with `x >= o` that have positions, fewest empty cells first.
+    fn tiers(&self) -> Vec<Tier> {
+        let mut tiers: Vec<Tier> = (0..=self.marks)
+            .flat_map(|x| (0..=x).map(move |o| (x, o)))
+            .filter(|&(x, o)| o >= 2 || x == o || x == o + 1)
+            .map(|(x, o)| self.tier_of(x, o))
+            .collect();
+        tiers.sort();
+        tiers
+    }
+
+    fn canonical_tier(&self, t: Tier) -> Tier {
+        let (x, o) = self.tier_marks(t);
+        self.tier_of(x.max(o), x.min(o))
+    }
+
+    /// A placement by X or by O; O's placement from `(x, x)` lands in `(x, x + 1)`, whose
+    /// canonical tier is `(x + 1, x)`.
+    fn child_tiers(&self, t: Tier) -> Vec<Tier> {
+        let (x, o) = self.tier_marks(t);
+        let mut out: Vec<Tier> = [(x + 1, o), (x, o + 1)]
+            .into_iter()
+            .filter(|&(a, b)| a <= self.marks && b <= self.marks)
+            .map(|(a, b)| self.canonical_tier(self.tier_of(a, b)))
+            .filter(|c| self.tiers().contains(c))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn tier_size(&self, t: Tier) -> u64 {
+        let (x, o) = self.tier_marks(t);
+        let b = &self.binomial;
+        let turns = if Self::both_turns(x, o) { 2 } else { 1 };
+        b[CELLS][x as usize] * b[CELLS - x as usize][o as usize] * 3 * turns
+    }
+
+    fn tier_index(&self, p: Position) -> u64 {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        let rank_x = colex_rank(&self.binomial, x);
+        // O's cells renumbered among the cells X leaves.
+        let mut o_left = 0u64;
+        let mut rest = o;
+        while rest != 0 {
+            let c = rest.trailing_zeros();
+            rest &= rest - 1;
+            o_left |= 1 << (c - (x & ((1 << c) - 1)).count_ones());
+        }
+        let rank_o = colex_rank(&self.binomial, o_left);
+        let center = CANONICAL_CENTERS.iter().position(|&g| g == grid).unwrap_or(0) as u64;
+        let arrangement = rank_x * self.binomial[CELLS - nx as usize][no as usize] + rank_o;
+        if Self::both_turns(nx, no) {
+            (arrangement * 3 + center) * 2 + u64::from(o_to_move)
+        } else {
+            arrangement * 3 + center
+        }
+    }
+
+    fn tier_position(&self, t: Tier, index: u64) -> Option<Position> {
+        let (nx, no) = self.tier_marks(t);
+        let (rest, o_to_move) =
+            if Self::both_turns(nx, no) { (index / 2, index % 2 == 1) } else { (index, false) };
+        let grid = CANONICAL_CENTERS[(rest % 3) as usize];
+        let arrangement = rest / 3;
+        let per_x = self.binomial[CELLS - nx as usize][no as usize];
+        let x = u64::from(*self.subsets[nx as usize].get((arrangement / per_x) as usize)?);
+        let o_left = self.subsets[no as usize][(arrangement % per_x) as usize];
+        // O's k-th cell among the cells X leaves: skip X's cells at or before it.
+        let mut o = 0u64;
+        let mut bits = o_left;
+        while bits != 0 {
+            let mut c = bits.trailing_zeros();
+            bits &= bits - 1;
+            let mut xs = x;
+            while xs != 0 && xs.trailing_zeros() <= c {
+                c += 1;
+                xs &= xs - 1;
+            }
+            o |= 1 << c;
+        }
+        let p = Self::code(x, o, grid, o_to_move);
+        self.legal(p).is_ok().then_some(p)
+    }
+
+    fn tier_name(&self, t: Tier) -> String {
+        let (x, o) = self.tier_marks(t);
+        format!("({x},{o})")
     }
 
     fn symmetry_count(&self) -> usize {
-        8
+        16
     }
 
     fn canonical(&self, p: Position) -> Position {
-        let (x, o, grid, o_to_move) = Self::parts(p);
+        self.canonical_exchanged(p).0
+    }
+
+    fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
+        let (mut x, mut o, grid, mut o_to_move) = Self::parts(p);
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        let exchanged = nx < no || (nx == no && o_to_move);
+        if exchanged {
+            std::mem::swap(&mut x, &mut o);
+            o_to_move = !o_to_move;
+        }
         let mut best = u64::MAX;
         for &s in &self.best_syms[grid] {
             let image = Self::code(
@@ -330,19 +531,26 @@ impl Game for TicTacTwo {
             );
             best = best.min(image.0);
         }
-        Position(best)
+        (Position(best), exchanged)
+    }
+
+    fn exchange(&self, p: Position) -> Option<Position> {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        Some(Self::code(o, x, grid, !o_to_move))
     }
 
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (x, o, grid, o_to_move) = Self::parts(p);
-        out.extend((0..8).map(|s| {
-            Self::code(
-                self.map_marks(s, x),
-                self.map_marks(s, o),
-                self.sym_grid[s][grid],
-                o_to_move,
-            )
-        }));
+        for (x, o, o_to_move) in [(x, o, o_to_move), (o, x, !o_to_move)] {
+            out.extend((0..8).map(|s| {
+                Self::code(
+                    self.map_marks(s, x),
+                    self.map_marks(s, o),
+                    self.sym_grid[s][grid],
+                    o_to_move,
+                )
+            }));
+        }
     }
 
     fn has_undo_moves(&self) -> bool {

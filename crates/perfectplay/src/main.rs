@@ -116,7 +116,7 @@ struct GameArgs {
 
 impl GameArgs {
     fn options(&self) -> perfectplay_solve::SolveOptions {
-        perfectplay_solve::SolveOptions { canonicalize: !self.no_symmetry }
+        perfectplay_solve::SolveOptions { canonicalize: !self.no_symmetry, memory_limit: None }
     }
 }
 

@@ -67,6 +67,9 @@ impl std::fmt::Debug for AppState {
 fn small(game: &dyn Game, theme: Option<&ImageAutoGui>) -> bool {
     match game.space() {
         perfectplay_core::PositionSpace::Dense { size } => size <= SOLVE_AT_START_CODES,
+        perfectplay_core::PositionSpace::Tiered => {
+            game.tiers().iter().map(|&t| game.tier_size(t)).sum::<u64>() <= SOLVE_AT_START_CODES
+        }
         perfectplay_core::PositionSpace::Sparse => {
             theme.is_some_and(|t| t.centers.len() <= SOLVE_AT_START_CELLS)
         }

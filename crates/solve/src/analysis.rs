@@ -42,6 +42,10 @@ fn sort_key(vr: ValueRemoteness) -> (u16, u8) {
 }
 
 impl Analysis {
+    pub(crate) fn add_counts(&mut self, vr: ValueRemoteness, count: u64, canonical: u64) {
+        self.add(vr, count, canonical);
+    }
+
     fn add(&mut self, vr: ValueRemoteness, count: u64, canonical: u64) {
         let row = self.rows.entry(sort_key(vr)).or_insert(CountRow {
             value: vr,
@@ -127,6 +131,9 @@ pub fn analyze<G: Game + ?Sized>(
         (game.space(), solution.tiers())
     {
         return Ok(analyze_dense(game, size, &tier.values, solution.is_canonical(), progress));
+    }
+    if game.space() == perfectplay_core::PositionSpace::Tiered {
+        return crate::tiered::analyze_tiered(game, solution, progress).map(|(a, _)| a);
     }
     let mut analysis = Analysis::default();
     let has_symmetry = game.symmetry_count() > 1;

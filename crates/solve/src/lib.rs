@@ -9,12 +9,14 @@ pub mod discover;
 pub mod progress;
 mod retrograde;
 pub mod space;
+pub mod tiered;
 
 use perfectplay_core::{Game, Position, PositionSpace, Tier, ValueRemoteness};
 
 pub use analysis::{analyze, Analysis, CountRow};
 pub use progress::{NoProgress, Progress};
 pub use space::{SortedPositions, TierSpace};
+pub use tiered::{analyze_tiered, TierReport};
 
 /// Why a solve failed. Each is a bug in a game's rules or a limit of the engine, never bad input.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -38,9 +40,42 @@ pub enum SolveError {
         /// The position.
         position: Position,
     },
-    /// A dense game used tiers (not supported yet: a dense space is one tier).
+    /// A dense game used tiers (a dense space is one tier; tiered games say
+    /// [`PositionSpace::Tiered`]).
     #[error("a dense position space must be a single tier")]
     DenseWithTiers,
+    /// A tiered game's index numbers canonical positions only, so it cannot be solved without
+    /// symmetry reduction.
+    #[error("{game} numbers its canonical positions only: it is solved with symmetries")]
+    NeedsSymmetry {
+        /// The game.
+        game: String,
+    },
+    /// The game's tier index or tiers disagree with its moves.
+    #[error("inconsistent tiers: {what}")]
+    Inconsistent {
+        /// What disagrees.
+        what: String,
+    },
+    /// The engine cannot do this for this game yet.
+    #[error("not supported: {what}")]
+    Unsupported {
+        /// What was asked.
+        what: String,
+    },
+    /// Solving a tier would need more memory than the limit allows.
+    #[error(
+        "tier {tier} needs about {needed} MiB with its child tiers, over the {limit} MiB limit",
+        needed = needed >> 20, limit = limit >> 20
+    )]
+    OverMemoryLimit {
+        /// The tier's name.
+        tier: String,
+        /// Bytes the tier needs.
+        needed: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The result sink refused a tier.
     #[error("writing results failed: {0}")]
     Sink(String),
@@ -135,6 +170,18 @@ impl TierValues {
 pub trait ResultSink {
     /// Called once per tier, lowest tier first.
     fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String>;
+
+    /// A tier that an earlier, interrupted solve finished and kept, read back whole and checked;
+    /// `None` if there is none (the tier is solved). The default keeps nothing.
+    fn resume(&mut self, _tier: Tier) -> Result<Option<SolvedTier>, String> {
+        Ok(None)
+    }
+
+    /// Whether solved tiers are kept by the sink, so that the solve may drop them from memory
+    /// once no tier still to solve needs them (with a memory limit only).
+    fn keeps_tiers(&self) -> bool {
+        false
+    }
 }
 
 /// Options for a solve.
@@ -142,11 +189,15 @@ pub trait ResultSink {
 pub struct SolveOptions {
     /// Reduce positions by the game's symmetries (solve canonical positions only).
     pub canonicalize: bool,
+    /// Bytes the solve may hold (tiered games): tiers no later tier needs are dropped from the
+    /// returned solution when the sink keeps them, and a tier that cannot fit is refused with
+    /// [`SolveError::OverMemoryLimit`] before any of its work is done.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { canonicalize: true }
+        SolveOptions { canonicalize: true, memory_limit: None }
     }
 }
 
@@ -187,14 +238,40 @@ impl Solution {
     /// The value of a position already in the form the solution stores (canonical if the solve
     /// canonicalized).
     pub fn get_stored<G: Game + ?Sized>(&self, game: &G, p: Position) -> Option<ValueRemoteness> {
-        self.get_in_tier(game.tier(p), p)
+        self.get_in_tier(game, game.tier(p), p)
     }
 
     /// The value of a stored position whose tier is known.
     #[inline]
-    pub fn get_in_tier(&self, tier: Tier, p: Position) -> Option<ValueRemoteness> {
-        let t = self.tiers.get(*self.by_tier.get(tier.0 as usize)?)?;
-        t.space.index_of(p).map(|i| t.values.get(i as usize))
+    pub fn get_in_tier<G: Game + ?Sized>(
+        &self,
+        game: &G,
+        tier: Tier,
+        p: Position,
+    ) -> Option<ValueRemoteness> {
+        let t = self.tier(tier)?;
+        t.space.index_in(game, p).map(|i| t.values.get(i as usize))
+    }
+
+    /// A solved tier, if the solution holds it.
+    pub fn tier(&self, tier: Tier) -> Option<&SolvedTier> {
+        self.tiers.get(*self.by_tier.get(tier.0 as usize)?)
+    }
+
+    /// Drops a tier (kept elsewhere: the database) to free its memory.
+    fn evict(&mut self, tier: Tier) {
+        let Some(&k) = self.by_tier.get(tier.0 as usize) else { return };
+        if k == usize::MAX {
+            return;
+        }
+        self.tiers.remove(k);
+        self.by_tier.iter_mut().for_each(|e| {
+            if *e == k {
+                *e = usize::MAX;
+            } else if *e != usize::MAX && *e > k {
+                *e -= 1;
+            }
+        });
     }
 
     /// The value of any position the solve covered (`None` if it was not reached).
@@ -237,9 +314,10 @@ impl Solution {
     }
 }
 
-/// Solves a game strongly: every position reachable from the start (sparse games) or every index
-/// (dense games), tier by tier from the lowest, each tier by the retrograde engine. Each solved tier
-/// is handed to `sink` if one is given.
+/// Solves a game strongly: every position reachable from the start (sparse games), every index
+/// (dense games) or every canonical index of every tier (tiered games), tier by tier from the
+/// lowest, each tier by the retrograde engine. Each solved tier is handed to `sink` if one is
+/// given; a tier the sink kept from an earlier, interrupted solve is read back instead of solved.
 pub fn solve<G: Game + ?Sized>(
     game: &G,
     options: SolveOptions,
@@ -248,12 +326,22 @@ pub fn solve<G: Game + ?Sized>(
 ) -> Result<Solution, SolveError> {
     let canonicalize = options.canonicalize && game.symmetry_count() > 1;
     let mut solution = Solution::new(canonicalize);
+    let one_tier = matches!(game.space(), PositionSpace::Dense { .. });
     let spaces: Vec<(Tier, TierSpace)> = match game.space() {
         PositionSpace::Dense { size } => {
             if game.tier(game.start()) != Tier(0) {
                 return Err(SolveError::DenseWithTiers);
             }
             vec![(Tier(0), TierSpace::Dense { size })]
+        }
+        PositionSpace::Tiered => {
+            if !canonicalize && game.symmetry_count() > 1 {
+                return Err(SolveError::NeedsSymmetry { game: game.id().to_string() });
+            }
+            game.tiers()
+                .into_iter()
+                .map(|t| (t, TierSpace::Dense { size: game.tier_size(t) }))
+                .collect()
         }
         PositionSpace::Sparse => {
             let mut tiers = Vec::new();
@@ -265,21 +353,68 @@ pub fn solve<G: Game + ?Sized>(
             tiers
         }
     };
-    for (tier, space) in spaces {
+    let total: u64 = spaces.iter().map(|(_, s)| s.len()).sum();
+    let (mut done, mut solved_here) = (0u64, 0u64);
+    let overall = std::time::Instant::now();
+    // Per tier, the tiers that still need it as a child (tiered games).
+    let needed_by = |tier: Tier, from: usize| {
+        spaces[from..].iter().any(|(t, _)| game.child_tiers(*t).contains(&tier))
+    };
+    for (k, (tier, space)) in spaces.iter().enumerate() {
+        let (tier, size) = (*tier, space.len());
+        let name = game.tier_name(tier);
+        if let Some(sink) = sink.as_deref_mut() {
+            if let Some(kept) = sink.resume(tier).map_err(SolveError::Sink)? {
+                progress.note(&format!("tier {name}: finished by an earlier solve, read back"));
+                done += size;
+                solution.push(kept);
+                continue;
+            }
+        }
+        if let Some(limit) = options.memory_limit {
+            let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
+            if keeps {
+                let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
+                for t in held {
+                    if !needed_by(t, k) {
+                        solution.evict(t);
+                    }
+                }
+            }
+            let needed = solution.heap_bytes() as u64 + retrograde::bytes_needed(game, tier, space);
+            if needed > limit {
+                return Err(SolveError::OverMemoryLimit { tier: name, needed, limit });
+            }
+        }
+        let started = std::time::Instant::now();
         let values = {
-            let lookup = |t: Tier, c: Position| solution.get_in_tier(t, c);
+            let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
             let problem = retrograde::TierProblem {
                 game,
                 tier,
-                space: &space,
+                space,
                 canonicalize,
+                one_tier,
                 external: &lookup,
             };
             problem.solve(progress)?
         };
-        let solved = SolvedTier { tier, space, values };
+        let solved = SolvedTier { tier, space: space.clone(), values };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
+        }
+        done += size;
+        solved_here += size;
+        if spaces.len() > 1 {
+            // Time left, at this solve's rate so far per index.
+            let elapsed = overall.elapsed().as_secs_f64();
+            let left = elapsed / solved_here.max(1) as f64 * (total - done) as f64;
+            progress.note(&format!(
+                "tier {name}: {size} indices solved in {:.1} s; {:.1}% of {total} done, about \
+                 {left:.0} s left",
+                started.elapsed().as_secs_f64(),
+                100.0 * done as f64 / total.max(1) as f64
+            ));
         }
         solution.push(solved);
     }

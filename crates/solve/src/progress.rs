@@ -9,6 +9,8 @@ pub trait Progress: Sync {
     fn advance(&self, amount: u64);
     /// The phase ended.
     fn end(&self);
+    /// A line worth keeping (a tier finished, with the overall progress and time left).
+    fn note(&self, _line: &str) {}
 }
 
 /// Reports nothing.

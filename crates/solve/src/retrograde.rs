@@ -51,8 +51,21 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     pub space: &'a TierSpace,
     /// Whether positions (and children, and parents) are reduced to canonical form.
     pub canonicalize: bool,
+    /// Whether the game is a single dense tier (no child is ever outside it).
+    pub one_tier: bool,
     /// The solved value of a canonical position in a lower tier.
     pub external: &'a (dyn Fn(Tier, Position) -> Option<ValueRemoteness> + Sync),
+}
+
+/// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per
+/// position (one byte, two if the game needs them), the best external result (two bytes) where
+/// children can lie outside the tier, frontier queues (8 bytes per canonical position at worst,
+/// counted as a quarter of the indices) and the tier's stored values (one byte).
+pub(crate) fn bytes_needed<G: Game + ?Sized>(game: &G, tier: Tier, space: &TierSpace) -> u64 {
+    let n = space.len();
+    let dense = matches!(space, TierSpace::Dense { .. });
+    let external = if dense && game.child_tiers(tier).is_empty() { 0 } else { 2 * n };
+    n + external + 2 * n + n
 }
 
 /// Parent lists within the tier, built from forward moves for games without undo-moves.
@@ -292,6 +305,21 @@ struct Sources {
 }
 
 impl<G: Game + ?Sized> TierProblem<'_, G> {
+    /// The position at an index of the tier (`None`: the game's index names no position there).
+    #[inline]
+    fn position_at(&self, i: u64) -> Option<Position> {
+        match self.space {
+            TierSpace::Dense { .. } => self.game.tier_position(self.tier, i),
+            TierSpace::Sorted(s) => Some(Position(s.key(i as usize))),
+        }
+    }
+
+    /// The index of a (canonical) position of the tier.
+    #[inline]
+    fn index(&self, p: Position) -> Option<u64> {
+        self.space.index_in(self.game, p)
+    }
+
     fn canon(&self, p: Position) -> Position {
         if self.canonicalize {
             self.game.canonical(p)
@@ -328,12 +356,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             return;
         }
         scratch.clear();
-        self.game.undo_moves(self.space.position(child), scratch);
-        let dense = matches!(self.space, TierSpace::Dense { .. });
+        let Some(position) = self.position_at(child) else { return };
+        self.game.undo_moves(position, scratch);
         for &p in scratch.iter() {
             let p = self.canon(p);
-            if dense || self.game.tier(p) == self.tier {
-                if let Some(i) = self.space.index_of(p) {
+            if self.one_tier || self.game.tier(p) == self.tier {
+                if let Some(i) = self.index(p) {
                     out.push(i);
                 }
             }
@@ -363,9 +391,15 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let cells = Cells::new(n, one_byte);
         let (max_counter, max_codes) = cells.limits();
         let codes = Codes::new(max_codes);
-        // A dense space is a single tier: no child is ever outside it.
-        let external: Vec<AtomicU16> =
-            if dense { Vec::new() } else { (0..n).map(|_| AtomicU16::new(NO_EXTERNAL)).collect() };
+        // The best result from outside the tier, where a child can be outside it: not in a single
+        // dense tier, nor in a tier of a tiered game that has no child tiers.
+        let has_external =
+            !self.one_tier && !(dense && self.game.child_tiers(self.tier).is_empty());
+        let external: Vec<AtomicU16> = if has_external {
+            (0..n).map(|_| AtomicU16::new(NO_EXTERNAL)).collect()
+        } else {
+            Vec::new()
+        };
         let collect_edges = !self.game.has_undo_moves();
         progress.begin(&format!("tier {}: initialise", self.tier.0), Some(n as u64));
         let chunks: Vec<(Sources, Vec<(u64, u64)>)> = (0..n.div_ceil(CHUNK))
@@ -374,18 +408,29 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let mut children = Vec::new();
                 let mut edges = Vec::new();
                 let mut sources = Sources::default();
-                let mut positions = Vec::with_capacity(CHUNK);
+                let mut keys = Vec::with_capacity(CHUNK);
                 let first = (chunk * CHUNK) as u64;
                 let last = (first + CHUNK as u64).min(n as u64);
-                self.space.positions_into(first..last, &mut positions);
+                let positions: Vec<Option<Position>> = if dense {
+                    (first..last).map(|i| self.game.tier_position(self.tier, i)).collect()
+                } else {
+                    self.space.positions_into(first..last, &mut keys);
+                    keys.iter().map(|&k| Some(Position(k))).collect()
+                };
                 for (k, &p) in positions.iter().enumerate() {
                     let index = first + k as u64;
                     let i = index as usize;
-                    let p = Position(p);
-                    if dense && self.canonicalize && self.game.canonical(p) != p {
-                        cells.store(i, DECIDED | DRAW_CODE);
-                        continue;
-                    }
+                    // Indices that name no position, or a position that is not canonical, are
+                    // placeholders: nothing refers to them.
+                    let p = match p {
+                        Some(p) if !(dense && self.canonicalize && self.game.canonical(p) != p) => {
+                            p
+                        }
+                        _ => {
+                            cells.store(i, DECIDED | DRAW_CODE);
+                            continue;
+                        }
+                    };
                     if let Some(v) = self.game.primitive(p) {
                         let vr = ValueRemoteness::new(v, Remoteness(0));
                         cells.store(i, DECIDED | codes.code(vr));
@@ -401,13 +446,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     let mut best: Option<ValueRemoteness> = None;
                     let mut inside = 0u32;
                     for &c in &children {
-                        let child_tier = if dense { self.tier } else { self.game.tier(c) };
+                        let child_tier = if self.one_tier { self.tier } else { self.game.tier(c) };
                         if child_tier == self.tier {
                             inside += 1;
                             if collect_edges {
                                 let ci = self
-                                    .space
-                                    .index_of(c)
+                                    .index(c)
                                     .ok_or(SolveError::ChildNotSolved { position: c })?;
                                 edges.push((ci, index));
                             }
@@ -437,7 +481,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                         if matches!(b.value(), Value::Win | Value::Tie) {
                             sources.candidates.push((index, b.to_bits()));
                         }
-                        external[i].store(b.to_bits(), Relaxed);
+                        // A child outside a tier that declared no child tiers: the game's tiers
+                        // are inconsistent.
+                        external
+                            .get(i)
+                            .ok_or(SolveError::ChildNotSolved { position: p })?
+                            .store(b.to_bits(), Relaxed);
                     }
                     if inside > max_counter {
                         return Err(if one_byte {

@@ -1,7 +1,7 @@
 //! The positions of one tier, as the engine stores them: a dense index range, or a sorted array of
 //! the position codes actually reached, with a directory for fast lookup.
 
-use perfectplay_core::Position;
+use perfectplay_core::{Game, Position};
 
 /// Average number of keys per directory bucket of a [`SortedPositions`], when the span allows.
 const KEYS_PER_BUCKET: u64 = 24;
@@ -317,7 +317,18 @@ impl TierSpace {
         }
     }
 
-    /// The index of a position, if it is in this tier's space.
+    /// The index of a (canonical) position of `game`, if it is in this tier's space: a dense
+    /// space numbers positions by the game's [`Game::tier_index`].
+    #[inline]
+    pub fn index_in<G: Game + ?Sized>(&self, game: &G, p: Position) -> Option<u64> {
+        match self {
+            TierSpace::Dense { size } => Some(game.tier_index(p)).filter(|i| i < size),
+            TierSpace::Sorted(s) => s.index_of(p).map(|i| i as u64),
+        }
+    }
+
+    /// The index of a position, if it is in this tier's space (a dense space: the position's code
+    /// is its index, as in a single-tier dense game).
     #[inline]
     pub fn index_of(&self, p: Position) -> Option<u64> {
         match self {

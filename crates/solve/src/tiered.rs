@@ -1,0 +1,324 @@
+//! Analysis of a tiered game ([`PositionSpace::Tiered`]): the positions reachable from the start,
+//! found over the tiers' dense indices, counted per value-remoteness for the whole game and per
+//! tier (003 Table B.5's columns: reachable, canonical, highest win and lose remoteness).
+//!
+//! Reachability is searched over canonical indices, two bits per index: a class reached "as is"
+//! (a member in the canonical form's orientation) and "exchanged" (a member of its exchange,
+//! [`Game::exchange`]). The other symmetries keep the reachable positions to themselves because
+//! the start is its own image under them, so a class's reachable members are exactly those of the
+//! sides reached: a child of the exchanged side is the exchange of a child of the canonical form.
+//! The search goes tier by tier from the start's down (moves never climb), to a fixed point within
+//! each tier.
+//!
+//! [`PositionSpace::Tiered`]: perfectplay_core::PositionSpace::Tiered
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use perfectplay_core::{Game, Position, Tier, Value, ValueRemoteness};
+use rayon::prelude::*;
+
+use crate::analysis::Analysis;
+use crate::progress::Progress;
+use crate::{Solution, SolveError};
+
+/// One tier's line of a tiered analysis. Reachable positions are counted in the tier they lie in
+/// (so both of a pair of exchanged tiers have lines); canonical classes in their canonical tier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TierReport {
+    /// The tier.
+    pub tier: Tier,
+    /// Its name ([`Game::tier_name`]).
+    pub name: String,
+    /// Reachable positions in the tier.
+    pub reachable: u64,
+    /// Canonical reachable positions (classes under all the game's symmetries) in the tier.
+    pub canonical: u64,
+    /// The highest remoteness of a reachable win in the tier.
+    pub max_win: Option<u16>,
+    /// The highest remoteness of a reachable loss in the tier.
+    pub max_lose: Option<u16>,
+}
+
+/// Bits per index: reached as is, reached exchanged.
+const SIDES: u64 = 2;
+const WORDS_PER_TASK: usize = 1 << 10;
+
+/// Per tier, two bits per index.
+struct Marks {
+    tiers: Vec<Tier>,
+    bits: Vec<Vec<AtomicU64>>,
+}
+
+impl Marks {
+    fn new<G: Game + ?Sized>(game: &G, tiers: &[Tier]) -> Marks {
+        let bits = tiers
+            .iter()
+            .map(|&t| {
+                (0..(game.tier_size(t) * SIDES).div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
+            })
+            .collect();
+        Marks { tiers: tiers.to_vec(), bits }
+    }
+
+    fn slot(&self, t: Tier) -> Option<usize> {
+        self.tiers.binary_search(&t).ok()
+    }
+
+    /// Sets a bit; whether it was new.
+    #[inline]
+    fn set(words: &[AtomicU64], bit: u64) -> bool {
+        let (w, b) = ((bit / 64) as usize, 1u64 << (bit % 64));
+        // A plain read first: most children were seen already, and a read needs no lock.
+        words[w].load(Relaxed) & b == 0 && words[w].fetch_or(b, Relaxed) & b == 0
+    }
+}
+
+/// Counts a solved tiered game's reachable positions: the whole game's value-remoteness rows and
+/// one line per tier.
+pub fn analyze_tiered<G: Game + ?Sized>(
+    game: &G,
+    solution: &Solution,
+    progress: &dyn Progress,
+) -> Result<(Analysis, Vec<TierReport>), SolveError> {
+    let tiers = game.tiers();
+    let marks = Marks::new(game, &tiers);
+    let not_solved = |p: Position| SolveError::ChildNotSolved { position: p };
+    let unnamed = |t: Tier, index: u64| SolveError::Inconsistent {
+        what: format!(
+            "tier {}: index {index} was reached but names no position",
+            game.tier_name(t)
+        ),
+    };
+    // The start's images under the symmetries must be the start or its exchange.
+    let start = game.start();
+    let mut images = Vec::new();
+    game.symmetry_images(start, &mut images);
+    let exchanged_start = game.exchange(start);
+    if images.iter().any(|&q| q != start && Some(q) != exchanged_start) {
+        return Err(SolveError::Unsupported {
+            what: "analysis of a tiered game whose start is not symmetric".into(),
+        });
+    }
+    let (c, exchanged) = game.canonical_exchanged(start);
+    let slot = marks.slot(game.tier(c)).ok_or_else(|| not_solved(c))?;
+    Marks::set(&marks.bits[slot], game.tier_index(c) * SIDES + u64::from(exchanged));
+
+    progress.begin("reachable positions", None);
+    for (k, &t) in tiers.iter().enumerate().rev() {
+        let visited = &marks.bits[k];
+        // The first round's frontier: everything reached from higher tiers (or the start).
+        let mut current: Vec<AtomicU64> =
+            visited.iter().map(|w| AtomicU64::new(w.load(Relaxed))).collect();
+        let mut next: Vec<AtomicU64> = (0..visited.len()).map(|_| AtomicU64::new(0)).collect();
+        loop {
+            let found: Result<u64, SolveError> = current
+                .par_chunks(WORDS_PER_TASK)
+                .enumerate()
+                .map(|(task, chunk)| {
+                    let mut children = Vec::new();
+                    let mut found = 0u64;
+                    for (j, word) in chunk.iter().enumerate() {
+                        let w = word.swap(0, Relaxed);
+                        let first = ((task * WORDS_PER_TASK + j) * 64) as u64 / SIDES;
+                        for i in 0..64 / SIDES {
+                            let sides = w >> (i * SIDES) & 3;
+                            if sides == 0 {
+                                continue;
+                            }
+                            let index = first + i;
+                            let p =
+                                game.tier_position(t, index).ok_or_else(|| unnamed(t, index))?;
+                            if game.primitive(p).is_some() {
+                                continue;
+                            }
+                            children.clear();
+                            game.children(p, &mut children);
+                            for &child in &children {
+                                let (cc, exchanged) = game.canonical_exchanged(child);
+                                let ct = game.tier(cc);
+                                let words = if ct == t {
+                                    visited
+                                } else {
+                                    &marks.bits[marks.slot(ct).ok_or_else(|| not_solved(cc))?]
+                                };
+                                let base = game.tier_index(cc) * SIDES;
+                                for side in 0..SIDES {
+                                    if sides >> side & 1 == 0 {
+                                        continue;
+                                    }
+                                    let bit = base + (side ^ u64::from(exchanged));
+                                    if Marks::set(words, bit) {
+                                        found += 1;
+                                        if ct == t {
+                                            Marks::set(&next, bit);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    progress.advance(found);
+                    Ok(found)
+                })
+                .sum();
+            if found? == 0 {
+                break;
+            }
+            // Only this tier's new bits go round again (what was found in lower tiers waits in
+            // their bits); `current` was drained by the swaps above and becomes the next `next`.
+            std::mem::swap(&mut current, &mut next);
+        }
+    }
+    progress.end();
+
+    // Counting: per canonical index reached, its value, and its reachable members (the images on
+    // the sides reached), each counted in its own tier.
+    let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
+    progress.begin("count", Some(total));
+    let mut analysis = Analysis::default();
+    let mut lines: Vec<Option<TierReport>> = Vec::new();
+    for (k, &t) in tiers.iter().enumerate() {
+        let solved = solution.tier(t).ok_or(SolveError::ChildNotSolved { position: start })?;
+        let counts = marks.bits[k]
+            .par_chunks(WORDS_PER_TASK)
+            .enumerate()
+            .map(|(task, chunk)| -> Result<Counts, SolveError> {
+                let mut counts = Counts::default();
+                let mut images = Vec::new();
+                for (j, word) in chunk.iter().enumerate() {
+                    let w = word.load(Relaxed);
+                    let first = ((task * WORDS_PER_TASK + j) * 64) as u64 / SIDES;
+                    for i in 0..64 / SIDES {
+                        let sides = w >> (i * SIDES) & 3;
+                        if sides == 0 {
+                            continue;
+                        }
+                        let index = first + i;
+                        let p = game.tier_position(t, index).ok_or_else(|| unnamed(t, index))?;
+                        let vr = solved.values.get(index as usize);
+                        images.clear();
+                        game.symmetry_images(p, &mut images);
+                        images.sort_unstable();
+                        images.dedup();
+                        let mut members = 0u64;
+                        for &q in &images {
+                            let on_side = sides == 3 || {
+                                let side = u64::from(game.canonical_exchanged(q).1);
+                                sides >> side & 1 == 1
+                            };
+                            if on_side {
+                                members += 1;
+                                counts.tier(game.tier(q).0 as usize, vr);
+                            }
+                        }
+                        counts.value(vr, members);
+                        counts.canonical_in(t.0 as usize);
+                    }
+                }
+                progress.advance(chunk.len() as u64 * 64 / SIDES);
+                Ok(counts)
+            })
+            .try_reduce(Counts::default, |a, b| Ok(a.sum(b)))?;
+        for (bits, &(all, canonical)) in counts.values.iter().enumerate() {
+            if all > 0 || canonical > 0 {
+                if let Some(vr) = ValueRemoteness::from_bits(bits as u16) {
+                    analysis.add_counts(vr, all, canonical);
+                }
+            }
+        }
+        if lines.len() < counts.reachable.len() {
+            lines.resize(counts.reachable.len(), None);
+        }
+        for r in 0..counts.reachable.len() {
+            let (reachable, canonical) = (counts.reachable[r], counts.canonical[r]);
+            if reachable == 0 && canonical == 0 {
+                continue;
+            }
+            let line = lines[r].get_or_insert_with(|| TierReport {
+                tier: Tier(r as u32),
+                name: game.tier_name(Tier(r as u32)),
+                reachable: 0,
+                canonical: 0,
+                max_win: None,
+                max_lose: None,
+            });
+            line.reachable += reachable;
+            line.canonical += canonical;
+            line.max_win = line.max_win.max(counts.max_win[r]);
+            line.max_lose = line.max_lose.max(counts.max_lose[r]);
+        }
+    }
+    progress.end();
+    Ok((analysis, lines.into_iter().flatten().collect()))
+}
+
+/// Counts of one task: per value bits (all, canonical); per tier (by number) reachable, canonical
+/// and the highest win and lose remoteness.
+struct Counts {
+    values: Vec<(u64, u64)>,
+    reachable: Vec<u64>,
+    canonical: Vec<u64>,
+    max_win: Vec<Option<u16>>,
+    max_lose: Vec<Option<u16>>,
+}
+
+impl Default for Counts {
+    fn default() -> Counts {
+        Counts {
+            values: vec![(0, 0); 1 << 15],
+            reachable: Vec::new(),
+            canonical: Vec::new(),
+            max_win: Vec::new(),
+            max_lose: Vec::new(),
+        }
+    }
+}
+
+impl Counts {
+    /// Makes room for tier number `t`.
+    fn grow(&mut self, t: usize) {
+        if self.reachable.len() <= t {
+            self.reachable.resize(t + 1, 0);
+            self.canonical.resize(t + 1, 0);
+            self.max_win.resize(t + 1, None);
+            self.max_lose.resize(t + 1, None);
+        }
+    }
+
+    fn canonical_in(&mut self, t: usize) {
+        self.grow(t);
+        self.canonical[t] += 1;
+    }
+
+    fn value(&mut self, vr: ValueRemoteness, members: u64) {
+        let e = &mut self.values[usize::from(vr.to_bits())];
+        e.0 += members;
+        e.1 += 1;
+    }
+
+    fn tier(&mut self, t: usize, vr: ValueRemoteness) {
+        self.grow(t);
+        self.reachable[t] += 1;
+        let r = vr.remoteness();
+        match vr.value() {
+            Value::Win => self.max_win[t] = self.max_win[t].max(r.map(|r| r.0)),
+            Value::Lose => self.max_lose[t] = self.max_lose[t].max(r.map(|r| r.0)),
+            _ => {}
+        }
+    }
+
+    fn sum(mut self, other: Counts) -> Counts {
+        for (a, b) in self.values.iter_mut().zip(other.values) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+        self.grow(other.reachable.len().saturating_sub(1));
+        for t in 0..other.reachable.len() {
+            self.reachable[t] += other.reachable[t];
+            self.canonical[t] += other.canonical[t];
+            self.max_win[t] = self.max_win[t].max(other.max_win[t]);
+            self.max_lose[t] = self.max_lose[t].max(other.max_lose[t]);
+        }
+        self
+    }
+}
