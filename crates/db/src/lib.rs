@@ -9,16 +9,20 @@
 //! flipped bit anywhere is an error, never a wrong answer.
 //!
 //! [`Writer`] receives solved tiers as the solve's [`perfectplay_solve::ResultSink`] and writes the
-//! file atomically; [`Database`] answers single positions through a block cache, or loads whole.
+//! file atomically; [`TierFiles`] writes each tier to its own file as it is solved, so a killed
+//! solve resumes, and assembles the final file at the end; [`Database`] answers single positions
+//! through a block cache, or loads whole.
 
 mod format;
 mod reader;
+mod tiers;
 mod writer;
 
 use std::path::{Path, PathBuf};
 
 pub use format::{AnalysisRow, Header, TableHeader, TableKind, MAGIC, VERSION};
 pub use reader::{Database, Info, DEFAULT_CACHE_BYTES};
+pub use tiers::{tier_dir, TierFiles};
 pub use writer::{Writer, Written, KEY_BLOCK_SHIFT, VALUE_BLOCK_SHIFT, ZSTD_LEVEL};
 
 /// What went wrong with a database file. Every variant names the file.

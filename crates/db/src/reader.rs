@@ -333,6 +333,22 @@ impl Database {
         })
     }
 
+    /// The compressed bytes of a block of table `t` (the `b`-th, for messages), checked against
+    /// its checksum.
+    pub(crate) fn raw_block(&self, t: usize, b: usize, r: &BlockRef) -> Result<Vec<u8>, DbError> {
+        let mut buf = vec![0u8; r.len as usize];
+        self.file
+            .read_exact_at(&mut buf, r.offset)
+            .map_err(|e| DbError::Io { path: self.path.clone(), source: e })?;
+        if crc32fast::hash(&buf) != r.crc {
+            return Err(DbError::Corrupt {
+                path: self.path.clone(),
+                what: format!("tier {}: block {b}: checksum mismatch", self.header.tables[t].tier),
+            });
+        }
+        Ok(buf)
+    }
+
     /// Reads, checks and decompresses one block. `want`: the exact decompressed size of a value
     /// block, the most a key block may take.
     fn read_block(

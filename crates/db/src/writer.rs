@@ -210,6 +210,21 @@ impl<'g> Writer<'g> {
         Ok(())
     }
 
+    /// Copies every table of another database of the same game (a tier file) as it is: its
+    /// compressed blocks, each checked against its checksum on the way.
+    pub fn add_tables_from(&mut self, db: &crate::reader::Database) -> Result<(), DbError> {
+        db.check_game(self.game)?;
+        for (t, header) in db.header().tables.iter().enumerate() {
+            let refs = header.value_blocks.iter().chain(header.key_blocks.iter().map(|k| &k.block));
+            let blocks = refs
+                .enumerate()
+                .map(|(b, r)| db.raw_block(t, b, r))
+                .collect::<Result<Vec<_>, _>>()?;
+            self.tables.push(Table { header: header.clone(), blocks });
+        }
+        Ok(())
+    }
+
     /// Writes the file: to a temporary name beside `path`, synced, then renamed over `path` (and
     /// the directory synced), so a reader sees either no file or a complete one.
     pub fn finish(mut self) -> Result<Written, DbError> {

@@ -114,11 +114,13 @@ pub fn catalog() -> &'static [CatalogEntry] {
             id: "tictactwo",
             name: "Tic-Tac-Two",
             default_variant: "regular",
-            variant_syntax: "regular",
+            variant_syntax: "regular | 3-marks | 2-marks (small versions with fewer marks each)",
             listed_variants: &["regular"],
             make: |v| match v {
                 "regular" => Ok(Box::new(TicTacTwo::new())),
-                _ => Err("regular".into()),
+                "3-marks" => Ok(Box::new(TicTacTwo::with_marks(3))),
+                "2-marks" => Ok(Box::new(TicTacTwo::with_marks(2))),
+                _ => Err("regular | 3-marks | 2-marks".into()),
             },
         },
         CatalogEntry {

@@ -16,7 +16,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use perfectplay_core::{Game, Value};
 
-use perfectplay_db::{Database, Writer};
+use perfectplay_db::{Database, TierFiles};
 
 use crate::oracle::{Oracle, Source};
 
@@ -49,6 +49,10 @@ enum Command {
         /// `analyze` then recounts from the database).
         #[arg(long)]
         no_analysis: bool,
+        /// Most memory the solve may hold, like `12GiB` or `500MiB` (tiered games: tiers no
+        /// longer needed are dropped, and a tier that cannot fit is refused before it starts).
+        #[arg(long, value_parser = parse_bytes)]
+        memory_limit: Option<u64>,
     },
     /// Count reachable positions per value and remoteness, all and canonical.
     Analyze {
@@ -139,6 +143,27 @@ pub enum ComputerSide {
     Both,
 }
 
+/// A size like `12GiB`, `500MiB`, `64KiB` or a plain number of bytes (`G`, `M`, `K` also do).
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kib" | "kb" => 10,
+        "m" | "mib" | "mb" => 20,
+        "g" | "gib" | "gb" => 30,
+        "t" | "tib" | "tb" => 40,
+        _ => return Err(format!("expected a size like 12GiB or 500MiB, got {text:?}")),
+    };
+    match number.parse::<f64>() {
+        Ok(n) if n.is_finite() && n > 0.0 && n * 2f64.powi(shift) < 2f64.powi(63) => {
+            Ok((n * 2f64.powi(shift)) as u64)
+        }
+        _ => Err(format!("expected a size like 12GiB or 500MiB, got {text:?}")),
+    }
+}
+
 fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
     Ok(perfectplay_games::lookup(&args.game, args.variant.as_deref())?)
 }
@@ -172,7 +197,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 writeln!(out, "  listed:   {}", entry.listed_variants.join(", "))?;
             }
         }
-        Command::Solve { game: args, force, no_analysis } => {
+        Command::Solve { game: args, force, no_analysis, memory_limit } => {
             let game = load_game(&args)?;
             let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
             if path.exists() && !force {
@@ -186,14 +211,40 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             let started = Instant::now();
-            let mut writer = Writer::new(&path, game.as_ref(), args.options().canonicalize);
+            let mut options = args.options();
+            options.memory_limit = memory_limit;
+            // Each tier goes to its own file as it is solved; a solve that was killed resumes
+            // from the tiers it finished (unless --force).
+            let mut tiers = TierFiles::new(&path, game.as_ref(), options.canonicalize);
+            if force {
+                tiers.clear()?;
+            }
             let solution = perfectplay_solve::solve(
                 game.as_ref(),
-                args.options(),
+                options,
                 &progress::Bar::new(),
-                Some(&mut writer),
+                Some(&mut tiers),
             )?;
             let secs = started.elapsed().as_secs_f64();
+            if !tiers.resumed().is_empty() {
+                let names: Vec<String> =
+                    tiers.resumed().iter().map(|&t| game.tier_name(t)).collect();
+                writeln!(
+                    out,
+                    "resumed:    tiers {} read back from an earlier solve",
+                    names.join(" ")
+                )?;
+            }
+            for p in tiers.discarded() {
+                writeln!(
+                    out,
+                    "discarded:  {} failed its checks; its tier was solved again",
+                    p.display()
+                )?;
+            }
+            // A solve under a memory limit may have dropped tiers: read them back for the rest.
+            let solution =
+                if solution.tiers().len() < tiers.tiers() { tiers.load()? } else { solution };
             let start =
                 solution.get(game.as_ref(), game.start()).context("the start was not solved")?;
             let stored = solution.len();
@@ -210,11 +261,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 stored as f64 / secs.max(1e-9)
             )?;
             writeln!(out, "memory:     {} MiB of results", solution.heap_bytes() >> 20)?;
-            if !no_analysis {
+            let analysis = if no_analysis {
+                None
+            } else {
                 let started = Instant::now();
                 let analysis =
                     perfectplay_solve::analyze(game.as_ref(), &solution, &progress::Bar::new())?;
-                writer.set_analysis(&analysis);
                 writeln!(
                     out,
                     "reachable:  {} positions, {} canonical ({:.2} s)",
@@ -222,10 +274,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     analysis.canonical_total(),
                     started.elapsed().as_secs_f64()
                 )?;
-            }
+                Some(analysis)
+            };
             drop(solution);
             let started = Instant::now();
-            let written = writer.finish()?;
+            let written = tiers.finish(analysis.as_ref())?;
             writeln!(
                 out,
                 "database:   {} ({} bytes, {:.2} s to write)",

@@ -85,6 +85,14 @@ impl Progress for Bar {
         }
     }
 
+    fn note(&self, line: &str) {
+        let line = format!("[{:8.1} s] {line}", self.started.elapsed().as_secs_f64());
+        match self.bar.lock().ok().as_ref().and_then(|b| b.as_ref().cloned()) {
+            Some(bar) if !bar.is_hidden() => bar.println(line),
+            _ => eprintln!("{line}"),
+        }
+    }
+
     fn end(&self) {
         self.log_end();
         if let Ok(mut slot) = self.bar.lock() {

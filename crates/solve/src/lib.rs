@@ -284,6 +284,11 @@ impl Solution {
         &self.tiers
     }
 
+    /// The solved tiers, taken out.
+    pub fn into_tiers(self) -> Vec<SolvedTier> {
+        self.tiers
+    }
+
     /// Whether positions were stored in canonical form.
     pub fn is_canonical(&self) -> bool {
         self.canonicalize

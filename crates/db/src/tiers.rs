@@ -1,0 +1,174 @@
+//! Per-tier files for long solves: each solved tier is written at once to its own database file
+//! (one table) in a work directory beside the final file, atomically as every database is. A solve
+//! that is killed and run again finds the tiers already written, checks every block of each, and
+//! reads them back instead of solving them again; a file that fails its checks is removed and its
+//! tier solved again (nothing half-written is trusted, and the atomic rename means a tier file
+//! exists only complete). [`TierFiles::finish`] copies the tiers' compressed blocks into the final
+//! file (no recompression), then removes the work directory.
+
+use std::path::{Path, PathBuf};
+
+use perfectplay_core::{Game, Tier};
+use perfectplay_solve::{Analysis, ResultSink, SolvedTier};
+
+use crate::reader::Database;
+use crate::writer::{Writer, Written};
+use crate::DbError;
+
+/// The solve's sink for per-tier files; see the module documentation.
+pub struct TierFiles<'g> {
+    path: PathBuf,
+    dir: PathBuf,
+    game: &'g dyn Game,
+    canonical: bool,
+    /// Tiers read back from an earlier solve.
+    resumed: Vec<Tier>,
+    /// Tiers written by this solve.
+    written: Vec<Tier>,
+    /// Every tier handed over or read back, in the solve's order.
+    order: Vec<Tier>,
+    /// Tier files found damaged and removed.
+    discarded: Vec<PathBuf>,
+}
+
+impl std::fmt::Debug for TierFiles<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TierFiles").field("dir", &self.dir).finish()
+    }
+}
+
+/// The work directory of a database's per-tier files: `<variant>.ppdb.tiers` beside it.
+pub fn tier_dir(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".tiers");
+    path.with_file_name(name)
+}
+
+impl<'g> TierFiles<'g> {
+    /// Per-tier files for the database that will be `path`.
+    pub fn new(path: impl Into<PathBuf>, game: &'g dyn Game, canonical: bool) -> TierFiles<'g> {
+        let path = path.into();
+        TierFiles {
+            dir: tier_dir(&path),
+            path,
+            game,
+            canonical,
+            resumed: Vec::new(),
+            written: Vec::new(),
+            order: Vec::new(),
+            discarded: Vec::new(),
+        }
+    }
+
+    fn tier_path(&self, tier: Tier) -> PathBuf {
+        self.dir.join(format!("tier-{}.ppdb", tier.0))
+    }
+
+    /// Tiers read back from an earlier solve instead of being solved.
+    pub fn resumed(&self) -> &[Tier] {
+        &self.resumed
+    }
+
+    /// Tiers this solve wrote.
+    pub fn written(&self) -> &[Tier] {
+        &self.written
+    }
+
+    /// Tier files that failed their checks and were removed (their tiers were solved again).
+    pub fn discarded(&self) -> &[PathBuf] {
+        &self.discarded
+    }
+
+    /// Removes the work directory and anything in it (a solve started over with `--force`).
+    pub fn clear(&self) -> Result<(), DbError> {
+        match std::fs::remove_dir_all(&self.dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(DbError::Io { path: self.dir.clone(), source: e })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The number of tiers solved or read back so far.
+    pub fn tiers(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Every tier's values, read back from the tier files (for an analysis after a solve that
+    /// dropped tiers from memory).
+    pub fn load(&self) -> Result<perfectplay_solve::Solution, DbError> {
+        let mut solved = Vec::with_capacity(self.order.len());
+        for &t in &self.order {
+            let db = Database::open(self.tier_path(t))?;
+            solved.extend(db.load()?.into_tiers());
+        }
+        Ok(perfectplay_solve::Solution::from_tiers(solved, self.canonical_flag()))
+    }
+
+    fn canonical_flag(&self) -> bool {
+        self.canonical && self.game.symmetry_count() > 1
+    }
+
+    /// Writes the final database from the tier files, in the solve's order, with `analysis` in
+    /// its header, then removes the work directory.
+    pub fn finish(self, analysis: Option<&Analysis>) -> Result<Written, DbError> {
+        let mut writer = Writer::new(&self.path, self.game, self.canonical);
+        for &t in &self.order {
+            let db = Database::open(self.tier_path(t))?;
+            writer.add_tables_from(&db)?;
+        }
+        if let Some(a) = analysis {
+            writer.set_analysis(a);
+        }
+        let written = writer.finish()?;
+        self.clear()?;
+        Ok(written)
+    }
+
+    /// The tier's file, opened and checked through and through; `None` if there is none.
+    fn read_back(&self, tier: Tier) -> Result<Option<SolvedTier>, DbError> {
+        let path = self.tier_path(tier);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let db = Database::open(&path)?;
+        db.check_game(self.game)?;
+        if db.header().tables.len() != 1 || db.header().tables[0].tier != tier.0 {
+            return Err(DbError::Corrupt { path, what: format!("not tier {}'s file", tier.0) });
+        }
+        db.verify()?;
+        Ok(db.load()?.into_tiers().pop())
+    }
+}
+
+impl ResultSink for TierFiles<'_> {
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String> {
+        let mut writer = Writer::new(self.tier_path(tier.tier), self.game, self.canonical);
+        writer.add_tier(tier).map_err(|e| e.to_string())?;
+        writer.finish().map_err(|e| e.to_string())?;
+        self.written.push(tier.tier);
+        self.order.push(tier.tier);
+        Ok(())
+    }
+
+    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+        match self.read_back(tier) {
+            Ok(Some(solved)) => {
+                self.resumed.push(tier);
+                self.order.push(tier);
+                Ok(Some(solved))
+            }
+            Ok(None) => Ok(None),
+            Err(_) => {
+                let path = self.tier_path(tier);
+                std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                self.discarded.push(path);
+                Ok(None)
+            }
+        }
+    }
+
+    fn keeps_tiers(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,140 @@
+//! A tiered solve killed part-way resumes from the tiers it finished: they are read back, not
+//! solved again, and the database is the same, byte for byte, as an uninterrupted solve's.
+
+use std::sync::Mutex;
+
+use perfectplay_core::{Game, Tier};
+use perfectplay_db::{tier_dir, Database, TierFiles};
+use perfectplay_games::TicTacTwo;
+use perfectplay_solve::{
+    solve, NoProgress, Progress, ResultSink, SolveError, SolveOptions, SolvedTier,
+};
+
+/// Records the phases the engine begins (one "tier N: initialise" per tier it solves).
+#[derive(Default)]
+struct Phases(Mutex<Vec<String>>);
+
+impl Progress for Phases {
+    fn begin(&self, label: &str, _total: Option<u64>) {
+        self.0.lock().unwrap().push(label.to_string());
+    }
+    fn advance(&self, _amount: u64) {}
+    fn end(&self) {}
+}
+
+impl Phases {
+    fn solved_tiers(&self) -> Vec<u32> {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|l| l.strip_prefix("tier ")?.strip_suffix(": initialise")?.parse().ok())
+            .collect()
+    }
+}
+
+/// Passes tiers to the files until `left` run out, then fails as a killed process would stop:
+/// the tier it was handed is lost.
+struct Crashing<'a, 'g> {
+    files: &'a mut TierFiles<'g>,
+    left: usize,
+}
+
+impl ResultSink for Crashing<'_, '_> {
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String> {
+        if self.left == 0 {
+            return Err("killed".into());
+        }
+        self.left -= 1;
+        self.files.tier_solved(tier)
+    }
+    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+        self.files.resume(tier)
+    }
+    fn keeps_tiers(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn killed_solve_resumes_and_writes_the_same_database() {
+    let game = TicTacTwo::with_marks(2);
+    let tiers = game.tiers();
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.ppdb");
+    let mut files = TierFiles::new(&whole, &game, true);
+    solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
+    files.finish(None).unwrap();
+    assert!(!tier_dir(&whole).exists(), "the work directory is removed");
+
+    let path = dir.path().join("resumed.ppdb");
+    let finished = 3;
+    let mut files = TierFiles::new(&path, &game, true);
+    let crash = solve(
+        &game,
+        SolveOptions::default(),
+        &NoProgress,
+        Some(&mut Crashing { files: &mut files, left: finished }),
+    );
+    assert!(matches!(crash, Err(SolveError::Sink(_))), "{crash:?}");
+    assert!(!path.exists(), "no database from a killed solve");
+    assert_eq!(std::fs::read_dir(tier_dir(&path)).unwrap().count(), finished);
+
+    let phases = Phases::default();
+    let mut files = TierFiles::new(&path, &game, true);
+    solve(&game, SolveOptions::default(), &phases, Some(&mut files)).unwrap();
+    assert_eq!(files.resumed(), &tiers[..finished]);
+    assert_eq!(files.written(), &tiers[finished..]);
+    let solved: Vec<u32> = tiers[finished..].iter().map(|t| t.0).collect();
+    assert_eq!(phases.solved_tiers(), solved, "finished tiers are not solved again");
+    files.finish(None).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&whole).unwrap());
+    Database::open(&path).unwrap().verify().unwrap();
+}
+
+#[test]
+fn a_damaged_tier_file_is_solved_again() {
+    let game = TicTacTwo::with_marks(2);
+    let tiers = game.tiers();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.ppdb");
+    let mut files = TierFiles::new(&path, &game, true);
+    let crash = solve(
+        &game,
+        SolveOptions::default(),
+        &NoProgress,
+        Some(&mut Crashing { files: &mut files, left: 2 }),
+    );
+    assert!(crash.is_err());
+    // A flipped bit in the second tier's last byte (a value block).
+    let damaged = tier_dir(&path).join(format!("tier-{}.ppdb", tiers[1].0));
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    *bytes.last_mut().unwrap() ^= 0x10;
+    std::fs::write(&damaged, bytes).unwrap();
+
+    let mut files = TierFiles::new(&path, &game, true);
+    solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
+    assert_eq!(files.resumed(), &tiers[..1]);
+    assert_eq!(files.discarded(), &[damaged]);
+    assert_eq!(files.written(), &tiers[1..]);
+    let written = files.finish(None).unwrap();
+    Database::open(&written.path).unwrap().verify().unwrap();
+}
+
+#[test]
+fn memory_limit_refuses_a_tier_that_cannot_fit() {
+    let game = TicTacTwo::with_marks(2);
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = TierFiles::new(dir.path().join("db.ppdb"), &game, true);
+    let options = SolveOptions { memory_limit: Some(512 << 10), ..SolveOptions::default() };
+    let refused = solve(&game, options, &NoProgress, Some(&mut files));
+    assert!(matches!(refused, Err(SolveError::OverMemoryLimit { .. })), "{refused:?}");
+    // Enough for the largest tier and its children: tiers no longer needed are dropped.
+    let mut files = TierFiles::new(dir.path().join("db.ppdb"), &game, true);
+    let options = SolveOptions { memory_limit: Some(2 << 20), ..SolveOptions::default() };
+    let solution = solve(&game, options, &NoProgress, Some(&mut files)).unwrap();
+    assert!(solution.tiers().len() < game.tiers().len(), "tiers were dropped");
+    let whole = files.load().unwrap();
+    assert_eq!(whole.tiers().len(), game.tiers().len());
+    assert!(whole.get(&game, game.start()).is_some());
+}
