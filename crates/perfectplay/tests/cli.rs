@@ -231,3 +231,49 @@ fn solve_writes_a_database_that_query_play_and_analyze_read() {
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// A solve killed (SIGKILL) after its first tier resumes from the tiers it finished, says so,
+/// and writes the same database, byte for byte, as a solve that was never stopped.
+#[test]
+fn killed_solve_resumes_with_the_same_database() {
+    let base = std::env::temp_dir().join(format!("perfectplay-cli-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let solve = ["solve", "tictactwo", "--variant", "3-marks", "--no-analysis"];
+    let (whole, killed) = (base.join("whole"), base.join("killed"));
+    let o = run_in(&whole, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let file = |data: &std::path::Path| data.join("tictactwo").join("3-marks.ppdb");
+    let tiers = killed.join("tictactwo").join("3-marks.ppdb.tiers");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(solve)
+        .env("PERFECTPLAY_DATA", &killed)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    let finished_tiers = || {
+        std::fs::read_dir(&tiers).map_or(0, |d| {
+            d.filter(|e| {
+                e.as_ref().is_ok_and(|e| e.file_name().to_string_lossy().starts_with("tier-"))
+            })
+            .count()
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while finished_tiers() == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = finished_tiers();
+    assert!(kept >= 1, "no tier was finished before the deadline");
+    assert!(!file(&killed).exists(), "the solve finished before it was killed");
+
+    let o = run_in(&killed, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("resumed:    tiers (3,3)"), "{}", text(&o).0);
+    assert_eq!(std::fs::read(file(&killed)).unwrap(), std::fs::read(file(&whole)).unwrap());
+    assert!(!tiers.exists(), "the tier files are removed once the database is written");
+    let _ = std::fs::remove_dir_all(&base);
+}
