@@ -144,6 +144,8 @@ function buttons(pos) {
       key = m.partMoves[done.length];
       if (key === undefined) continue;
     } else {
+      // Once a multipart move has begun, only its next parts are offered.
+      if (state.parts.length > 0) continue;
       key = m.autoguiMove;
     }
     if (!key) continue;

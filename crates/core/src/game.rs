@@ -190,7 +190,8 @@ pub trait Game: Send + Sync {
     }
 
     /// Appends the position's image under each of the game's symmetries (the identity's included,
-    /// duplicates allowed). Games that do not list them append nothing; analysis then counts
+    /// duplicates allowed). An image under [`Game::exchange`] need not be a position the rules
+    /// allow (it has the same value for the player to move all the same). Games that do not list them append nothing; analysis then counts
     /// symmetric positions by a second search instead of by their images.
     fn symmetry_images(&self, _position: Position, _out: &mut Vec<Position>) {}
 

@@ -23,12 +23,14 @@ impl Progress for Phases {
 }
 
 impl Phases {
-    fn solved_tiers(&self) -> Vec<u32> {
+    fn solved_tiers(&self) -> Vec<String> {
         self.0
             .lock()
             .unwrap()
             .iter()
-            .filter_map(|l| l.strip_prefix("tier ")?.strip_suffix(": initialise")?.parse().ok())
+            .filter_map(|l| {
+                Some(l.strip_prefix("tier ")?.strip_suffix(": initialise")?.to_string())
+            })
             .collect()
     }
 }
@@ -85,7 +87,7 @@ fn killed_solve_resumes_and_writes_the_same_database() {
     solve(&game, SolveOptions::default(), &phases, Some(&mut files)).unwrap();
     assert_eq!(files.resumed(), &tiers[..finished]);
     assert_eq!(files.written(), &tiers[finished..]);
-    let solved: Vec<u32> = tiers[finished..].iter().map(|t| t.0).collect();
+    let solved: Vec<String> = tiers[finished..].iter().map(|&t| game.tier_name(t)).collect();
     assert_eq!(phases.solved_tiers(), solved, "finished tiers are not solved again");
     files.finish(None).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&whole).unwrap());

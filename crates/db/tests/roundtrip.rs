@@ -169,7 +169,7 @@ proptest! {
             prop_assert_eq!(solution.get(&game, p), Some(dense[game.canonical(p).0 as usize]));
         }
         for &(k, v) in sorted.iter().step_by(5) {
-            prop_assert_eq!(solution.get_in_tier(Tier(1), Position(k)), Some(v));
+            prop_assert_eq!(solution.get_in_tier(&game, Tier(1), Position(k)), Some(v));
         }
         db.verify().unwrap();
     }

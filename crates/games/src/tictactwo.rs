@@ -20,9 +20,13 @@
 //! Dense index of a canonical tier (x, o): the colex rank of X's cells among the 25, the colex rank
 //! of O's among the `25 - x` cells X leaves, the grid center's class (a canonical form's center is
 //! the least of its orbit: b2, c2 or c3), and the player to move when `x > o`. Tier (4,4) has
-//! 227,130,750 indices, all ten 358,293,... in all (one byte each while solving).
+//! 227,130,750 indices, all ten 358,101,603 (one byte each while solving).
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, PositionSpace, Tier, Value};
+use perfectplay_core::autogui::{autogui_position, grid_centers};
+use perfectplay_core::{
+    AutoGuiMove, Entity, Game, ImageAutoGui, Move, ParseError, Player, Position, PositionSpace,
+    Tier, Value,
+};
 
 const N: usize = 5;
 const CELLS: usize = 25;
@@ -41,6 +45,15 @@ const START_GRID: usize = 4;
 /// `MARK_MOVE + from * 32 + to`.
 const GRID_MOVE: u32 = 32;
 const MARK_MOVE: u32 = 64;
+
+/// AutoGUI centers: the 25 cells, then the 9 places the grid can be centered (drawn at their
+/// cells), then the "move the grid" button under the board.
+const GUI_GRID: usize = CELLS;
+const GUI_MOVE_GRID: usize = CELLS + 9;
+/// The size of a cell in the AutoGUI drawing space.
+const GUI_CELL: f64 = 100.0;
+/// The size of a mark (and of the unit box entities are drawn in).
+const GUI_PIECE: f64 = 80.0;
 
 /// The game.
 #[derive(Clone, Debug)]
@@ -703,5 +716,100 @@ impl Game for TicTacTwo {
 
     fn player_names(&self) -> [&'static str; 2] {
         ["X", "O"]
+    }
+
+    /// 003 6.4.3's interface: the 5x5 board with the grid's frame drawn around its nine cells.
+    fn image_autogui(&self) -> Option<ImageAutoGui> {
+        let board = N as f64 * GUI_CELL;
+        let mut centers = grid_centers(N, N, GUI_CELL);
+        let grid_places: Vec<(f64, f64)> = (0..9).map(|g| centers[center_cell(g)]).collect();
+        centers.extend(grid_places);
+        centers.push((board / 2.0, board + GUI_CELL * 0.5));
+        // The frame spans three cells around its center: 1.5 cells each way, in piece units.
+        let half = 1.5 * GUI_CELL / GUI_PIECE;
+        let frame = format!(
+            r##"<rect x="-{half}" y="-{half}" width="{w}" height="{w}" fill="none" stroke="#2d3a4a" stroke-width="0.09" rx="0.08"/><path d="M-{third},-{half}V{half}M{third},-{half}V{half}M-{half},-{third}H{half}M-{half},{third}H{half}" stroke="#2d3a4a" stroke-width="0.05"/>"##,
+            w = 2.0 * half,
+            third = half / 3.0,
+        );
+        let icon = r##"<g stroke="#2d3a4a" stroke-width="0.06" fill="none"><rect x="-0.45" y="-0.45" width="0.9" height="0.9"/><path d="M-0.15,-0.45V0.45M0.15,-0.45V0.45M-0.45,-0.15H0.45M-0.45,0.15H0.45"/></g>"##;
+        Some(ImageAutoGui {
+            theme: "paper",
+            size: (board, board + GUI_CELL),
+            background: format!(
+                r##"<rect width="{board}" height="{h}" fill="#fbf8ef"/>{}"##,
+                (0..CELLS)
+                    .map(|c| {
+                        let (x, y) = ((c % N) as f64 * GUI_CELL, (c / N) as f64 * GUI_CELL);
+                        format!(
+                            r##"<circle cx="{}" cy="{}" r="6" fill="#c9c2b0"/>"##,
+                            x + GUI_CELL / 2.0,
+                            y + GUI_CELL / 2.0
+                        )
+                    })
+                    .collect::<String>(),
+                h = board + GUI_CELL,
+            ),
+            centers,
+            entities: vec![
+                Entity { token: 'x', svg: crate::themes::cross() },
+                Entity { token: 'o', svg: crate::themes::ring() },
+                Entity { token: 'g', svg: frame },
+                Entity { token: 'm', svg: icon.into() },
+            ],
+            piece_size: GUI_PIECE,
+            arrow_width: 12.0,
+        })
+    }
+
+    /// One character per cell (`x`, `o`, `-`), then `g` where the grid is centered, then the
+    /// "move the grid" icon when grid moves are allowed.
+    fn autogui_position(&self, p: Position) -> String {
+        let (x, o, grid, o_to_move) = Self::parts(p);
+        let cells = (0..CELLS).map(|c| {
+            if x >> c & 1 == 1 {
+                'x'
+            } else if o >> c & 1 == 1 {
+                'o'
+            } else {
+                '-'
+            }
+        });
+        let frame = (0..9).map(|g| if g == grid { 'g' } else { '-' });
+        let moving = x.count_ones() >= 2 && o.count_ones() >= 2 && self.primitive(p).is_none();
+        let icon = std::iter::once(if moving { 'm' } else { '-' });
+        let turn = if o_to_move { Player::Second } else { Player::First };
+        autogui_position(turn, cells.chain(frame).chain(icon))
+    }
+
+    /// A placement is one click on the cell; grid and mark moves come in parts.
+    fn autogui_move(&self, p: Position, mv: Move) -> Option<AutoGuiMove> {
+        let token = if self.to_move(p) == Player::First { 'x' } else { 'o' };
+        Some(match mv.0 {
+            c if c < GRID_MOVE => AutoGuiMove::Token { token, at: c as usize },
+            g if g < MARK_MOVE => {
+                AutoGuiMove::Token { token: 'g', at: GUI_GRID + (g - GRID_MOVE) as usize }
+            }
+            m => AutoGuiMove::Arrow {
+                from: ((m - MARK_MOVE) / 32) as usize,
+                to: ((m - MARK_MOVE) % 32) as usize,
+            },
+        })
+    }
+
+    /// 003 6.4.3: a grid move is the button under the board, then the new center; a mark move is
+    /// the mark, then an arrow to where it goes.
+    fn move_parts(&self, _p: Position, mv: Move) -> Vec<AutoGuiMove> {
+        match mv.0 {
+            c if c < GRID_MOVE => Vec::new(),
+            g if g < MARK_MOVE => vec![
+                AutoGuiMove::Token { token: 'm', at: GUI_MOVE_GRID },
+                AutoGuiMove::Token { token: 'g', at: GUI_GRID + (g - GRID_MOVE) as usize },
+            ],
+            m => {
+                let (from, to) = (((m - MARK_MOVE) / 32) as usize, ((m - MARK_MOVE) % 32) as usize);
+                vec![AutoGuiMove::Token { token: 's', at: from }, AutoGuiMove::Arrow { from, to }]
+            }
+        }
     }
 }

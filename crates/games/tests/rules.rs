@@ -260,14 +260,102 @@ proptest! {
             game.symmetry_images(p, &mut images);
             prop_assert!(images.contains(&p));
             let c = game.canonical(p);
-            prop_assert_eq!(c, *images.iter().min().unwrap());
+            if game.exchange(p).is_none() {
+                prop_assert_eq!(c, *images.iter().min().unwrap());
+            } else {
+                // With the players exchanged too, the canonical form is an image in the canonical
+                // tier (Tic-Tac-Two: X to move when the marks are even).
+                prop_assert!(images.contains(&c));
+                prop_assert_eq!(game.tier(c), game.canonical_tier(game.tier(p)));
+            }
             for &q in &images {
                 prop_assert_eq!(game.canonical(q), c);
                 prop_assert_eq!(game.primitive(q), game.primitive(p));
-                prop_assert_eq!(game.tier(q), game.tier(p));
+                prop_assert_eq!(game.canonical_tier(game.tier(q)), game.canonical_tier(game.tier(p)));
                 prop_assert_eq!(game.legal_moves(q).len(), game.legal_moves(p).len());
-                prop_assert_eq!(game.parse_position(&game.position_to_string(q)), Ok(q));
+                // An image with the players exchanged need not be a position of the game (in
+                // Tic-Tac-Two's placement phase X is to move when the marks are even).
+                if game.canonical_exchanged(q).1 == game.canonical_exchanged(p).1 {
+                    prop_assert_eq!(game.parse_position(&game.position_to_string(q)), Ok(q));
+                }
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Tiered games: a canonical position's index round-trips within its tier's size, its tier is
+    /// listed, and its children's canonical tiers are its own or its child tiers.
+    #[test]
+    fn tier_index_round_trips(marks in 2u32..5, choices in proptest::collection::vec(any::<usize>(), 0..40)) {
+        let game = TicTacTwo::with_marks(marks);
+        let tiers = game.tiers();
+        for p in random_walk(&game, &choices) {
+            let c = game.canonical(p);
+            let t = game.tier(c);
+            prop_assert!(tiers.contains(&t));
+            prop_assert_eq!(game.canonical_tier(game.tier(p)), t);
+            let i = game.tier_index(c);
+            prop_assert!(i < game.tier_size(t));
+            prop_assert_eq!(game.tier_position(t, i), Some(c));
+            let mut children = Vec::new();
+            game.children(c, &mut children);
+            let below = game.child_tiers(t);
+            for k in children {
+                let ct = game.tier(game.canonical(k));
+                prop_assert!(ct == t || below.contains(&ct), "{:?} -> {:?}", t, ct);
+            }
+        }
+    }
+
+    /// Games with an AutoGUI theme: every move has a button, buttons and part sequences tell moves
+    /// apart, and no move's parts are the start of another's (so the page always knows when a
+    /// move is complete).
+    #[test]
+    fn autogui_buttons_name_one_move_each(which in 0usize..64, choices in proptest::collection::vec(any::<usize>(), 0..40)) {
+        let games = games();
+        let game = games[which % games.len()].as_ref();
+        prop_assume!(game.image_autogui().is_some());
+        let centers = game.image_autogui().unwrap().centers.len();
+        for p in random_walk(game, &choices) {
+            let moves = game.legal_moves(p);
+            let cells = game.autogui_position(p);
+            prop_assert_eq!(cells.chars().count(), centers + 2, "{}", cells);
+            let mut sequences: Vec<Vec<String>> = Vec::new();
+            for &m in &moves {
+                let parts = game.move_parts(p, m);
+                let seq: Vec<String> = if parts.is_empty() {
+                    vec![game.autogui_move(p, m).expect("a button").to_string()]
+                } else {
+                    parts.iter().map(ToString::to_string).collect()
+                };
+                sequences.push(seq);
+            }
+            for (i, a) in sequences.iter().enumerate() {
+                for b in &sequences[i + 1..] {
+                    let n = a.len().min(b.len());
+                    prop_assert!(a[..n] != b[..n], "{:?} and {:?} at {}", a, b, game.position_to_string(p));
+                }
+            }
+        }
+    }
+}
+
+/// Every index of every tier of the two-mark Tic-Tac-Two that names a position names it once.
+#[test]
+fn tictactwo_small_tiers_index_positions_once() {
+    let game = TicTacTwo::with_marks(2);
+    for t in game.tiers() {
+        let mut named = 0;
+        for i in 0..game.tier_size(t) {
+            if let Some(p) = game.tier_position(t, i) {
+                assert_eq!(game.tier_index(p), i);
+                assert_eq!(game.tier(p), t);
+                named += 1;
+            }
+        }
+        assert!(named > 0, "tier {} names no position", game.tier_name(t));
     }
 }

@@ -64,6 +64,10 @@ enum Command {
         /// Recount from the database's values instead of printing the counts stored with it.
         #[arg(long)]
         recount: bool,
+        /// Per tier instead (tiered games): reachable positions, canonical ones, and the highest
+        /// win and lose remoteness, counted from the database's values.
+        #[arg(long)]
+        tiers: bool,
     },
     /// Print a position's value and every move's value as JSON.
     Query {
@@ -287,7 +291,75 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 started.elapsed().as_secs_f64()
             )?;
         }
-        Command::Analyze { game: args, format, recount } => {
+        Command::Analyze { game: args, format, recount: _, tiers: true } => {
+            let game = load_game(&args)?;
+            if game.space() != perfectplay_core::PositionSpace::Tiered {
+                anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
+            }
+            let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
+            let loaded;
+            let oracle;
+            let solution = if path.exists() {
+                let db = Database::open(&path)?;
+                db.check_game(game.as_ref())?;
+                loaded = db.load()?;
+                &loaded
+            } else {
+                oracle = Oracle::open(game.as_ref(), &cli.data_dir, args.options())?;
+                let Source::Memory(solution) = oracle.source() else {
+                    anyhow::bail!("the database appeared while solving: run analyze again");
+                };
+                solution
+            };
+            let (_, lines) =
+                perfectplay_solve::analyze_tiered(game.as_ref(), solution, &progress::Bar::new())?;
+            let rem = |r: Option<u16>| r.map_or("-".to_string(), |r| r.to_string());
+            match format {
+                Format::Tsv => {
+                    writeln!(out, "tier\treachable\tcanonical_count\tmax_win\tmax_lose")?;
+                    for l in &lines {
+                        writeln!(
+                            out,
+                            "{}\t{}\t{}\t{}\t{}",
+                            l.name,
+                            l.reachable,
+                            l.canonical,
+                            rem(l.max_win),
+                            rem(l.max_lose)
+                        )?;
+                    }
+                }
+                Format::Table => {
+                    writeln!(
+                        out,
+                        "{:<8} {:>14} {:>14} {:>8} {:>8}",
+                        "tier", "reachable", "canonical", "max win", "max lose"
+                    )?;
+                    for l in &lines {
+                        writeln!(
+                            out,
+                            "{:<8} {:>14} {:>14} {:>8} {:>8}",
+                            l.name,
+                            l.reachable,
+                            l.canonical,
+                            rem(l.max_win),
+                            rem(l.max_lose)
+                        )?;
+                    }
+                    let sum = |f: fn(&perfectplay_solve::TierReport) -> u64| {
+                        lines.iter().map(f).sum::<u64>()
+                    };
+                    writeln!(
+                        out,
+                        "{:<8} {:>14} {:>14}",
+                        "total",
+                        sum(|l| l.reachable),
+                        sum(|l| l.canonical)
+                    )?;
+                }
+            }
+        }
+        Command::Analyze { game: args, format, recount, tiers: false } => {
             let game = load_game(&args)?;
             let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
             let analysis = if path.exists() {

@@ -401,7 +401,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             Vec::new()
         };
         let collect_edges = !self.game.has_undo_moves();
-        progress.begin(&format!("tier {}: initialise", self.tier.0), Some(n as u64));
+        progress
+            .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
         let chunks: Vec<(Sources, Vec<(u64, u64)>)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>), Fail> {
@@ -542,7 +543,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         if undecided > 0 {
             let reverse = collect_edges.then(|| reverse_edges(n, edges));
             let state = State { cells: &cells, codes: &codes, external: &external };
-            progress.begin(&format!("tier {}: retrograde", self.tier.0), Some(undecided + sources));
+            progress.begin(
+                &format!("tier {}: retrograde", self.game.tier_name(self.tier)),
+                Some(undecided + sources),
+            );
             self.phase(
                 &state,
                 &mut win_lose,

@@ -130,7 +130,7 @@ fn winners_match_the_published_table() {
         }
         let game = Konane::from_variant(&format!("{n}x{n}-{}", f[1])).unwrap();
         // 6x6 reduces little by symmetry; solving without it is faster (BENCHMARKS.md).
-        let options = SolveOptions { canonicalize: n <= 5 };
+        let options = SolveOptions { canonicalize: n <= 5, memory_limit: None };
         let solution = solve(&game, options, &NoProgress, None).unwrap();
         let start = solution.get(&game, game.start()).unwrap();
         // Black moves first: black wins iff the start is a win for the player to move.
@@ -149,7 +149,7 @@ fn analysis_is_the_same_with_and_without_symmetry_reduction() {
         let game = perfectplay_games::lookup(id, Some(variant)).unwrap();
         let count = |canonicalize| {
             let solution =
-                solve(game.as_ref(), SolveOptions { canonicalize }, &NoProgress, None).unwrap();
+                solve(game.as_ref(), SolveOptions { canonicalize, memory_limit: None }, &NoProgress, None).unwrap();
             perfectplay_solve::analyze(game.as_ref(), &solution, &NoProgress).unwrap()
         };
         let (reduced, full) = (count(true), count(false));

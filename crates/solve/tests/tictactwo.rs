@@ -14,8 +14,9 @@
 //! The start: the report says "the first player can tie in 14 moves" (4.5.4) and "Tic-Tac-Two is
 //! a tie in 12" (chapter 7). The solve gives a tie in 12, and with it every row of Tables 4.7 and
 //! 4.8, counts and canonical counts, comes out exactly as published; so the tables were computed
-//! from a solve that agrees with ours, and 12 is the start's remoteness. 14 does not fit the
-//! placement phase either: the start's children (X's first mark) tie in 11.
+//! from a solve that agrees with ours, and 12 is the start's remoteness. No first move gives 14
+//! either: X's first mark on any cell but the center leads to a tie in 11 (12 from the start), on
+//! the center to a tie in 12 (13 from the start); `perfectplay play tictactwo`, `ps`, shows them.
 
 use perfectplay_core::{Game, Position, Remoteness, Tier, ValueRemoteness};
 use perfectplay_games::TicTacTwo;
