@@ -115,7 +115,7 @@ pub fn catalog() -> &'static [CatalogEntry] {
             name: "Tic-Tac-Two",
             default_variant: "regular",
             variant_syntax: "regular | 3-marks | 2-marks (small versions with fewer marks each)",
-            listed_variants: &["regular"],
+            listed_variants: &["regular", "2-marks"],
             make: |v| match v {
                 "regular" => Ok(Box::new(TicTacTwo::new())),
                 "3-marks" => Ok(Box::new(TicTacTwo::with_marks(3))),

@@ -191,6 +191,45 @@ fn konane_moves_are_played_in_two_parts() {
     assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("o (white) should lose in 14"));
 }
 
+/// Tic-Tac-Two (two marks each, solved at start-up) from a `?p=` link into the moving phase: the
+/// first parts offered are "move the grid" and X's marks; after "move the grid", exactly the grid
+/// moves; the chosen one lands on the API's child position.
+#[test]
+fn tictactwo_grid_moves_are_played_in_two_parts() {
+    let server = Server::start("browser-tictactwo");
+    let p = "...../.xo../..xo./...../..... c3 x";
+    let (_, api) = server.get(&format!("/api/tictactwo/2-marks/positions/?p={}", encode(p)));
+    let moves = api["moves"].as_array().unwrap();
+    let first = |m: &Value| m["partMoves"][0].as_str().unwrap().to_string();
+    let mut want: Vec<String> = moves.iter().map(first).collect();
+    want.sort();
+    want.dedup();
+    let (_browser, tab) = open(&server, &format!("game=tictactwo&variant=2-marks&p={}", encode(p)));
+    let shown = "[...document.querySelectorAll('#board .move')].map(e => e.dataset.move).sort()";
+    assert_eq!(eval(&tab, shown), serde_json::json!(want));
+    assert!(want.contains(&"A_m_34_x".to_string()), "{want:?}");
+    let grid: Vec<&Value> = moves.iter().filter(|m| first(m) == "A_m_34_x").collect();
+    assert_eq!(grid.len(), 8, "the grid at c3 can move to its 8 neighbors");
+    tab.find_element("#board .move[data-move=\"A_m_34_x\"]").unwrap().click().unwrap();
+    let mut names: Vec<&str> = grid.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    names.sort();
+    wait_for(&tab, shown, &serde_json::json!(names));
+    let m = grid[0];
+    tab.find_element(&format!("#board .move[data-move=\"{}\"]", m["move"].as_str().unwrap()))
+        .unwrap()
+        .click()
+        .unwrap();
+    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(2));
+    let (_, child) = server.get(&format!(
+        "/api/tictactwo/2-marks/positions/?p={}",
+        encode(m["position"].as_str().unwrap())
+    ));
+    let prediction = eval(&tab, PREDICTION);
+    let prediction = prediction.as_str().unwrap();
+    assert!(prediction.starts_with("O should"), "{prediction}");
+    assert!(prediction.contains(child["positionValue"].as_str().unwrap()), "{prediction} {child}");
+}
+
 /// Writes `docs/screenshot-tictactoe.png` and `docs/screenshot-konane.png`: a few moves into a
 /// game, value history and all. Run on purpose:
 /// `cargo test --release -p perfectplay --test browser screenshots -- --ignored`.
