@@ -314,48 +314,35 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let (_, lines) =
                 perfectplay_solve::analyze_tiered(game.as_ref(), solution, &progress::Bar::new())?;
             let rem = |r: Option<u16>| r.map_or("-".to_string(), |r| r.to_string());
+            let rows = lines.iter().map(|l| {
+                [
+                    l.name.clone(),
+                    l.reachable.to_string(),
+                    l.canonical.to_string(),
+                    rem(l.max_win),
+                    rem(l.max_lose),
+                ]
+            });
             match format {
                 Format::Tsv => {
                     writeln!(out, "tier\treachable\tcanonical_count\tmax_win\tmax_lose")?;
-                    for l in &lines {
-                        writeln!(
-                            out,
-                            "{}\t{}\t{}\t{}\t{}",
-                            l.name,
-                            l.reachable,
-                            l.canonical,
-                            rem(l.max_win),
-                            rem(l.max_lose)
-                        )?;
+                    for row in rows {
+                        writeln!(out, "{}", row.join("\t"))?;
                     }
                 }
                 Format::Table => {
-                    writeln!(
-                        out,
-                        "{:<8} {:>14} {:>14} {:>8} {:>8}",
-                        "tier", "reachable", "canonical", "max win", "max lose"
-                    )?;
-                    for l in &lines {
-                        writeln!(
-                            out,
-                            "{:<8} {:>14} {:>14} {:>8} {:>8}",
-                            l.name,
-                            l.reachable,
-                            l.canonical,
-                            rem(l.max_win),
-                            rem(l.max_lose)
-                        )?;
-                    }
-                    let sum = |f: fn(&perfectplay_solve::TierReport) -> u64| {
-                        lines.iter().map(f).sum::<u64>()
+                    let line = |f: [String; 5]| {
+                        format!("{:<8} {:>14} {:>14} {:>8} {:>8}", f[0], f[1], f[2], f[3], f[4])
                     };
-                    writeln!(
-                        out,
-                        "{:<8} {:>14} {:>14}",
-                        "total",
-                        sum(|l| l.reachable),
-                        sum(|l| l.canonical)
-                    )?;
+                    let header = ["tier", "reachable", "canonical", "max win", "max lose"];
+                    writeln!(out, "{}", line(header.map(String::from)))?;
+                    for row in rows {
+                        writeln!(out, "{}", line(row))?;
+                    }
+                    let reachable: u64 = lines.iter().map(|l| l.reachable).sum();
+                    let canonical: u64 = lines.iter().map(|l| l.canonical).sum();
+                    let total = ["total", &reachable.to_string(), &canonical.to_string(), "", ""];
+                    writeln!(out, "{}", line(total.map(String::from)))?;
                 }
             }
         }

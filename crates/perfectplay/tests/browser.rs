@@ -230,8 +230,8 @@ fn tictactwo_grid_moves_are_played_in_two_parts() {
     assert!(prediction.contains(child["positionValue"].as_str().unwrap()), "{prediction} {child}");
 }
 
-/// Writes `docs/screenshot-tictactoe.png` and `docs/screenshot-konane.png`: a few moves into a
-/// game, value history and all. Run on purpose:
+/// Writes `docs/screenshot-tictactoe.png`, `docs/screenshot-konane.png` and
+/// `docs/screenshot-tictactwo.png`: a few moves into a game, value history and all. Run on purpose:
 /// `cargo test --release -p perfectplay --test browser screenshots -- --ignored`.
 #[test]
 #[ignore = "writes the documentation's screenshots"]
@@ -240,7 +240,8 @@ fn screenshots() {
     let server = Server::start("screenshots");
     let browser = browser();
     let tab = browser.new_tab().unwrap();
-    for (game, variant, plies) in [("tictactoe", "regular", 3), ("konane", "5x5-corner", 5)] {
+    let games = [("tictactoe", "regular", 3), ("konane", "5x5-corner", 5), ("tictactwo", "2-marks", 6)];
+    for (game, variant, plies) in games {
         tab.navigate_to(&format!("{}/?game={game}&variant={variant}", server.base)).unwrap();
         tab.wait_for_element("#board .move").unwrap();
         let mut position = "start".to_string();

@@ -73,6 +73,16 @@ impl Marks {
     }
 }
 
+/// The indices marked in word number `word` of a tier's bits, with their sides (bit 0: as is,
+/// bit 1: exchanged).
+fn marked(word: usize, w: u64) -> impl Iterator<Item = (u64, u64)> {
+    let first = (word * 64) as u64 / SIDES;
+    (0..64 / SIDES).filter_map(move |i| {
+        let sides = w >> (i * SIDES) & 3;
+        (sides != 0).then_some((first + i, sides))
+    })
+}
+
 /// Counts a solved tiered game's reachable positions: the whole game's value-remoteness rows and
 /// one line per tier.
 pub fn analyze_tiered<G: Game + ?Sized>(
@@ -119,13 +129,7 @@ pub fn analyze_tiered<G: Game + ?Sized>(
                     let mut found = 0u64;
                     for (j, word) in chunk.iter().enumerate() {
                         let w = word.swap(0, Relaxed);
-                        let first = ((task * WORDS_PER_TASK + j) * 64) as u64 / SIDES;
-                        for i in 0..64 / SIDES {
-                            let sides = w >> (i * SIDES) & 3;
-                            if sides == 0 {
-                                continue;
-                            }
-                            let index = first + i;
+                        for (index, sides) in marked(task * WORDS_PER_TASK + j, w) {
                             let p =
                                 game.tier_position(t, index).ok_or_else(|| unnamed(t, index))?;
                             if game.primitive(p).is_some() {
@@ -178,7 +182,9 @@ pub fn analyze_tiered<G: Game + ?Sized>(
     let mut analysis = Analysis::default();
     let mut lines: Vec<Option<TierReport>> = Vec::new();
     for (k, &t) in tiers.iter().enumerate() {
-        let solved = solution.tier(t).ok_or(SolveError::ChildNotSolved { position: start })?;
+        let solved = solution.tier(t).ok_or_else(|| SolveError::Inconsistent {
+            what: format!("tier {} is not in the solution", game.tier_name(t)),
+        })?;
         let counts = marks.bits[k]
             .par_chunks(WORDS_PER_TASK)
             .enumerate()
@@ -187,13 +193,7 @@ pub fn analyze_tiered<G: Game + ?Sized>(
                 let mut images = Vec::new();
                 for (j, word) in chunk.iter().enumerate() {
                     let w = word.load(Relaxed);
-                    let first = ((task * WORDS_PER_TASK + j) * 64) as u64 / SIDES;
-                    for i in 0..64 / SIDES {
-                        let sides = w >> (i * SIDES) & 3;
-                        if sides == 0 {
-                            continue;
-                        }
-                        let index = first + i;
+                    for (index, sides) in marked(task * WORDS_PER_TASK + j, w) {
                         let p = game.tier_position(t, index).ok_or_else(|| unnamed(t, index))?;
                         let vr = solved.values.get(index as usize);
                         images.clear();

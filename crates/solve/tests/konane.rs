@@ -148,8 +148,13 @@ fn analysis_is_the_same_with_and_without_symmetry_reduction() {
     for (id, variant) in [("konane", "5x5-corner"), ("tictactoe", "regular")] {
         let game = perfectplay_games::lookup(id, Some(variant)).unwrap();
         let count = |canonicalize| {
-            let solution =
-                solve(game.as_ref(), SolveOptions { canonicalize, memory_limit: None }, &NoProgress, None).unwrap();
+            let solution = solve(
+                game.as_ref(),
+                SolveOptions { canonicalize, memory_limit: None },
+                &NoProgress,
+                None,
+            )
+            .unwrap();
             perfectplay_solve::analyze(game.as_ref(), &solution, &NoProgress).unwrap()
         };
         let (reduced, full) = (count(true), count(false));

@@ -2,6 +2,9 @@
 //! with and without undo-moves, and the best-over-children property on random graphs and on
 //! random reachable positions of the real games.
 
+mod common;
+
+use common::check_best_over_children;
 use perfectplay_core::{
     Game, Move, ParseError, Player, Position, PositionSpace, Remoteness, Value, ValueRemoteness,
 };
@@ -128,34 +131,6 @@ fn declared_graphs_have_the_expected_values() {
         assert_eq!(v[1], vr(Win, 1));
         assert_eq!(v[2], vr(Lose, 2));
         assert_eq!(v[0], vr(Win, 3));
-    }
-}
-
-/// Checks every solved position: a primitive has its value at remoteness 0; any other position's
-/// value is the best over its children by the seeds' rules.
-fn check_best_over_children<G: Game>(
-    game: &G,
-    solution: &Solution,
-    p: Position,
-) -> Result<(), String> {
-    let got = solution.get(game, p).ok_or("position not solved")?;
-    let want = match game.primitive(p) {
-        Some(v) => vr(v, 0),
-        None => {
-            let mut kids = Vec::new();
-            game.children(p, &mut kids);
-            kids.iter()
-                .map(|&c| solution.get(game, c).map(|x| x.to_parent()).ok_or("child not solved"))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .max()
-                .ok_or("non-primitive position without children")?
-        }
-    };
-    if got == want {
-        Ok(())
-    } else {
-        Err(format!("{}: stored {got}, best over children {want}", game.position_to_string(p)))
     }
 }
 

@@ -18,9 +18,12 @@
 //! either: X's first mark on any cell but the center leads to a tie in 11 (12 from the start), on
 //! the center to a tie in 12 (13 from the start); `perfectplay play tictactwo`, `ps`, shows them.
 
-use perfectplay_core::{Game, Position, Remoteness, Tier, ValueRemoteness};
+mod common;
+
+use common::check_best_over_children;
+use perfectplay_core::{Game, Position, Tier};
 use perfectplay_games::TicTacTwo;
-use perfectplay_solve::{analyze_tiered, solve, NoProgress, Solution, SolveOptions};
+use perfectplay_solve::{analyze_tiered, solve, NoProgress, SolveOptions};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -178,33 +181,5 @@ fn small_version_solves_consistently() {
             .map(|l| (l.tier, (l.reachable, l.max_win, l.max_lose)))
             .collect();
         assert_eq!(lines, per_tier);
-    }
-}
-
-/// Checks a solved position: a primitive has its value at remoteness 0; any other position's
-/// value is the best over its children by the seeds' rules.
-fn check_best_over_children(
-    game: &dyn Game,
-    solution: &Solution,
-    p: Position,
-) -> Result<(), String> {
-    let got = solution.get(game, p).ok_or("position not solved")?;
-    let want = match game.primitive(p) {
-        Some(v) => ValueRemoteness::new(v, Remoteness(0)),
-        None => {
-            let mut kids = Vec::new();
-            game.children(p, &mut kids);
-            kids.iter()
-                .map(|&c| solution.get(game, c).map(|x| x.to_parent()).ok_or("child not solved"))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .max()
-                .ok_or("non-primitive position without children")?
-        }
-    };
-    if got == want {
-        Ok(())
-    } else {
-        Err(format!("{}: stored {got}, best over children {want}", game.position_to_string(p)))
     }
 }
