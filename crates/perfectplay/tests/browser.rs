@@ -240,7 +240,8 @@ fn screenshots() {
     let server = Server::start("screenshots");
     let browser = browser();
     let tab = browser.new_tab().unwrap();
-    let games = [("tictactoe", "regular", 3), ("konane", "5x5-corner", 5), ("tictactwo", "2-marks", 6)];
+    let games =
+        [("tictactoe", "regular", 3), ("konane", "5x5-corner", 5), ("tictactwo", "2-marks", 6)];
     for (game, variant, plies) in games {
         tab.navigate_to(&format!("{}/?game={game}&variant={variant}", server.base)).unwrap();
         tab.wait_for_element("#board .move").unwrap();

@@ -97,6 +97,13 @@ fn bad_input_says_what_was_expected_and_exits_2() {
         (&["query", "konane", "--variant", "4x4-corner", "xo.. x"], "4 rows of 4 cells"),
         (&["analyze", "tictactoe", "--format", "xml"], "possible values"),
         (&["solve"], "Usage"),
+        (&["solve", "tictactwo", "--memory-limit", "lots"], "expected a size like 12GiB"),
+        (
+            &["solve", "tictactwo", "--variant", "3-marks", "--memory-limit", "1MiB"],
+            "over the 1 MiB limit",
+        ),
+        (&["analyze", "tictactoe", "--tiers"], "not solved by tiers"),
+        (&["query", "tictactwo", "--variant", "5-marks", "start"], "regular | 3-marks | 2-marks"),
     ];
     for (args, expected) in cases {
         let o = run(args, "");
