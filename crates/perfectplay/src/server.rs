@@ -42,6 +42,24 @@ struct Variant {
     source: &'static str,
     /// The Image AutoGUI data as the API sends it, built once.
     theme: Option<JsonValue>,
+    /// Whether some moves come in parts.
+    multipart: bool,
+}
+
+/// Whether a game has moves in parts: looked for along the first few plies of the game, always
+/// playing the first move (Tic-Tac-Two's grid and mark moves begin at the fifth ply).
+fn has_multipart_moves(game: &dyn Game) -> bool {
+    const PLIES: usize = 12;
+    let mut p = game.start();
+    for _ in 0..PLIES {
+        let moves = game.legal_moves(p);
+        if moves.iter().any(|&m| !game.move_parts(p, m).is_empty()) {
+            return true;
+        }
+        let Some(&first) = moves.first() else { return false };
+        p = game.do_move(p, first);
+    }
+    false
 }
 
 struct GameEntry {
@@ -108,7 +126,13 @@ impl AppState {
                 };
                 variants.push((
                     v.to_string(),
-                    Variant { game, oracle, source, theme: theme.as_ref().map(theme_json) },
+                    Variant {
+                        game,
+                        oracle,
+                        source,
+                        theme: theme.as_ref().map(theme_json),
+                        multipart: has_multipart_moves(game),
+                    },
                 ));
             }
             games.push(GameEntry {
@@ -283,9 +307,6 @@ async fn variant_info(
     let v = s.variant(&game, &variant)?;
     let g = v.game;
     let start = g.start();
-    let mut moves = Vec::new();
-    g.moves(start, &mut moves);
-    let multipart = moves.first().is_some_and(|&m| !g.move_parts(start, m).is_empty());
     let mut o = json!({
         "id": variant,
         "name": variant,
@@ -295,7 +316,7 @@ async fn variant_info(
         "startPosition": g.position_to_string(start),
         "autoguiStartPosition": g.autogui_position(start),
         "imageAutoGUIData": v.theme,
-        "multipart": multipart,
+        "multipart": v.multipart,
         "status": if v.oracle.is_ok() { "solved" } else { "unsolved" },
         "moveSyntax": g.move_syntax(),
     });

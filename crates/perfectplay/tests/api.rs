@@ -97,6 +97,9 @@ fn every_route_answers_in_uwapi_shape() {
     // Konane: arrows, and moves in two parts (select the stone, then where it lands).
     let (_, v) = server.get("/api/konane/5x5-corner/");
     assert_eq!(v["multipart"], true);
+    // Tic-Tac-Two's start has only placements; its grid and mark moves come in parts later.
+    let (_, v) = server.get("/api/tictactwo/2-marks/");
+    assert_eq!(v["multipart"], true);
     let (_, p) = server.get(&format!(
         "/api/konane/5x5-corner/positions/?p={}",
         encode("..xox/oxoxo/xoxox/oxoxo/xoxox x")
