@@ -140,3 +140,17 @@ fn memory_limit_refuses_a_tier_that_cannot_fit() {
     assert_eq!(whole.tiers().len(), game.tiers().len());
     assert!(whole.get(&game, game.start()).is_some());
 }
+
+/// A game without declared child tiers (Konane: children in any lower tier) keeps every tier under
+/// a memory limit it fits in: nothing it may still look up is dropped.
+#[test]
+fn memory_limit_keeps_the_tiers_of_untiered_games() {
+    let game =
+        perfectplay_games::Konane::new(4, 4, perfectplay_games::KonaneStart::Corner).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = TierFiles::new(dir.path().join("db.ppdb"), &game, true);
+    let options = SolveOptions { memory_limit: Some(64 << 20), ..SolveOptions::default() };
+    let solution = solve(&game, options, &NoProgress, Some(&mut files)).unwrap();
+    assert_eq!(solution.tiers().len(), files.tiers());
+    assert!(solution.get(&game, game.start()).is_some());
+}

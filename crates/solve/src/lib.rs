@@ -361,12 +361,15 @@ pub fn solve<G: Game + ?Sized>(
     let total: u64 = spaces.iter().map(|(_, s)| s.len()).sum();
     let (mut done, mut solved_here) = (0u64, 0u64);
     let overall = std::time::Instant::now();
-    // Per tier, the tiers that still need it as a child (tiered games).
+    let order: Vec<Tier> = spaces.iter().map(|(t, _)| *t).collect();
+    let tiered = game.space() == PositionSpace::Tiered;
+    // Whether a solved tier is still a child of a tier from `from` on (tiered games declare their
+    // child tiers; other games' children may lie in any lower tier, so nothing is dropped).
     let needed_by = |tier: Tier, from: usize| {
-        spaces[from..].iter().any(|(t, _)| game.child_tiers(*t).contains(&tier))
+        !tiered || order[from..].iter().any(|t| game.child_tiers(*t).contains(&tier))
     };
-    for (k, (tier, space)) in spaces.iter().enumerate() {
-        let (tier, size) = (*tier, space.len());
+    for (k, (tier, space)) in spaces.into_iter().enumerate() {
+        let size = space.len();
         let name = game.tier_name(tier);
         if let Some(sink) = sink.as_deref_mut() {
             if let Some(kept) = sink.resume(tier).map_err(SolveError::Sink)? {
@@ -386,7 +389,8 @@ pub fn solve<G: Game + ?Sized>(
                     }
                 }
             }
-            let needed = solution.heap_bytes() as u64 + retrograde::bytes_needed(game, tier, space);
+            let needed =
+                solution.heap_bytes() as u64 + retrograde::bytes_needed(game, tier, &space);
             if needed > limit {
                 return Err(SolveError::OverMemoryLimit { tier: name, needed, limit });
             }
@@ -397,20 +401,20 @@ pub fn solve<G: Game + ?Sized>(
             let problem = retrograde::TierProblem {
                 game,
                 tier,
-                space,
+                space: &space,
                 canonicalize,
                 one_tier,
                 external: &lookup,
             };
             problem.solve(progress)?
         };
-        let solved = SolvedTier { tier, space: space.clone(), values };
+        let solved = SolvedTier { tier, space, values };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
         }
         done += size;
         solved_here += size;
-        if spaces.len() > 1 {
+        if order.len() > 1 {
             // Time left, at this solve's rate so far per index.
             let elapsed = overall.elapsed().as_secs_f64();
             let left = elapsed / solved_here.max(1) as f64 * (total - done) as f64;
