@@ -261,6 +261,11 @@ impl TicTacTwo {
         u64::from(image)
     }
 
+    /// The position's image under board symmetry `s`.
+    fn image(&self, s: usize, x: u64, o: u64, grid: usize, o_to_move: bool) -> Position {
+        Self::code(self.map_marks(s, x), self.map_marks(s, o), self.sym_grid[s][grid], o_to_move)
+    }
+
     fn has_line(&self, grid: usize, marks: u64) -> bool {
         self.lines[grid].iter().any(|&l| l & !marks == 0)
     }
@@ -447,11 +452,12 @@ impl Game for TicTacTwo {
     /// canonical tier is `(x + 1, x)`.
     fn child_tiers(&self, t: Tier) -> Vec<Tier> {
         let (x, o) = self.tier_marks(t);
+        let tiers = self.tiers();
         let mut out: Vec<Tier> = [(x + 1, o), (x, o + 1)]
             .into_iter()
             .filter(|&(a, b)| a <= self.marks && b <= self.marks)
             .map(|(a, b)| self.canonical_tier(self.tier_of(a, b)))
-            .filter(|c| self.tiers().contains(c))
+            .filter(|c| tiers.contains(c))
             .collect();
         out.sort();
         out.dedup();
@@ -534,17 +540,8 @@ impl Game for TicTacTwo {
             std::mem::swap(&mut x, &mut o);
             o_to_move = !o_to_move;
         }
-        let mut best = u64::MAX;
-        for &s in &self.best_syms[grid] {
-            let image = Self::code(
-                self.map_marks(s, x),
-                self.map_marks(s, o),
-                self.sym_grid[s][grid],
-                o_to_move,
-            );
-            best = best.min(image.0);
-        }
-        (Position(best), exchanged)
+        let best = self.best_syms[grid].iter().map(|&s| self.image(s, x, o, grid, o_to_move)).min();
+        (best.unwrap_or(p), exchanged)
     }
 
     fn exchange(&self, p: Position) -> Option<Position> {
@@ -555,14 +552,7 @@ impl Game for TicTacTwo {
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (x, o, grid, o_to_move) = Self::parts(p);
         for (x, o, o_to_move) in [(x, o, o_to_move), (o, x, !o_to_move)] {
-            out.extend((0..8).map(|s| {
-                Self::code(
-                    self.map_marks(s, x),
-                    self.map_marks(s, o),
-                    self.sym_grid[s][grid],
-                    o_to_move,
-                )
-            }));
+            out.extend((0..8).map(|s| self.image(s, x, o, grid, o_to_move)));
         }
     }
 

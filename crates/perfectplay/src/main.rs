@@ -168,6 +168,27 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
     }
 }
 
+/// Runs `f` on the game's whole solution: its database read back whole if there is one, else a
+/// solve in memory (which says so).
+fn with_solution<T>(
+    game: &dyn Game,
+    data_dir: &std::path::Path,
+    args: &GameArgs,
+    f: impl FnOnce(&perfectplay_solve::Solution) -> Result<T>,
+) -> Result<T> {
+    let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
+    if path.exists() {
+        let db = Database::open(&path)?;
+        db.check_game(game)?;
+        return f(&db.load()?);
+    }
+    let oracle = Oracle::open(game, data_dir, args.options())?;
+    let Source::Memory(solution) = oracle.source() else {
+        anyhow::bail!("the database appeared while solving: run analyze again");
+    };
+    f(solution)
+}
+
 fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
     Ok(perfectplay_games::lookup(&args.game, args.variant.as_deref())?)
 }
@@ -296,23 +317,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if game.space() != perfectplay_core::PositionSpace::Tiered {
                 anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
             }
-            let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
-            let loaded;
-            let oracle;
-            let solution = if path.exists() {
-                let db = Database::open(&path)?;
-                db.check_game(game.as_ref())?;
-                loaded = db.load()?;
-                &loaded
-            } else {
-                oracle = Oracle::open(game.as_ref(), &cli.data_dir, args.options())?;
-                let Source::Memory(solution) = oracle.source() else {
-                    anyhow::bail!("the database appeared while solving: run analyze again");
-                };
-                solution
-            };
-            let (_, lines) =
-                perfectplay_solve::analyze_tiered(game.as_ref(), solution, &progress::Bar::new())?;
+            let (_, lines) = with_solution(game.as_ref(), &cli.data_dir, &args, |solution| {
+                Ok(perfectplay_solve::analyze_tiered(
+                    game.as_ref(),
+                    solution,
+                    &progress::Bar::new(),
+                )?)
+            })?;
             let rem = |r: Option<u16>| r.map_or("-".to_string(), |r| r.to_string());
             let rows = lines.iter().map(|l| {
                 [
@@ -349,22 +360,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Analyze { game: args, format, recount, tiers: false } => {
             let game = load_game(&args)?;
             let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
-            let analysis = if path.exists() {
+            let stored = if path.exists() && !recount {
                 let db = Database::open(&path)?;
                 db.check_game(game.as_ref())?;
-                match db.analysis().filter(|_| !recount) {
-                    Some(a) => a,
-                    None => {
-                        let solution = db.load()?;
-                        perfectplay_solve::analyze(game.as_ref(), &solution, &progress::Bar::new())?
-                    }
-                }
+                db.analysis()
             } else {
-                let oracle = Oracle::open(game.as_ref(), &cli.data_dir, args.options())?;
-                let Source::Memory(solution) = oracle.source() else {
-                    anyhow::bail!("the database appeared while solving: run analyze again");
-                };
-                perfectplay_solve::analyze(game.as_ref(), solution, &progress::Bar::new())?
+                None
+            };
+            let analysis = match stored {
+                Some(a) => a,
+                None => with_solution(game.as_ref(), &cli.data_dir, &args, |solution| {
+                    Ok(perfectplay_solve::analyze(game.as_ref(), solution, &progress::Bar::new())?)
+                })?,
             };
             match format {
                 Format::Tsv => write!(out, "{}", analysis.to_tsv())?,
