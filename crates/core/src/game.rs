@@ -1,11 +1,16 @@
 //! The `Game` trait family: what a game must say about itself for the engine, the analysis and the
 //! user interfaces to work with it.
 //!
-//! A game implements a handful of required methods (start, primitive, moves, do-move and the text
-//! forms); everything else is provided and may be overridden for speed (`children`) or for what the
-//! game knows (`canonical` for symmetries, `tier` for layering, `undo_moves` for retrograde solving).
+//! A game implements a small required core, [`Game`]: its rules (start, to-move, primitive, moves,
+//! do-move), its notation (position and move text) and its [`SizeClass`]. Everything else is a
+//! capability the game opts into by returning itself from one method, and whose methods are then
+//! all required: a position space with tiers ([`Game::space`]: [`Tiers`], [`TierIndex`]),
+//! symmetries ([`Symmetry`], with [`Exchange`] for the exchange of players), undo-moves
+//! ([`UndoMoves`]) and an Image AutoGUI ([`ImageGui`], with [`MultipartMoves`]). Nothing has a
+//! default that can be silently wrong for some game; the engine, the analysis and the server read
+//! what a game declares through [`GameExt`], which no game implements itself.
 //! Untrusted text is turned into positions and moves in exactly one place each, `parse_position`
-//! and `parse_move`, which check what they return.
+//! and [`GameExt::parse_move`], which check what they return.
 
 use std::fmt;
 
@@ -46,9 +51,10 @@ impl Player {
     }
 }
 
-/// The shape of a game's position space, which decides how the engine stores it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PositionSpace {
+/// The shape of a game's position space, which decides how the engine stores it; a tiered shape
+/// carries the game's tier capability.
+#[derive(Clone, Copy)]
+pub enum PositionSpace<'a> {
     /// Positions are the indices `0..size` of a perfect hash, all in tier 0; the engine solves
     /// them in flat arrays indexed by position (unreachable indices are solved too, harmlessly).
     Dense {
@@ -56,13 +62,48 @@ pub enum PositionSpace {
         size: u64,
     },
     /// Positions are sparse codes in a huge space; the engine discovers the reachable ones from the
-    /// start, tier by tier, and keeps each tier as a sorted array of the codes it reached.
-    Sparse,
-    /// Positions are grouped in tiers ([`Game::tiers`]), and each tier's canonical positions have
-    /// a dense index `0..tier_size` of the game's own ([`Game::tier_index`],
-    /// [`Game::tier_position`]): the tier solver solves one tier at a time in flat arrays, with
-    /// its child tiers' values at hand, and needs no discovery.
-    Tiered,
+    /// start, tier by tier (the game's [`Tiers`] if it has them, else one tier), and keeps each
+    /// tier as a sorted array of the codes it reached.
+    Sparse(Option<&'a dyn Tiers>),
+    /// Positions are grouped in tiers, and each tier's canonical positions have a dense index
+    /// `0..tier_size` of the game's own ([`TierIndex`]): the tier solver solves one tier at a
+    /// time in flat arrays, with its child tiers' values at hand, and needs no discovery.
+    Tiered(&'a dyn TierIndex),
+}
+
+impl PositionSpace<'_> {
+    /// Whether this is [`PositionSpace::Tiered`].
+    pub fn is_tiered(&self) -> bool {
+        matches!(self, PositionSpace::Tiered(_))
+    }
+
+    /// The size of a dense space.
+    pub fn dense_size(&self) -> Option<u64> {
+        match self {
+            PositionSpace::Dense { size } => Some(*size),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Debug for PositionSpace<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionSpace::Dense { size } => write!(f, "Dense {{ size: {size} }}"),
+            PositionSpace::Sparse(tiers) => write!(f, "Sparse(tiers: {})", tiers.is_some()),
+            PositionSpace::Tiered(_) => write!(f, "Tiered"),
+        }
+    }
+}
+
+/// How long a variant takes to solve, as its author measured it: the server solves `Small`
+/// variants in memory at start-up; `Large` ones wait for `perfectplay solve`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeClass {
+    /// Solves in memory in a few seconds at most.
+    Small,
+    /// Needs `perfectplay solve` and a database file.
+    Large,
 }
 
 /// Why a text could not be read as a position or a move.
@@ -97,7 +138,9 @@ pub enum ParseError {
     },
 }
 
-/// A two-player, perfect-information game, one variant of it.
+/// A two-player, perfect-information game, one variant of it: the required core. Capabilities are
+/// opted into by the methods at the end, each returning `Some(self)` (or the space with `self`);
+/// their methods are then all required.
 pub trait Game: Send + Sync {
     /// Short identifier used on the command line and in URLs (`tictactoe`, `konane`).
     fn id(&self) -> &'static str;
@@ -105,17 +148,19 @@ pub trait Game: Send + Sync {
     fn name(&self) -> &'static str;
     /// This variant's identifier.
     fn variant(&self) -> String;
+    /// How long this variant takes to solve.
+    fn size_class(&self) -> SizeClass;
 
     /// The start position.
     fn start(&self) -> Position;
+    /// The player to move.
+    fn to_move(&self, position: Position) -> Player;
     /// `Some(value)` if the game is over at `position`, from the view of the player to move.
     fn primitive(&self, position: Position) -> Option<Value>;
     /// Appends the legal moves at a non-primitive position to `out`.
     fn moves(&self, position: Position, out: &mut Vec<Move>);
-    /// The position after a legal move. Unchecked: see [`Game::play`] for the checked form.
+    /// The position after a legal move. Unchecked: see [`GameExt::play`] for the checked form.
     fn do_move(&self, position: Position, mv: Move) -> Position;
-    /// The player to move.
-    fn to_move(&self, position: Position) -> Player;
 
     /// The position in its one-line text form, which [`Game::parse_position`] reads back.
     fn position_to_string(&self, position: Position) -> String;
@@ -126,106 +171,229 @@ pub trait Game: Send + Sync {
     /// The form of a move, for messages (`[a-c][1-3]`).
     fn move_syntax(&self) -> String;
 
-    /// The shape of the position space.
-    fn space(&self) -> PositionSpace {
-        PositionSpace::Sparse
-    }
-
-    /// The tier of a position. Invariant: every move leads to a tier no higher than this one.
-    fn tier(&self, _position: Position) -> Tier {
-        Tier(0)
-    }
-
-    /// The tiers to solve, children before parents ([`PositionSpace::Tiered`] games; others return
-    /// nothing). Only canonical tiers are listed: a tier whose positions are all images of
-    /// another tier's under a symmetry (Tic-Tac-Two's color-and-turn swap maps tier (3,4) onto
-    /// (4,3)) is solved as that tier; see [`Game::canonical_tier`].
-    fn tiers(&self) -> Vec<Tier> {
-        Vec::new()
-    }
-
-    /// The canonical tier that [`Game::canonical`] maps a tier's positions into (the tier itself
-    /// for games without symmetries between tiers).
-    fn canonical_tier(&self, tier: Tier) -> Tier {
-        tier
-    }
-
-    /// The canonical tiers that moves from `tier` lead to, other than `tier` itself.
-    fn child_tiers(&self, _tier: Tier) -> Vec<Tier> {
-        Vec::new()
-    }
-
-    /// The number of indices of a tier of a [`PositionSpace::Tiered`] game (its dense index).
-    fn tier_size(&self, _tier: Tier) -> u64 {
-        0
-    }
-
-    /// The index of a canonical position within its tier: `0..tier_size` for
-    /// [`PositionSpace::Tiered`] games, the code itself for [`PositionSpace::Dense`] ones.
-    fn tier_index(&self, position: Position) -> u64 {
-        position.0
-    }
-
-    /// The position at an index of a tier; `None` if the index is not a position of the game.
-    /// Inverse of [`Game::tier_index`] on canonical positions; an index may also name a position
-    /// that is not canonical, which the solver skips.
-    fn tier_position(&self, _tier: Tier, index: u64) -> Option<Position> {
-        Some(Position(index))
-    }
-
-    /// A tier's name for people (`(4,3)`: X's marks, O's marks).
-    fn tier_name(&self, tier: Tier) -> String {
-        tier.0.to_string()
-    }
-
-    /// The number of symmetries [`Game::canonical`] reduces by (1 if it is the identity).
-    fn symmetry_count(&self) -> usize {
-        1
-    }
-
-    /// The canonical representative of the position's symmetry class: the same for every
-    /// position equivalent to it under the game's symmetries, and of equal value and remoteness.
-    fn canonical(&self, position: Position) -> Position {
-        position
-    }
-
-    /// Appends the position's image under each of the game's symmetries (the identity's included,
-    /// duplicates allowed). An image under [`Game::exchange`] need not be a position the rules
-    /// allow (it has the same value for the player to move all the same). Games that do not list them append nothing; analysis then counts
-    /// symmetric positions by a second search instead of by their images.
-    fn symmetry_images(&self, _position: Position, _out: &mut Vec<Position>) {}
-
-    /// For games whose symmetries include exchanging the players (colors swapped and the other
-    /// to move): the position with the players exchanged. Such a symmetry need not keep the
-    /// start's reachable positions to themselves (the start with the second player to move is
-    /// not reached), so analysis tells the two sides of a class apart with
-    /// [`Game::canonical_exchanged`]. `None`: the game has no such symmetry.
-    fn exchange(&self, _position: Position) -> Option<Position> {
-        None
-    }
-
-    /// The canonical form and whether it is the canonical form of the position's exchange
-    /// ([`Game::exchange`]) rather than of the position under the other symmetries.
-    fn canonical_exchanged(&self, position: Position) -> (Position, bool) {
-        (self.canonical(position), false)
-    }
-
-    /// Whether [`Game::undo_moves`] is implemented.
-    fn has_undo_moves(&self) -> bool {
-        false
-    }
-
-    /// Appends every non-primitive position with a move to `position`. Invariant (property-tested
-    /// per game): `p` is appended iff `position` is among `children(p)` and `p` is not primitive.
-    /// Parents need not be reachable. Games without it return nothing and say so in
-    /// [`Game::has_undo_moves`]; the engine then builds parent lists from forward moves.
-    fn undo_moves(&self, _position: Position, _out: &mut Vec<Position>) {}
-
-    /// Appends the position after every legal move. Override for speed.
+    /// Appends the position after every legal move. Override only for speed (the conformance
+    /// tests check it against `moves` and `do_move`).
     fn children(&self, position: Position, out: &mut Vec<Position>) {
         let mut moves = Vec::new();
         self.moves(position, &mut moves);
         out.extend(moves.into_iter().map(|m| self.do_move(position, m)));
+    }
+
+    /// The board drawn in text over several lines, for the terminal.
+    fn board_text(&self, position: Position) -> String {
+        self.position_to_string(position)
+    }
+
+    /// The names of the two players, first mover first (`["X", "O"]`).
+    fn player_names(&self) -> [&'static str; 2] {
+        ["first", "second"]
+    }
+
+    /// Capability: the shape of the position space, with the tier index of a tiered game.
+    fn space(&self) -> PositionSpace<'_> {
+        PositionSpace::Sparse(None)
+    }
+
+    /// Capability: the game's symmetries.
+    fn symmetry(&self) -> Option<&dyn Symmetry> {
+        None
+    }
+
+    /// Capability: undo-moves, for retrograde solving without reverse edges.
+    fn undo(&self) -> Option<&dyn UndoMoves> {
+        None
+    }
+
+    /// Capability: an Image AutoGUI (003 section 5.3).
+    fn gui(&self) -> Option<&dyn ImageGui> {
+        None
+    }
+}
+
+/// Tiers of a game: every move leads to a position of the same tier or a lower one.
+pub trait Tiers: Send + Sync {
+    /// The tier of a position.
+    fn tier(&self, position: Position) -> Tier;
+    /// A tier's name for people (`(4,3)`: X's marks, O's marks).
+    fn tier_name(&self, tier: Tier) -> String;
+}
+
+/// The tier index of a [`PositionSpace::Tiered`] game: its tiers, how they connect, and a dense
+/// index of each tier's canonical positions.
+pub trait TierIndex: Tiers {
+    /// The tiers to solve, children before parents. Only canonical tiers are listed: a tier whose
+    /// positions are all images of another tier's under a symmetry (Tic-Tac-Two's color-and-turn
+    /// swap maps tier (3,4) onto (4,3)) is solved as that tier; see [`TierIndex::canonical_tier`].
+    fn tiers(&self) -> Vec<Tier>;
+    /// The canonical tier that [`Symmetry::canonical`] maps a tier's positions into (the tier
+    /// itself for games without symmetries between tiers).
+    fn canonical_tier(&self, tier: Tier) -> Tier;
+    /// The canonical tiers that moves from `tier` lead to, other than `tier` itself.
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier>;
+    /// The number of indices of a tier.
+    fn tier_size(&self, tier: Tier) -> u64;
+    /// The index of a canonical position within its tier, in `0..tier_size`.
+    fn tier_index(&self, position: Position) -> u64;
+    /// The position at an index of a tier; `None` if the index is not a position of the game.
+    /// Inverse of [`TierIndex::tier_index`] on canonical positions; an index may also name a
+    /// position that is not canonical, which the solver skips.
+    fn tier_position(&self, tier: Tier, index: u64) -> Option<Position>;
+}
+
+/// The symmetries of a game: maps of positions that keep values and remoteness.
+pub trait Symmetry: Send + Sync {
+    /// The number of symmetries, the identity included.
+    fn symmetry_count(&self) -> usize;
+    /// The canonical representative of the position's symmetry class: the same for every
+    /// position equivalent to it, and of equal value and remoteness.
+    fn canonical(&self, position: Position) -> Position;
+    /// Appends the position's image under each symmetry (the identity's included, duplicates
+    /// allowed). An image under the exchange of players need not be a position the rules allow
+    /// (it has the same value for the player to move all the same).
+    fn symmetry_images(&self, position: Position, out: &mut Vec<Position>);
+    /// Whether the symmetries include exchanging the players, and how.
+    fn exchange(&self) -> Option<&dyn Exchange>;
+}
+
+/// The exchange of players (colors swapped, the other to move) as a symmetry. It need not keep the
+/// start's reachable positions to themselves (the start with the second player to move is not
+/// reached), so analysis tells the two sides of a class apart.
+pub trait Exchange: Send + Sync {
+    /// The position with the players exchanged.
+    fn exchanged(&self, position: Position) -> Position;
+    /// The canonical form and whether it is the canonical form of the position's exchange rather
+    /// than of the position under the other symmetries.
+    fn canonical_exchanged(&self, position: Position) -> (Position, bool);
+}
+
+/// Undo-moves: the positions a move leads from.
+pub trait UndoMoves: Send + Sync {
+    /// Appends every non-primitive position with a move to `position`. Invariant (conformance
+    /// test): `p` is appended iff `position` is among `children(p)` and `p` is not primitive.
+    /// Parents need not be reachable.
+    fn undo_moves(&self, position: Position, out: &mut Vec<Position>);
+}
+
+/// An Image AutoGUI (003 section 5.3): the theme, positions as strings, a button per move.
+pub trait ImageGui: Send + Sync {
+    /// The theme.
+    fn theme(&self) -> crate::ImageAutoGui;
+    /// The position as an AutoGUI string (see [`crate::autogui`]).
+    fn autogui_position(&self, position: Position) -> String;
+    /// The button that plays a move in one click.
+    fn autogui_move(&self, position: Position, mv: Move) -> crate::AutoGuiMove;
+    /// Whether some moves come in parts (003 chapter 6), and their parts.
+    fn multipart(&self) -> Option<&dyn MultipartMoves>;
+}
+
+/// Moves played in parts (003 chapter 6).
+pub trait MultipartMoves: Send + Sync {
+    /// The buttons that play a move in parts, in click order; empty when the move is one click.
+    fn move_parts(&self, position: Position, mv: Move) -> Vec<crate::AutoGuiMove>;
+}
+
+/// What the engine, the analysis and the user interfaces ask of a game, read from its declared
+/// capabilities. Implemented for every [`Game`]; games do not implement it.
+pub trait GameExt: Game {
+    /// The tier of a position (tier 0 for games without tiers).
+    fn tier(&self, position: Position) -> Tier {
+        match self.space() {
+            PositionSpace::Sparse(Some(t)) => t.tier(position),
+            PositionSpace::Tiered(t) => t.tier(position),
+            _ => Tier(0),
+        }
+    }
+    /// A tier's name for people.
+    fn tier_name(&self, tier: Tier) -> String {
+        match self.space() {
+            PositionSpace::Sparse(Some(t)) => t.tier_name(tier),
+            PositionSpace::Tiered(t) => t.tier_name(tier),
+            _ => tier.0.to_string(),
+        }
+    }
+    /// The canonical tiers of a tiered game, children first; empty for other games.
+    fn tiers(&self) -> Vec<Tier> {
+        self.space().tier_index().map_or_else(Vec::new, |t| t.tiers())
+    }
+    /// See [`TierIndex::canonical_tier`]; the tier itself for games without a tier index.
+    fn canonical_tier(&self, tier: Tier) -> Tier {
+        self.space().tier_index().map_or(tier, |t| t.canonical_tier(tier))
+    }
+    /// See [`TierIndex::child_tiers`]; empty for games without a tier index.
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        self.space().tier_index().map_or_else(Vec::new, |t| t.child_tiers(tier))
+    }
+    /// The number of indices of a tier (of the one tier of a dense game; 0 for sparse games).
+    fn tier_size(&self, tier: Tier) -> u64 {
+        match self.space() {
+            PositionSpace::Tiered(t) => t.tier_size(tier),
+            PositionSpace::Dense { size } => size,
+            PositionSpace::Sparse(_) => 0,
+        }
+    }
+    /// The dense index of a canonical position: its tier index, or the code of a dense game.
+    fn tier_index(&self, position: Position) -> u64 {
+        self.space().tier_index().map_or(position.0, |t| t.tier_index(position))
+    }
+    /// The position at a dense index (see [`TierIndex::tier_position`]).
+    fn tier_position(&self, tier: Tier, index: u64) -> Option<Position> {
+        self.space().tier_index().map_or(Some(Position(index)), |t| t.tier_position(tier, index))
+    }
+    /// The number of symmetries (1 without).
+    fn symmetry_count(&self) -> usize {
+        self.symmetry().map_or(1, |s| s.symmetry_count())
+    }
+    /// The canonical form (the position itself without symmetries).
+    fn canonical(&self, position: Position) -> Position {
+        self.symmetry().map_or(position, |s| s.canonical(position))
+    }
+    /// Appends the position's symmetric images (the position alone without symmetries).
+    fn symmetry_images(&self, position: Position, out: &mut Vec<Position>) {
+        match self.symmetry() {
+            Some(s) => s.symmetry_images(position, out),
+            None => out.push(position),
+        }
+    }
+    /// The position with the players exchanged, for games with that symmetry.
+    fn exchange(&self, position: Position) -> Option<Position> {
+        self.symmetry().and_then(|s| s.exchange()).map(|e| e.exchanged(position))
+    }
+    /// See [`Exchange::canonical_exchanged`]; never exchanged without that symmetry.
+    fn canonical_exchanged(&self, position: Position) -> (Position, bool) {
+        match self.symmetry().and_then(|s| s.exchange()) {
+            Some(e) => e.canonical_exchanged(position),
+            None => (self.canonical(position), false),
+        }
+    }
+    /// Whether the game has undo-moves.
+    fn has_undo_moves(&self) -> bool {
+        self.undo().is_some()
+    }
+    /// Appends the parents of a position (nothing without undo-moves).
+    fn undo_moves(&self, position: Position, out: &mut Vec<Position>) {
+        if let Some(u) = self.undo() {
+            u.undo_moves(position, out);
+        }
+    }
+    /// The Image AutoGUI theme, if the game has one.
+    fn image_autogui(&self) -> Option<crate::ImageAutoGui> {
+        self.gui().map(|g| g.theme())
+    }
+    /// The AutoGUI position string; empty without a theme.
+    fn autogui_position(&self, position: Position) -> String {
+        self.gui().map_or_else(String::new, |g| g.autogui_position(position))
+    }
+    /// The one-click button of a move; `None` without a theme.
+    fn autogui_move(&self, position: Position, mv: Move) -> Option<crate::AutoGuiMove> {
+        self.gui().map(|g| g.autogui_move(position, mv))
+    }
+    /// The parts of a multipart move; empty for one-click moves and games without parts.
+    fn move_parts(&self, position: Position, mv: Move) -> Vec<crate::AutoGuiMove> {
+        self.gui().and_then(|g| g.multipart()).map_or_else(Vec::new, |m| m.move_parts(position, mv))
+    }
+    /// Whether the game declares moves in parts.
+    fn is_multipart(&self) -> bool {
+        self.gui().is_some_and(|g| g.multipart().is_some())
     }
 
     /// The legal moves as a vector (empty at a primitive position).
@@ -265,42 +433,23 @@ pub trait Game: Send + Sync {
         }
     }
 
-    /// The board drawn in text over several lines, for the terminal.
-    fn board_text(&self, position: Position) -> String {
-        self.position_to_string(position)
-    }
-
-    /// The Image AutoGUI theme (003 section 5.3), if the game has one.
-    fn image_autogui(&self) -> Option<crate::ImageAutoGui> {
-        None
-    }
-
-    /// The position as an AutoGUI string (see [`crate::autogui`]); empty without a theme.
-    fn autogui_position(&self, _position: Position) -> String {
-        String::new()
-    }
-
-    /// The button that plays a move in one click; `None` without a theme.
-    fn autogui_move(&self, _position: Position, _mv: Move) -> Option<crate::AutoGuiMove> {
-        None
-    }
-
-    /// The buttons that play a move in parts, in click order (003 chapter 6); empty when the move
-    /// is one click ([`Game::autogui_move`]).
-    fn move_parts(&self, _position: Position, _mv: Move) -> Vec<crate::AutoGuiMove> {
-        Vec::new()
-    }
-
-    /// The names of the two players, first mover first (`["x", "o"]`).
-    fn player_names(&self) -> [&'static str; 2] {
-        ["first", "second"]
-    }
-
     /// Name of a player.
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => self.player_names()[0],
             Player::Second => self.player_names()[1],
+        }
+    }
+}
+
+impl<G: Game + ?Sized> GameExt for G {}
+
+impl<'a> PositionSpace<'a> {
+    /// The tier index of a tiered space.
+    pub fn tier_index(&self) -> Option<&'a dyn TierIndex> {
+        match self {
+            PositionSpace::Tiered(t) => Some(*t),
+            _ => None,
         }
     }
 }
@@ -311,7 +460,7 @@ impl fmt::Debug for dyn Game + '_ {
     }
 }
 
-/// A game played from another start position: the same rules, variant and symmetries, with
+/// A game played from another start position: the same rules, variant and capabilities, with
 /// `start` as the start. Used to solve a position that the real start does not reach.
 #[derive(Debug)]
 pub struct StartingAt<'a, G: Game + ?Sized> {
@@ -322,6 +471,9 @@ pub struct StartingAt<'a, G: Game + ?Sized> {
 }
 
 impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
+    fn start(&self) -> Position {
+        self.start
+    }
     fn id(&self) -> &'static str {
         self.game.id()
     }
@@ -331,8 +483,11 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
     fn variant(&self) -> String {
         self.game.variant()
     }
-    fn start(&self) -> Position {
-        self.start
+    fn size_class(&self) -> SizeClass {
+        self.game.size_class()
+    }
+    fn to_move(&self, p: Position) -> Player {
+        self.game.to_move(p)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         self.game.primitive(p)
@@ -342,9 +497,6 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
     }
     fn do_move(&self, p: Position, mv: Move) -> Position {
         self.game.do_move(p, mv)
-    }
-    fn to_move(&self, p: Position) -> Player {
-        self.game.to_move(p)
     }
     fn position_to_string(&self, p: Position) -> String {
         self.game.position_to_string(p)
@@ -358,54 +510,6 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
     fn move_syntax(&self) -> String {
         self.game.move_syntax()
     }
-    fn space(&self) -> PositionSpace {
-        self.game.space()
-    }
-    fn tier(&self, p: Position) -> Tier {
-        self.game.tier(p)
-    }
-    fn tiers(&self) -> Vec<Tier> {
-        self.game.tiers()
-    }
-    fn canonical_tier(&self, t: Tier) -> Tier {
-        self.game.canonical_tier(t)
-    }
-    fn child_tiers(&self, t: Tier) -> Vec<Tier> {
-        self.game.child_tiers(t)
-    }
-    fn tier_size(&self, t: Tier) -> u64 {
-        self.game.tier_size(t)
-    }
-    fn tier_index(&self, p: Position) -> u64 {
-        self.game.tier_index(p)
-    }
-    fn tier_position(&self, t: Tier, i: u64) -> Option<Position> {
-        self.game.tier_position(t, i)
-    }
-    fn tier_name(&self, t: Tier) -> String {
-        self.game.tier_name(t)
-    }
-    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
-        self.game.symmetry_images(p, out)
-    }
-    fn exchange(&self, p: Position) -> Option<Position> {
-        self.game.exchange(p)
-    }
-    fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
-        self.game.canonical_exchanged(p)
-    }
-    fn symmetry_count(&self) -> usize {
-        self.game.symmetry_count()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        self.game.canonical(p)
-    }
-    fn has_undo_moves(&self) -> bool {
-        self.game.has_undo_moves()
-    }
-    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
-        self.game.undo_moves(p, out)
-    }
     fn children(&self, p: Position, out: &mut Vec<Position>) {
         self.game.children(p, out)
     }
@@ -414,5 +518,17 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
     }
     fn player_names(&self) -> [&'static str; 2] {
         self.game.player_names()
+    }
+    fn space(&self) -> PositionSpace<'_> {
+        self.game.space()
+    }
+    fn symmetry(&self) -> Option<&dyn Symmetry> {
+        self.game.symmetry()
+    }
+    fn undo(&self) -> Option<&dyn UndoMoves> {
+        self.game.undo()
+    }
+    fn gui(&self) -> Option<&dyn ImageGui> {
+        self.game.gui()
     }
 }

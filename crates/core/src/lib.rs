@@ -10,6 +10,9 @@ pub mod ranking;
 pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
-pub use game::{Game, Move, ParseError, Player, Position, PositionSpace, StartingAt, Tier};
+pub use game::{
+    Exchange, Game, GameExt, ImageGui, Move, MultipartMoves, ParseError, Player, Position,
+    PositionSpace, SizeClass, StartingAt, Symmetry, Tier, TierIndex, Tiers, UndoMoves,
+};
 pub use ranking::{RankError, Rearranger};
 pub use value::{Remoteness, Value, ValueRemoteness};

@@ -8,7 +8,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use perfectplay_core::{Game, Position, Tier, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Position, Tier, ValueRemoteness};
 use perfectplay_solve::{
     Analysis, CountRow, Solution, SolvedTier, SortedPositions, TierSpace, TierValues,
 };

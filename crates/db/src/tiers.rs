@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use perfectplay_core::{Game, Tier};
+use perfectplay_core::{Game, GameExt, Tier};
 use perfectplay_solve::{Analysis, ResultSink, SolvedTier};
 
 use crate::reader::Database;

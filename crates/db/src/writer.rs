@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use perfectplay_core::Game;
+use perfectplay_core::{Game, GameExt};
 use perfectplay_solve::{Analysis, ResultSink, SolvedTier, TierSpace, TierValues};
 use rayon::prelude::*;
 

@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use perfectplay_core::{Game, Tier};
+use perfectplay_core::{Game, GameExt, Tier};
 use perfectplay_db::{tier_dir, Database, TierFiles};
 use perfectplay_games::TicTacTwo;
 use perfectplay_solve::{

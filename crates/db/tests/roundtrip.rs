@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use perfectplay_core::{
-    Game, Move, ParseError, Player, Position, PositionSpace, Remoteness, Tier, Value,
-    ValueRemoteness,
+    Game, GameExt, Move, ParseError, Player, Position, PositionSpace, Remoteness, SizeClass,
+    Symmetry, Tier, Value, ValueRemoteness,
 };
 use perfectplay_db::{Database, DbError, Writer};
 use perfectplay_solve::{
@@ -56,22 +56,29 @@ impl Game for Table {
     fn move_syntax(&self) -> String {
         String::new()
     }
-    fn space(&self) -> PositionSpace {
+    fn size_class(&self) -> SizeClass {
+        SizeClass::Small
+    }
+    fn space(&self) -> PositionSpace<'_> {
         PositionSpace::Dense { size: self.size }
     }
+    fn symmetry(&self) -> Option<&dyn Symmetry> {
+        self.paired.then_some(self as &dyn Symmetry)
+    }
+}
+
+impl Symmetry for Table {
     fn symmetry_count(&self) -> usize {
-        if self.paired {
-            2
-        } else {
-            1
-        }
+        2
+    }
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
+        out.extend([Position(p.0 & !1), Position(p.0 | 1)]);
+    }
+    fn exchange(&self) -> Option<&dyn perfectplay_core::Exchange> {
+        None
     }
     fn canonical(&self, p: Position) -> Position {
-        if self.paired {
-            Position(p.0 & !1)
-        } else {
-            p
-        }
+        Position(p.0 & !1)
     }
 }
 
@@ -148,11 +155,11 @@ proptest! {
         let db = Database::open(&path).unwrap();
         for (i, v) in dense.iter().enumerate() {
             let p = Position(i as u64);
-            if game.canonical(p) == p {
+            if GameExt::canonical(&game, p) == p {
                 prop_assert_eq!(db.get_stored(Tier(0), p).unwrap(), Some(*v));
             }
             // Any position reads as its canonical form's value.
-            prop_assert_eq!(db.get(&game, p).unwrap(), Some(dense[game.canonical(p).0 as usize]));
+            prop_assert_eq!(db.get(&game, p).unwrap(), Some(dense[GameExt::canonical(&game, p).0 as usize]));
         }
         prop_assert_eq!(db.get_stored(Tier(0), Position(dense.len() as u64)).unwrap(), None);
         for &(k, v) in &sorted {
@@ -166,7 +173,7 @@ proptest! {
         let solution = db.load().unwrap();
         for i in (0..dense.len()).step_by(7) {
             let p = Position(i as u64);
-            prop_assert_eq!(solution.get(&game, p), Some(dense[game.canonical(p).0 as usize]));
+            prop_assert_eq!(solution.get(&game, p), Some(dense[GameExt::canonical(&game, p).0 as usize]));
         }
         for &(k, v) in sorted.iter().step_by(5) {
             prop_assert_eq!(solution.get_in_tier(&game, Tier(1), Position(k)), Some(v));

@@ -24,7 +24,8 @@
 //! Its left-right flip exchanges the two components, so it is solved without symmetries.
 
 use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, Move, ParseError, Player, Position, PositionSpace, Value,
+    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    Position, PositionSpace, SizeClass, Symmetry, UndoMoves, Value,
 };
 
 /// What happens to a player who cannot move.
@@ -79,6 +80,9 @@ struct Component {
     min_flip: Vec<u16>,
     /// By rank: the least of the colour-swapped top-bottom flip and its left-right flip.
     min_swap: Vec<u16>,
+    /// By rank: the left-right flip, and the colour-swapped top-bottom flip.
+    flip: Vec<u16>,
+    swap: Vec<u16>,
     /// `count[slots][a][b]`: arrangements of `a` x and `b` o on `slots` slots.
     count: Vec<Vec<Vec<u64>>>,
 }
@@ -190,6 +194,8 @@ fn build_component(n: usize, parity: usize) -> Component {
         goal: Vec::new(),
         min_flip: Vec::new(),
         min_swap: Vec::new(),
+        flip: Vec::new(),
+        swap: Vec::new(),
         count,
     };
     // Diagonal neighbours of each slot.
@@ -257,6 +263,8 @@ fn build_component(n: usize, parity: usize) -> Component {
             let f = image(*m, &flip, false);
             let s = image(*m, &turn_over, true);
             let fs = image(s, &flip, false);
+            component.flip.push(component.rank(f[X], f[O]) as u16);
+            component.swap.push(component.rank(s[X], s[O]) as u16);
             component.min_flip.push(r.min(component.rank(f[X], f[O])) as u16);
             component
                 .min_swap
@@ -414,8 +422,29 @@ impl Game for FiveFieldKono {
         self.encode_board(board, X).expect("the start has the right pebbles")
     }
 
-    fn space(&self) -> PositionSpace {
+    /// The 4x4 boards solve at once; 5x5 takes minutes.
+    fn size_class(&self) -> SizeClass {
+        if self.n == 5 {
+            SizeClass::Large
+        } else {
+            SizeClass::Small
+        }
+    }
+
+    fn space(&self) -> PositionSpace<'_> {
         PositionSpace::Dense { size: 2 * self.evens() * self.odd.len() as u64 }
+    }
+
+    fn symmetry(&self) -> Option<&dyn Symmetry> {
+        self.symmetric.then_some(self as &dyn Symmetry)
+    }
+
+    fn undo(&self) -> Option<&dyn UndoMoves> {
+        Some(self)
+    }
+
+    fn gui(&self) -> Option<&dyn ImageGui> {
+        Some(self)
     }
 
     fn primitive(&self, p: Position) -> Option<Value> {
@@ -461,52 +490,12 @@ impl Game for FiveFieldKono {
         }
     }
 
-    fn has_undo_moves(&self) -> bool {
-        true
-    }
-
-    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
-        let (odd, turn, even) = self.split(p);
-        let mover = 1 - turn;
-        for &e in self.even.successors(mover, even) {
-            if self.rule_primitive(odd, mover, e as usize).is_none() {
-                out.push(self.join(odd, mover, e as usize));
-            }
-        }
-        for &o in self.odd.successors(mover, odd) {
-            if self.rule_primitive(o as usize, mover, even).is_none() {
-                out.push(self.join(o as usize, mover, even));
-            }
-        }
-    }
-
     fn to_move(&self, p: Position) -> Player {
         if self.split(p).1 == X {
             Player::First
         } else {
             Player::Second
         }
-    }
-
-    fn symmetry_count(&self) -> usize {
-        if self.symmetric {
-            8
-        } else {
-            1
-        }
-    }
-
-    #[inline]
-    fn canonical(&self, p: Position) -> Position {
-        if !self.symmetric {
-            return p;
-        }
-        let (odd, turn, even) = self.split(p);
-        let same =
-            self.join(self.odd.min_flip[odd] as usize, turn, self.even.min_flip[even] as usize);
-        let swapped =
-            self.join(self.odd.min_swap[odd] as usize, 1 - turn, self.even.min_swap[even] as usize);
-        same.min(swapped)
     }
 
     fn position_to_string(&self, p: Position) -> String {
@@ -619,10 +608,64 @@ impl Game for FiveFieldKono {
     fn player_names(&self) -> [&'static str; 2] {
         ["x", "o"]
     }
+}
 
+impl Symmetry for FiveFieldKono {
+    fn symmetry_count(&self) -> usize {
+        8
+    }
+
+    #[inline]
+    fn canonical(&self, p: Position) -> Position {
+        let (odd, turn, even) = self.split(p);
+        let same =
+            self.join(self.odd.min_flip[odd] as usize, turn, self.even.min_flip[even] as usize);
+        let swapped =
+            self.join(self.odd.min_swap[odd] as usize, 1 - turn, self.even.min_swap[even] as usize);
+        same.min(swapped)
+    }
+
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
+        let (odd, turn, even) = self.split(p);
+        for (odd, turn, even) in [
+            (odd, turn, even),
+            (self.odd.swap[odd] as usize, 1 - turn, self.even.swap[even] as usize),
+        ] {
+            for odd in [odd, self.odd.flip[odd] as usize] {
+                for even in [even, self.even.flip[even] as usize] {
+                    out.push(self.join(odd, turn, even));
+                }
+            }
+        }
+    }
+
+    /// The swap of colours and turn comes with a top-bottom flip: not the exchange alone.
+    fn exchange(&self) -> Option<&dyn Exchange> {
+        None
+    }
+}
+
+impl UndoMoves for FiveFieldKono {
+    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
+        let (odd, turn, even) = self.split(p);
+        let mover = 1 - turn;
+        for &e in self.even.successors(mover, even) {
+            if self.rule_primitive(odd, mover, e as usize).is_none() {
+                out.push(self.join(odd, mover, e as usize));
+            }
+        }
+        for &o in self.odd.successors(mover, odd) {
+            if self.rule_primitive(o as usize, mover, even).is_none() {
+                out.push(self.join(o as usize, mover, even));
+            }
+        }
+    }
+}
+
+impl ImageGui for FiveFieldKono {
     /// 000 Figure 4.2's board: points joined by their diagonals; x white (player 1, below), o
     /// black.
-    fn image_autogui(&self) -> Option<ImageAutoGui> {
+    fn theme(&self) -> ImageAutoGui {
         use std::fmt::Write;
         let n = self.n;
         let centers = perfectplay_core::autogui::grid_centers(n, n, 100.0);
@@ -645,7 +688,7 @@ impl Game for FiveFieldKono {
         for (x, y) in &centers {
             let _ = write!(background, r##"<circle cx="{x}" cy="{y}" r="9" fill="#6b5a3c"/>"##);
         }
-        Some(ImageAutoGui {
+        ImageAutoGui {
             theme: "pebbles",
             size: (size, size),
             centers,
@@ -653,7 +696,7 @@ impl Game for FiveFieldKono {
             entities: crate::themes::stones(("#f7f4ea", "#555"), ("#2a2a2a", "#000")),
             piece_size: 70.0,
             arrow_width: 12.0,
-        })
+        }
     }
 
     fn autogui_position(&self, p: Position) -> String {
@@ -673,8 +716,12 @@ impl Game for FiveFieldKono {
         )
     }
 
-    fn autogui_move(&self, _p: Position, mv: Move) -> Option<AutoGuiMove> {
-        Some(AutoGuiMove::Arrow { from: (mv.0 / 32) as usize, to: (mv.0 % 32) as usize })
+    fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
+        AutoGuiMove::Arrow { from: (mv.0 / 32) as usize, to: (mv.0 % 32) as usize }
+    }
+
+    fn multipart(&self) -> Option<&dyn MultipartMoves> {
+        None
     }
 }
 
@@ -687,7 +734,7 @@ mod tests {
         let g = FiveFieldKono::new(5, StuckRule::Tie).unwrap();
         assert_eq!(g.even.len(), 34_650);
         assert_eq!(g.odd.len(), 34_320);
-        assert_eq!(g.space(), PositionSpace::Dense { size: 2_378_376_000 });
+        assert_eq!(g.space().dense_size(), Some(2_378_376_000));
         for c in [&g.even, &g.odd] {
             for (r, m) in c.masks.iter().enumerate() {
                 assert_eq!(c.rank(m[X], m[O]), r);

@@ -11,7 +11,8 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, Move, ParseError, Player, Position, Tier, Value,
+    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    Position, PositionSpace, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
 /// Which two marbles the start removes.
@@ -265,15 +266,37 @@ impl Game for Konane {
     fn id(&self) -> &'static str {
         "konane"
     }
+
     fn name(&self) -> &'static str {
         "Konane"
     }
+
     fn variant(&self) -> String {
         let start = match self.start {
             KonaneStart::Corner => "corner",
             KonaneStart::Center => "center",
         };
         format!("{}x{}-{start}", self.rows, self.cols)
+    }
+    /// Up to 25 cells (5x5: 1.3 s) solves at once; 5x6 takes a minute.
+    fn size_class(&self) -> SizeClass {
+        if self.rows * self.cols <= 25 {
+            SizeClass::Small
+        } else {
+            SizeClass::Large
+        }
+    }
+    fn space(&self) -> PositionSpace<'_> {
+        PositionSpace::Sparse(Some(self))
+    }
+    fn symmetry(&self) -> Option<&dyn Symmetry> {
+        Some(self)
+    }
+    fn undo(&self) -> Option<&dyn UndoMoves> {
+        Some(self)
+    }
+    fn gui(&self) -> Option<&dyn ImageGui> {
+        Some(self)
     }
 
     fn start(&self) -> Position {
@@ -346,52 +369,6 @@ impl Game for Konane {
             Player::First
         } else {
             Player::Second
-        }
-    }
-
-    fn tier(&self, p: Position) -> Tier {
-        Tier(self.board(p).count_ones())
-    }
-
-    fn symmetry_count(&self) -> usize {
-        self.sym_tables.len()
-    }
-
-    fn canonical(&self, p: Position) -> Position {
-        (1..self.sym_tables.len()).map(|g| self.apply_symmetry(g, p)).fold(p, Position::min)
-    }
-
-    fn has_undo_moves(&self) -> bool {
-        true
-    }
-
-    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
-        // The player who just moved landed a marble somewhere; walk back along each direction.
-        let board = self.board(p);
-        let last_mover = 1 - self.mover(p);
-        let empty = !board & self.full;
-        let mut landed = board & self.color_mask[last_mover];
-        while landed != 0 {
-            let end = landed.trailing_zeros() as i32;
-            landed &= landed - 1;
-            let (ex, ey) = (end % self.cols as i32, end / self.cols as i32);
-            for (d, dir) in DIRECTIONS.iter().enumerate() {
-                for k in 1..=self.max_jumps() as i32 {
-                    let (sx, sy) = (ex - 2 * k * dir.dx, ey - 2 * k * dir.dy);
-                    if !(0..self.cols as i32).contains(&sx) || !(0..self.rows as i32).contains(&sy)
-                    {
-                        break;
-                    }
-                    let start = end - 2 * k * self.step[d];
-                    let passed = self.path_mask(start as u32, d, k as usize) & !(1u64 << end);
-                    if passed & empty != passed {
-                        break;
-                    }
-                    let parent =
-                        (p.0 ^ self.white_to_move) ^ self.jump_mask(start as u32, d, k as usize);
-                    out.push(Position(parent));
-                }
-            }
         }
     }
 
@@ -501,11 +478,75 @@ impl Game for Konane {
     fn player_names(&self) -> [&'static str; 2] {
         ["x (black)", "o (white)"]
     }
+}
 
-    fn image_autogui(&self) -> Option<ImageAutoGui> {
+impl Tiers for Konane {
+    fn tier(&self, p: Position) -> Tier {
+        Tier(self.board(p).count_ones())
+    }
+
+    /// A tier is the number of marbles.
+    fn tier_name(&self, t: Tier) -> String {
+        t.0.to_string()
+    }
+}
+
+impl Symmetry for Konane {
+    fn symmetry_count(&self) -> usize {
+        self.sym_tables.len()
+    }
+
+    fn canonical(&self, p: Position) -> Position {
+        (1..self.sym_tables.len()).map(|g| self.apply_symmetry(g, p)).fold(p, Position::min)
+    }
+
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
+        out.extend((0..self.sym_tables.len()).map(|g| self.apply_symmetry(g, p)));
+    }
+
+    /// The symmetries that swap colors move the board too: none is the exchange of players alone.
+    fn exchange(&self) -> Option<&dyn Exchange> {
+        None
+    }
+}
+
+impl UndoMoves for Konane {
+    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
+        // The player who just moved landed a marble somewhere; walk back along each direction.
+        let board = self.board(p);
+        let last_mover = 1 - self.mover(p);
+        let empty = !board & self.full;
+        let mut landed = board & self.color_mask[last_mover];
+        while landed != 0 {
+            let end = landed.trailing_zeros() as i32;
+            landed &= landed - 1;
+            let (ex, ey) = (end % self.cols as i32, end / self.cols as i32);
+            for (d, dir) in DIRECTIONS.iter().enumerate() {
+                for k in 1..=self.max_jumps() as i32 {
+                    let (sx, sy) = (ex - 2 * k * dir.dx, ey - 2 * k * dir.dy);
+                    if !(0..self.cols as i32).contains(&sx) || !(0..self.rows as i32).contains(&sy)
+                    {
+                        break;
+                    }
+                    let start = end - 2 * k * self.step[d];
+                    let passed = self.path_mask(start as u32, d, k as usize) & !(1u64 << end);
+                    if passed & empty != passed {
+                        break;
+                    }
+                    let parent =
+                        (p.0 ^ self.white_to_move) ^ self.jump_mask(start as u32, d, k as usize);
+                    out.push(Position(parent));
+                }
+            }
+        }
+    }
+}
+
+impl ImageGui for Konane {
+    fn theme(&self) -> ImageAutoGui {
         let centers = grid_centers(self.cols, self.rows, 100.0);
         let (w, h) = (self.cols as f64 * 100.0, self.rows as f64 * 100.0);
-        Some(ImageAutoGui {
+        ImageAutoGui {
             theme: "koa",
             size: (w, h),
             background: crate::themes::hole_board(&centers, w, h),
@@ -513,7 +554,7 @@ impl Game for Konane {
             entities: crate::themes::stones(("#222", "#000"), ("#f4f1e8", "#777")),
             piece_size: 90.0,
             arrow_width: 14.0,
-        })
+        }
     }
 
     fn autogui_position(&self, p: Position) -> String {
@@ -530,11 +571,17 @@ impl Game for Konane {
         autogui_position(if self.mover(p) == 0 { Player::First } else { Player::Second }, cells)
     }
 
-    fn autogui_move(&self, _p: Position, mv: Move) -> Option<AutoGuiMove> {
+    fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         let (from, to) = self.move_cells(mv);
-        Some(AutoGuiMove::Arrow { from, to })
+        AutoGuiMove::Arrow { from, to }
     }
 
+    fn multipart(&self) -> Option<&dyn MultipartMoves> {
+        Some(self)
+    }
+}
+
+impl MultipartMoves for Konane {
     /// Jumps are two clicks: the jumping stone, then where it lands (a double jump's arrow would
     /// hide the single jump's under it).
     fn move_parts(&self, _p: Position, mv: Move) -> Vec<AutoGuiMove> {

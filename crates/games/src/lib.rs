@@ -3,6 +3,7 @@
 //! **Architecture Invariant:** depends on `perfectplay-core` only. A game knows its rules, its
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
+pub mod board;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod themes;
@@ -29,6 +30,9 @@ pub struct CatalogEntry {
     pub variant_syntax: &'static str,
     /// Variants worth listing (a game may accept more, see `variant_syntax`).
     pub listed_variants: &'static [&'static str],
+    /// Variants not listed that the conformance suite walks as well (board shapes and sizes
+    /// whose code paths the listed ones do not reach).
+    pub also_checked: &'static [&'static str],
     make: fn(&str) -> Result<Box<dyn Game>, String>,
 }
 
@@ -105,8 +109,9 @@ pub fn catalog() -> &'static [CatalogEntry] {
             default_variant: "regular",
             variant_syntax: "regular",
             listed_variants: &["regular"],
+            also_checked: &[],
             make: |v| match v {
-                "regular" => Ok(Box::new(TicTacToe)),
+                "regular" => Ok(Box::new(TicTacToe::default())),
                 _ => Err("regular".into()),
             },
         },
@@ -116,6 +121,7 @@ pub fn catalog() -> &'static [CatalogEntry] {
             default_variant: "regular",
             variant_syntax: "regular | 3-marks | 2-marks (small versions with fewer marks each)",
             listed_variants: &["regular", "2-marks"],
+            also_checked: &["3-marks"],
             make: |v| match v {
                 "regular" => Ok(Box::new(TicTacTwo::new())),
                 "3-marks" => Ok(Box::new(TicTacTwo::with_marks(3))),
@@ -130,6 +136,7 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax:
                 "RxC-corner | RxC-center (rows x columns, 3 to 8 each, at most 63 cells)",
             listed_variants: KONANE_VARIANTS,
+            also_checked: &["3x3-corner", "4x5-center", "7x8-corner", "7x8-center"],
             make: |v| Konane::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
         CatalogEntry {
@@ -146,6 +153,7 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "4x4-lose-if-stuck",
                 "4x4-win-if-stuck",
             ],
+            also_checked: &[],
             make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
     ];

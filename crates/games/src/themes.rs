@@ -3,6 +3,10 @@
 
 use std::fmt::Write;
 
+use perfectplay_core::ImageAutoGui;
+
+use crate::board::Board;
+
 /// A stone with a thin rim and a highlight.
 pub fn stone(fill: &str, rim: &str) -> String {
     format!(
@@ -56,4 +60,65 @@ pub fn hole_board(centers: &[(f64, f64)], w: f64, h: f64) -> String {
         let _ = write!(s, r##"<circle cx="{x}" cy="{y}" r="12" fill="#8a6a3a"/>"##);
     }
     s
+}
+
+/// Tic-Tac-Toe's marks as the entities `x` and `o`.
+pub fn marks() -> Vec<perfectplay_core::Entity> {
+    vec![
+        perfectplay_core::Entity { token: 'x', svg: cross() },
+        perfectplay_core::Entity { token: 'o', svg: ring() },
+    ]
+}
+
+/// The size of a cell in the standard themes' drawing space.
+pub const CELL: f64 = 100.0;
+
+/// The standard theme of a grid game: `cols` by `rows` cells on paper, the entities at the cell
+/// centers (row by row from the top left, as [`crate::board::Board::grid`] numbers them).
+pub fn grid_theme(
+    cols: usize,
+    rows: usize,
+    entities: Vec<perfectplay_core::Entity>,
+) -> ImageAutoGui {
+    ImageAutoGui {
+        theme: "paper",
+        size: (cols as f64 * CELL, rows as f64 * CELL),
+        centers: perfectplay_core::autogui::grid_centers(cols, rows, CELL),
+        background: grid_board(cols, rows, CELL, "#fbf8ef", "#333"),
+        entities,
+        piece_size: CELL,
+        arrow_width: 14.0,
+    }
+}
+
+/// The standard theme of a board of points joined by lines (Achi, Mū Tōrere): the board's
+/// coordinates scaled to [`CELL`] apart, a margin of half a cell, a dot at every point.
+pub fn points_theme(board: &Board, entities: Vec<perfectplay_core::Entity>) -> ImageAutoGui {
+    let xy: Vec<(f64, f64)> = (0..board.len()).map(|c| board.xy(c)).collect();
+    let min = |f: fn(&(f64, f64)) -> f64| xy.iter().map(f).fold(f64::INFINITY, f64::min);
+    let max = |f: fn(&(f64, f64)) -> f64| xy.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
+    let (x0, y0) = (min(|p| p.0), min(|p| p.1));
+    let centers: Vec<(f64, f64)> =
+        xy.iter().map(|&(x, y)| ((x - x0 + 0.5) * CELL, (y - y0 + 0.5) * CELL)).collect();
+    let (w, h) = ((max(|p| p.0) - x0 + 1.0) * CELL, (max(|p| p.1) - y0 + 1.0) * CELL);
+    let mut background = format!(r##"<rect width="{w}" height="{h}" fill="#efe4c8"/>"##);
+    for &(a, b) in board.edges() {
+        let ((x1, y1), (x2, y2)) = (centers[a], centers[b]);
+        let _ = write!(
+            background,
+            r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#5a4630" stroke-width="5"/>"##
+        );
+    }
+    for (x, y) in &centers {
+        let _ = write!(background, r##"<circle cx="{x}" cy="{y}" r="9" fill="#5a4630"/>"##);
+    }
+    ImageAutoGui {
+        theme: "points",
+        size: (w, h),
+        centers,
+        background,
+        entities,
+        piece_size: 0.8 * CELL,
+        arrow_width: 14.0,
+    }
 }

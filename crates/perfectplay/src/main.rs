@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use perfectplay_core::{Game, Value};
+use perfectplay_core::{Game, GameExt, Value};
 
 use perfectplay_db::{Database, TierFiles};
 
@@ -314,7 +314,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Analyze { game: args, format, recount: _, tiers: true } => {
             let game = load_game(&args)?;
-            if game.space() != perfectplay_core::PositionSpace::Tiered {
+            if !game.space().is_tiered() {
                 anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
             }
             let (_, lines) = with_solution(game.as_ref(), &cli.data_dir, &args, |solution| {

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
-use perfectplay_core::{Game, Move, Position, StartingAt, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Move, Position, StartingAt, Value, ValueRemoteness};
 use perfectplay_db::Database;
 use perfectplay_solve::{solve, Solution, SolveOptions};
 use serde_json::json;

@@ -5,7 +5,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use anyhow::Result;
-use perfectplay_core::{Game, Player, Position, Value};
+use perfectplay_core::{Game, GameExt, Player, Position, Value};
 
 use crate::oracle::{MoveReport, Oracle};
 use crate::{words, ComputerSide};

@@ -16,18 +16,12 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use perfectplay_core::{Game, ImageAutoGui, Position, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, ImageAutoGui, Position, SizeClass, Value, ValueRemoteness};
 use perfectplay_db::Database;
 use perfectplay_solve::SolveOptions;
 use serde_json::{json, Value as JsonValue};
 
 use crate::oracle::{Oracle, PositionReport};
-
-/// Games small enough to solve at start-up in a few seconds, so a fresh machine has something to
-/// play: sparse games with at most this many cells (Tic-Tac-Toe, Konane up to 5x5)...
-const SOLVE_AT_START_CELLS: usize = 25;
-/// ...and dense games with at most this many codes (Five Field Kono's 4x4 boards).
-const SOLVE_AT_START_CODES: u64 = 10_000_000;
 
 /// Decoded database blocks the server keeps per variant: 256 MiB holds 5,400 of Five Field Kono's
 /// 36,292 blocks (a sixth of the file).
@@ -44,22 +38,6 @@ struct Variant {
     theme: Option<JsonValue>,
     /// Whether some moves come in parts.
     multipart: bool,
-}
-
-/// Whether a game has moves in parts: looked for along the first few plies of the game, always
-/// playing the first move (Tic-Tac-Two's grid and mark moves begin at the fifth ply).
-fn has_multipart_moves(game: &dyn Game) -> bool {
-    const PLIES: usize = 12;
-    let mut p = game.start();
-    for _ in 0..PLIES {
-        let moves = game.legal_moves(p);
-        if moves.iter().any(|&m| !game.move_parts(p, m).is_empty()) {
-            return true;
-        }
-        let Some(&first) = moves.first() else { return false };
-        p = game.do_move(p, first);
-    }
-    false
 }
 
 struct GameEntry {
@@ -80,20 +58,6 @@ impl std::fmt::Debug for AppState {
     }
 }
 
-/// Whether a variant solves in a few seconds (see [`SOLVE_AT_START_CELLS`]); `theme` is its
-/// Image AutoGUI data, whose centers are its cells.
-fn small(game: &dyn Game, theme: Option<&ImageAutoGui>) -> bool {
-    match game.space() {
-        perfectplay_core::PositionSpace::Dense { size } => size <= SOLVE_AT_START_CODES,
-        perfectplay_core::PositionSpace::Tiered => {
-            game.tiers().iter().map(|&t| game.tier_size(t)).sum::<u64>() <= SOLVE_AT_START_CODES
-        }
-        perfectplay_core::PositionSpace::Sparse => {
-            theme.is_some_and(|t| t.centers.len() <= SOLVE_AT_START_CELLS)
-        }
-    }
-}
-
 impl AppState {
     /// Every listed variant: from its database under `data_dir` if there is one, solved in memory
     /// if it is small, else marked unsolved with the command that solves it.
@@ -109,7 +73,7 @@ impl AppState {
                     let db = Database::open_with_cache(&path, SERVER_CACHE_BYTES)?;
                     db.check_game(game)?;
                     (Ok(Oracle::from_database(game, db)), "database")
-                } else if small(game, theme.as_ref()) {
+                } else if game.size_class() == SizeClass::Small {
                     let started = std::time::Instant::now();
                     let oracle = Oracle::solve_quietly(game, SolveOptions::default())?;
                     if log {
@@ -131,7 +95,7 @@ impl AppState {
                         oracle,
                         source,
                         theme: theme.as_ref().map(theme_json),
-                        multipart: has_multipart_moves(game),
+                        multipart: game.is_multipart(),
                     },
                 ));
             }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use perfectplay_core::{Game, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Value, ValueRemoteness};
 use rayon::prelude::*;
 
 use crate::discover::{discover_tiers, reachable_dense};
@@ -127,18 +127,29 @@ pub fn analyze<G: Game + ?Sized>(
     solution: &Solution,
     progress: &dyn Progress,
 ) -> Result<Analysis, SolveError> {
+    analyze_counting(game, solution, progress, true)
+}
+
+/// [`analyze`], choosing whether a sparse game's positions may be counted by their canonical
+/// forms' images (when the start allows it) or always by a second search: tests compare the two.
+pub fn analyze_counting<G: Game + ?Sized>(
+    game: &G,
+    solution: &Solution,
+    progress: &dyn Progress,
+    by_images: bool,
+) -> Result<Analysis, SolveError> {
     if let (perfectplay_core::PositionSpace::Dense { size }, [tier]) =
         (game.space(), solution.tiers())
     {
         return Ok(analyze_dense(game, size, &tier.values, solution.is_canonical(), progress));
     }
-    if game.space() == perfectplay_core::PositionSpace::Tiered {
+    if game.space().is_tiered() {
         return crate::tiered::analyze_tiered(game, solution, progress).map(|(a, _)| a);
     }
     let mut analysis = Analysis::default();
     let has_symmetry = game.symmetry_count() > 1;
     let sparse = solution.tiers().iter().all(|t| matches!(t.space, TierSpace::Sorted(_)));
-    let closed = has_symmetry && {
+    let closed = by_images && has_symmetry && {
         let mut images = Vec::new();
         game.symmetry_images(game.start(), &mut images);
         !images.is_empty() && images.iter().all(|&q| q == game.start())

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use perfectplay_core::{Game, Position, Tier};
+use perfectplay_core::{Game, GameExt, Position, Tier};
 use rayon::prelude::*;
 
 use crate::progress::Progress;

@@ -11,9 +11,9 @@ mod retrograde;
 pub mod space;
 pub mod tiered;
 
-use perfectplay_core::{Game, Position, PositionSpace, Tier, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Position, PositionSpace, Tier, ValueRemoteness};
 
-pub use analysis::{analyze, Analysis, CountRow};
+pub use analysis::{analyze, analyze_counting, Analysis, CountRow};
 pub use progress::{NoProgress, Progress};
 pub use space::{SortedPositions, TierSpace};
 pub use tiered::{analyze_tiered, TierReport};
@@ -339,7 +339,7 @@ pub fn solve<G: Game + ?Sized>(
             }
             vec![(Tier(0), TierSpace::Dense { size })]
         }
-        PositionSpace::Tiered => {
+        PositionSpace::Tiered(_) => {
             if !canonicalize && game.symmetry_count() > 1 {
                 return Err(SolveError::NeedsSymmetry { game: game.id().to_string() });
             }
@@ -348,7 +348,7 @@ pub fn solve<G: Game + ?Sized>(
                 .map(|t| (t, TierSpace::Dense { size: game.tier_size(t) }))
                 .collect()
         }
-        PositionSpace::Sparse => {
+        PositionSpace::Sparse(_) => {
             let mut tiers = Vec::new();
             discover::discover_tiers(game, canonicalize, progress, |t, s| {
                 tiers.push((t, TierSpace::Sorted(s)));
@@ -362,7 +362,7 @@ pub fn solve<G: Game + ?Sized>(
     let (mut done, mut solved_here) = (0u64, 0u64);
     let overall = std::time::Instant::now();
     let order: Vec<Tier> = spaces.iter().map(|(t, _)| *t).collect();
-    let tiered = game.space() == PositionSpace::Tiered;
+    let tiered = game.space().is_tiered();
     // Whether a solved tier is still a child of a tier from `from` on (tiered games declare their
     // child tiers; other games' children may lie in any lower tier, so nothing is dropped).
     let needed_by = |tier: Tier, from: usize| {

@@ -30,7 +30,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use perfectplay_core::{Game, Position, Remoteness, Tier, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Position, Remoteness, Tier, Value, ValueRemoteness};
 use rayon::prelude::*;
 
 use crate::progress::Progress;

@@ -1,7 +1,7 @@
 //! The positions of one tier, as the engine stores them: a dense index range, or a sorted array of
 //! the position codes actually reached, with a directory for fast lookup.
 
-use perfectplay_core::{Game, Position};
+use perfectplay_core::{Game, GameExt, Position};
 
 /// Average number of keys per directory bucket of a [`SortedPositions`], when the span allows.
 const KEYS_PER_BUCKET: u64 = 24;

@@ -14,7 +14,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use perfectplay_core::{Game, Position, Tier, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Position, Tier, Value, ValueRemoteness};
 use rayon::prelude::*;
 
 use crate::analysis::Analysis;

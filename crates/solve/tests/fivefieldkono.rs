@@ -1,10 +1,10 @@
 //! Five Field Kono: the engine against a plain round-by-round solver written here on its own board
 //! representation (4x4 board, all three stuck rules, every reachable position), and, behind
-//! `PERFECTPLAY_FULL=1`, the full 5x5 game against 000's published tables.
+//! `--ignored`, the full 5x5 game against 000's published tables.
 
 use std::collections::HashMap;
 
-use perfectplay_core::{Game, Position, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Position, Remoteness, Value, ValueRemoteness};
 use perfectplay_games::FiveFieldKono;
 use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
 
@@ -355,10 +355,8 @@ fn reference_rows(variant: &str) -> HashMap<ValueRemoteness, (u64, u64)> {
 /// The full game, every variant: see `fivefieldkono.md` next to this file for how these results compare
 /// with 000's tables and why they differ where they do.
 #[test]
+#[ignore = "full scale: minutes and 5 GB per variant; run with --ignored (BENCHMARKS.md)"]
 fn full_board_solved_and_counted() {
-    if std::env::var_os("PERFECTPLAY_FULL").is_none() {
-        return;
-    }
     let reachable = reachable_by_independent_search();
     println!("independent search: {reachable} reachable positions");
     for (variant, start) in [
@@ -488,14 +486,14 @@ impl Game for BelowCode<'_> {
     fn move_syntax(&self) -> String {
         self.game.move_syntax()
     }
-    fn space(&self) -> perfectplay_core::PositionSpace {
+    fn size_class(&self) -> perfectplay_core::SizeClass {
+        self.game.size_class()
+    }
+    fn space(&self) -> perfectplay_core::PositionSpace<'_> {
         self.game.space()
     }
-    fn symmetry_count(&self) -> usize {
-        self.game.symmetry_count()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        self.game.canonical(p)
+    fn symmetry(&self) -> Option<&dyn perfectplay_core::Symmetry> {
+        self.game.symmetry()
     }
     fn children(&self, p: Position, out: &mut Vec<Position>) {
         let first = out.len();

@@ -6,7 +6,8 @@ mod common;
 
 use common::check_best_over_children;
 use perfectplay_core::{
-    Game, Move, ParseError, Player, Position, PositionSpace, Remoteness, Value, ValueRemoteness,
+    Game, GameExt, Move, ParseError, Player, Position, PositionSpace, Remoteness, SizeClass,
+    UndoMoves, Value, ValueRemoteness,
 };
 use perfectplay_games::{Konane, KonaneStart, TicTacToe};
 use perfectplay_solve::{solve, NoProgress, Solution, SolveOptions};
@@ -60,12 +61,18 @@ impl Game for Graph {
     fn move_syntax(&self) -> String {
         "a number".into()
     }
-    fn space(&self) -> PositionSpace {
+    fn size_class(&self) -> SizeClass {
+        SizeClass::Small
+    }
+    fn space(&self) -> PositionSpace<'_> {
         PositionSpace::Dense { size: self.edges.len() as u64 }
     }
-    fn has_undo_moves(&self) -> bool {
-        self.undo
+    fn undo(&self) -> Option<&dyn UndoMoves> {
+        self.undo.then_some(self as &dyn UndoMoves)
     }
+}
+
+impl UndoMoves for Graph {
     fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
         for (q, kids) in self.edges.iter().enumerate() {
             if self.primitive[q].is_none() && kids.contains(&p.0) {
@@ -186,7 +193,7 @@ proptest! {
                 let ks = solve(&k, SolveOptions::default(), &NoProgress, None).unwrap();
                 let c = Konane::new(5, 5, KonaneStart::Center).unwrap();
                 let cs = solve(&c, SolveOptions::default(), &NoProgress, None).unwrap();
-                let ts = solve(&TicTacToe, SolveOptions::default(), &NoProgress, None).unwrap();
+                let ts = solve(&TicTacToe::default(), SolveOptions::default(), &NoProgress, None).unwrap();
                 (k, ks, c, cs, ts)
             };
         }
@@ -197,8 +204,8 @@ proptest! {
             for p in random_walk(c, &choices) {
                 prop_assert_eq!(check_best_over_children(c, cs, p), Ok(()));
             }
-            for p in random_walk(&TicTacToe, &choices) {
-                prop_assert_eq!(check_best_over_children(&TicTacToe, ts, p), Ok(()));
+            for p in random_walk(&TicTacToe::default(), &choices) {
+                prop_assert_eq!(check_best_over_children(&TicTacToe::default(), ts, p), Ok(()));
             }
             Ok(())
         })?;

@@ -81,7 +81,7 @@ fn code(b: &Board) -> Position {
 
 #[test]
 fn tictactoe_agrees_with_brute_force() {
-    let game = TicTacToe;
+    let game = TicTacToe::default();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let analysis = analyze(&game, &solution, &NoProgress).unwrap();
 
@@ -138,75 +138,20 @@ fn tictactoe_agrees_with_brute_force() {
 /// search without symmetry reduction counts.
 #[test]
 fn counting_by_images_equals_counting_by_search() {
-    #[derive(Debug)]
-    struct NoImages<'a>(&'a dyn perfectplay_core::Game);
-    impl perfectplay_core::Game for NoImages<'_> {
-        fn id(&self) -> &'static str {
-            self.0.id()
-        }
-        fn name(&self) -> &'static str {
-            self.0.name()
-        }
-        fn variant(&self) -> String {
-            self.0.variant()
-        }
-        fn start(&self) -> perfectplay_core::Position {
-            self.0.start()
-        }
-        fn primitive(&self, p: perfectplay_core::Position) -> Option<perfectplay_core::Value> {
-            self.0.primitive(p)
-        }
-        fn moves(&self, p: perfectplay_core::Position, out: &mut Vec<perfectplay_core::Move>) {
-            self.0.moves(p, out)
-        }
-        fn do_move(
-            &self,
-            p: perfectplay_core::Position,
-            m: perfectplay_core::Move,
-        ) -> perfectplay_core::Position {
-            self.0.do_move(p, m)
-        }
-        fn to_move(&self, p: perfectplay_core::Position) -> perfectplay_core::Player {
-            self.0.to_move(p)
-        }
-        fn position_to_string(&self, p: perfectplay_core::Position) -> String {
-            self.0.position_to_string(p)
-        }
-        fn parse_position(
-            &self,
-            t: &str,
-        ) -> Result<perfectplay_core::Position, perfectplay_core::ParseError> {
-            self.0.parse_position(t)
-        }
-        fn move_to_string(
-            &self,
-            p: perfectplay_core::Position,
-            m: perfectplay_core::Move,
-        ) -> String {
-            self.0.move_to_string(p, m)
-        }
-        fn move_syntax(&self) -> String {
-            self.0.move_syntax()
-        }
-        fn tier(&self, p: perfectplay_core::Position) -> perfectplay_core::Tier {
-            self.0.tier(p)
-        }
-        fn symmetry_count(&self) -> usize {
-            self.0.symmetry_count()
-        }
-        fn canonical(&self, p: perfectplay_core::Position) -> perfectplay_core::Position {
-            self.0.canonical(p)
-        }
-    }
-    let game = perfectplay_games::TicTacToe;
-    let plain = NoImages(&game);
-    let count = |g: &dyn perfectplay_core::Game| {
-        let solution =
-            perfectplay_solve::solve(g, Default::default(), &perfectplay_solve::NoProgress, None)
-                .unwrap();
-        perfectplay_solve::analyze(g, &solution, &perfectplay_solve::NoProgress).unwrap()
+    let game = perfectplay_games::TicTacToe::default();
+    let solution =
+        perfectplay_solve::solve(&game, Default::default(), &perfectplay_solve::NoProgress, None)
+            .unwrap();
+    let count = |by_images| {
+        perfectplay_solve::analyze_counting(
+            &game,
+            &solution,
+            &perfectplay_solve::NoProgress,
+            by_images,
+        )
+        .unwrap()
     };
-    let (by_images, by_search) = (count(&game), count(&plain));
+    let (by_images, by_search) = (count(true), count(false));
     assert_eq!(by_images.total(), 5478);
     assert_eq!(by_images, by_search);
 }

@@ -1,0 +1,337 @@
+//! The conformance suite: every game in the catalog, every listed variant, without being listed
+//! here. Rules properties on random walks (moves accepted and agreeing with children, tiers never
+//! going up, text forms round-tripping, fuzzed text refused without a panic, symmetric images
+//! sharing the canonical form, undo-moves the exact inverse of moves, tier indices round-tripping,
+//! AutoGUI buttons telling moves apart and multipart moves where the game declares them); and for
+//! every variant that declares itself small, a solve in which every stored position's value is the
+//! best over its children, with the analysis equal to `reference/<game>-<variant>.tsv`.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::check_best_over_children;
+use perfectplay_core::{Game, GameExt, Position, SizeClass};
+use perfectplay_solve::{solve, NoProgress, Solution, SolveOptions, TierSpace};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+/// Every listed variant of every game, then the variants the catalog names to check as well;
+/// built once.
+fn variants() -> &'static [Box<dyn Game>] {
+    static ALL: OnceLock<Vec<Box<dyn Game>>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let catalog = perfectplay_games::catalog();
+        let listed = catalog.iter().flat_map(|e| e.listed_variants.iter().map(move |v| (e, v)));
+        let also = catalog.iter().flat_map(|e| e.also_checked.iter().map(move |v| (e, v)));
+        listed.chain(also).map(|(e, v)| e.variant(Some(v)).unwrap()).collect()
+    })
+}
+
+/// The listed variants that declare themselves small.
+fn small_listed_variants() -> Vec<&'static dyn Game> {
+    let listed = |g: &dyn Game| {
+        perfectplay_games::catalog()
+            .iter()
+            .any(|e| e.id == g.id() && e.listed_variants.contains(&g.variant().as_str()))
+    };
+    variants()
+        .iter()
+        .map(|g| g.as_ref())
+        .filter(|&g| g.size_class() == SizeClass::Small && listed(g))
+        .collect()
+}
+
+/// The positions along a walk that takes move `choice % moves` at each step.
+fn random_walk(game: &dyn Game, choices: &[usize]) -> Vec<Position> {
+    let mut p = game.start();
+    let mut path = vec![p];
+    for &choice in choices {
+        let moves = game.legal_moves(p);
+        if moves.is_empty() {
+            break;
+        }
+        p = game.do_move(p, moves[choice % moves.len()]);
+        path.push(p);
+    }
+    path
+}
+
+/// Runs `check` on every variant over `cases` random walks of up to 60 moves each.
+fn for_every_variant(
+    cases: u32,
+    check: impl Fn(&dyn Game, &[Position]) -> Result<(), TestCaseError>,
+) {
+    for game in variants() {
+        let mut runner =
+            TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+        let walks = proptest::collection::vec(any::<usize>(), 0..60);
+        runner
+            .run(&walks, |choices| check(game.as_ref(), &random_walk(game.as_ref(), &choices)))
+            .unwrap_or_else(|e| panic!("{} {}: {e}", game.id(), game.variant()));
+    }
+}
+
+fn sorted_children(game: &dyn Game, p: Position) -> Vec<Position> {
+    let mut children = Vec::new();
+    if game.primitive(p).is_none() {
+        game.children(p, &mut children);
+    }
+    children.sort_unstable();
+    children
+}
+
+#[test]
+fn moves_are_accepted_and_agree_with_children_and_text_round_trips() {
+    for_every_variant(40, |game, walk| {
+        for &p in walk {
+            let moves = game.legal_moves(p);
+            prop_assert_eq!(moves.is_empty(), game.primitive(p).is_some());
+            let mut via_moves = Vec::new();
+            for &m in &moves {
+                let child = game.play(p, m).expect("a generated move is legal");
+                prop_assert!(game.tier(child) <= game.tier(p), "a move raised the tier");
+                via_moves.push(child);
+                let text = game.move_to_string(p, m);
+                prop_assert_eq!(game.parse_move(p, &text), Ok(m), "move {}", text);
+            }
+            via_moves.sort_unstable();
+            prop_assert_eq!(sorted_children(game, p), via_moves);
+            let text = game.position_to_string(p);
+            prop_assert_eq!(game.parse_position(&text), Ok(p), "position {}", text);
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn fuzzed_text_is_an_error_not_a_panic() {
+    for game in variants() {
+        let mut runner =
+            TestRunner::new(Config { cases: 64, failure_persistence: None, ..Config::default() });
+        let start = game.position_to_string(game.start());
+        // Random text, and the start's text with one character replaced (near misses).
+        let texts = (".{0,80}", 0..start.len().max(1), any::<char>());
+        runner
+            .run(&texts, |(text, at, ch)| {
+                let _ = game.parse_position(&text);
+                let _ = game.parse_move(game.start(), &text);
+                let mut near: Vec<char> = start.chars().collect();
+                if let Some(c) = near.get_mut(at) {
+                    *c = ch;
+                }
+                let near: String = near.into_iter().collect();
+                if let Ok(p) = game.parse_position(&near) {
+                    // Whatever parses is a position the game can work with.
+                    let _ = game.legal_moves(p);
+                    let _ = game.canonical(p);
+                }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{} {}: {e}", game.id(), game.variant()));
+    }
+}
+
+#[test]
+fn symmetric_images_share_canonical_form_and_value_class() {
+    for_every_variant(30, |game, walk| {
+        let mut images = Vec::new();
+        for &p in walk {
+            images.clear();
+            game.symmetry_images(p, &mut images);
+            prop_assert!(images.contains(&p));
+            prop_assert_eq!(images.len(), game.symmetry_count());
+            let c = game.canonical(p);
+            prop_assert_eq!(game.canonical(c), c);
+            if game.exchange(p).is_none() {
+                prop_assert_eq!(c, *images.iter().min().unwrap());
+            } else {
+                // With the players exchanged too, the canonical form is an image in the
+                // canonical tier (Tic-Tac-Two: X to move when the marks are even).
+                prop_assert!(images.contains(&c));
+                prop_assert_eq!(game.tier(c), game.canonical_tier(game.tier(p)));
+            }
+            for &q in &images {
+                prop_assert_eq!(game.canonical(q), c);
+                prop_assert_eq!(game.primitive(q), game.primitive(p));
+                prop_assert_eq!(game.legal_moves(q).len(), game.legal_moves(p).len());
+                prop_assert_eq!(
+                    game.canonical_tier(game.tier(q)),
+                    game.canonical_tier(game.tier(p))
+                );
+                // An image with the players exchanged need not be a position of the game.
+                if game.canonical_exchanged(q).1 == game.canonical_exchanged(p).1 {
+                    prop_assert_eq!(game.parse_position(&game.position_to_string(q)), Ok(q));
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn undo_moves_are_the_inverse_of_moves() {
+    for_every_variant(30, |game, walk| {
+        if !game.has_undo_moves() {
+            return Ok(());
+        }
+        // The walk's positions and their parents: legal positions the start need not reach,
+        // which the solver meets all the same.
+        let mut around = walk.to_vec();
+        for &p in walk {
+            game.undo_moves(p, &mut around);
+        }
+        for &p in &around {
+            let mut parents = Vec::new();
+            game.undo_moves(p, &mut parents);
+            for &q in &parents {
+                prop_assert!(game.primitive(q).is_none(), "a primitive parent");
+                prop_assert!(
+                    sorted_children(game, q).contains(&p),
+                    "{} is not a child of its parent {}",
+                    game.position_to_string(p),
+                    game.position_to_string(q)
+                );
+            }
+            for c in sorted_children(game, p) {
+                let mut back = Vec::new();
+                game.undo_moves(c, &mut back);
+                prop_assert!(back.contains(&p), "a child does not undo to its parent");
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn tier_indices_round_trip() {
+    for_every_variant(30, |game, walk| {
+        if !game.space().is_tiered() {
+            return Ok(());
+        }
+        let tiers = game.tiers();
+        for &p in walk {
+            let c = game.canonical(p);
+            let t = game.tier(c);
+            prop_assert!(tiers.contains(&t), "tier {} is not listed", game.tier_name(t));
+            prop_assert_eq!(game.canonical_tier(game.tier(p)), t);
+            let i = game.tier_index(c);
+            prop_assert!(i < game.tier_size(t));
+            prop_assert_eq!(game.tier_position(t, i), Some(c));
+            let below = game.child_tiers(t);
+            for k in sorted_children(game, c) {
+                let ct = game.tier(game.canonical(k));
+                prop_assert!(ct == t || below.contains(&ct), "{:?} -> {:?}", t, ct);
+            }
+        }
+        Ok(())
+    });
+}
+
+/// Every move has a button; buttons and part sequences tell moves apart, and no move's parts are
+/// the start of another's (so the page always knows when a move is complete); only games that
+/// declare multipart moves have parts, and those that do show some along the walks.
+#[test]
+fn autogui_buttons_name_one_move_each() {
+    for game in variants() {
+        let Some(theme) = game.image_autogui() else { continue };
+        let parts_seen = std::sync::atomic::AtomicBool::new(false);
+        let mut runner =
+            TestRunner::new(Config { cases: 30, failure_persistence: None, ..Config::default() });
+        let walks = proptest::collection::vec(any::<usize>(), 0..60);
+        runner
+            .run(&walks, |choices| {
+                for p in random_walk(game.as_ref(), &choices) {
+                    let cells = game.autogui_position(p);
+                    prop_assert_eq!(cells.chars().count(), theme.centers.len() + 2, "{}", cells);
+                    let mut sequences: Vec<Vec<String>> = Vec::new();
+                    for m in game.legal_moves(p) {
+                        let parts = game.move_parts(p, m);
+                        prop_assert!(parts.is_empty() || game.is_multipart());
+                        if !parts.is_empty() {
+                            parts_seen.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        for b in parts.iter().chain(game.autogui_move(p, m).iter()) {
+                            let at = match *b {
+                                perfectplay_core::AutoGuiMove::Token { at, .. } => vec![at],
+                                perfectplay_core::AutoGuiMove::Arrow { from, to }
+                                | perfectplay_core::AutoGuiMove::Line { from, to } => {
+                                    vec![from, to]
+                                }
+                            };
+                            prop_assert!(at.iter().all(|&c| c < theme.centers.len()), "{}", b);
+                        }
+                        sequences.push(if parts.is_empty() {
+                            vec![game.autogui_move(p, m).unwrap().to_string()]
+                        } else {
+                            parts.iter().map(ToString::to_string).collect()
+                        });
+                    }
+                    for (i, a) in sequences.iter().enumerate() {
+                        for b in &sequences[i + 1..] {
+                            let n = a.len().min(b.len());
+                            prop_assert!(a[..n] != b[..n], "{:?} and {:?}", a, b);
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{} {}: {e}", game.id(), game.variant()));
+        assert_eq!(
+            parts_seen.into_inner(),
+            game.is_multipart(),
+            "{} {}: declared multipart moves and parts seen disagree",
+            game.id(),
+            game.variant()
+        );
+    }
+}
+
+/// Every position a solution stores (for dense tiers, every index naming a canonical position).
+fn stored_positions(game: &dyn Game, solution: &Solution) -> Vec<Position> {
+    let mut out = Vec::new();
+    for t in solution.tiers() {
+        match &t.space {
+            TierSpace::Sorted(keys) => out.extend(keys.iter().map(Position)),
+            TierSpace::Dense { size } => out.extend((0..*size).filter_map(|i| {
+                let p = game.tier_position(t.tier, i)?;
+                (game.canonical(p) == p || !solution.is_canonical()).then_some(p)
+            })),
+        }
+    }
+    out
+}
+
+/// The known answers of a variant: `reference/<game>-<variant>.tsv`, comment lines left out.
+fn reference_table(game: &dyn Game) -> Result<String, String> {
+    let name = format!("{}-{}.tsv", game.id(), game.variant());
+    let path = format!("{}/../../reference/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "reference/{name}: {e}; every small variant has one (computed: `perfectplay analyze \
+             {} --variant {} --format tsv`, with a comment saying how it was checked)",
+            game.id(),
+            game.variant()
+        )
+    })?;
+    Ok(text.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect())
+}
+
+/// Small variants: solved, every stored position the best over its children, the analysis equal
+/// to the reference table.
+#[test]
+fn small_variants_solve_to_their_reference_tables() {
+    for game in small_listed_variants() {
+        let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
+        let positions = stored_positions(game, &solution);
+        assert!(!positions.is_empty());
+        for p in positions {
+            if let Err(e) = check_best_over_children(game, &solution, p) {
+                panic!("{} {}: {e}", game.id(), game.variant());
+            }
+        }
+        let analysis = perfectplay_solve::analyze(game, &solution, &NoProgress).unwrap();
+        let expected = reference_table(game).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(analysis.to_tsv(), expected, "{} {}", game.id(), game.variant());
+    }
+}
