@@ -102,7 +102,7 @@ const KONANE_VARIANTS: &[&str] = &[
 
 /// Every game, in listing order.
 pub fn catalog() -> &'static [CatalogEntry] {
-    static CATALOG: [CatalogEntry; 4] = [
+    static CATALOG: &[CatalogEntry] = &[
         CatalogEntry {
             id: "tictactoe",
             name: "Tic-Tac-Toe",
@@ -156,8 +156,9 @@ pub fn catalog() -> &'static [CatalogEntry] {
             also_checked: &[],
             make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
+        // New games: appended below, one entry each.
     ];
-    &CATALOG
+    CATALOG
 }
 
 /// Finds a game by id and builds a variant of it.

@@ -271,6 +271,15 @@ fn autogui_buttons_name_one_move_each() {
                         for b in &sequences[i + 1..] {
                             let n = a.len().min(b.len());
                             prop_assert!(a[..n] != b[..n], "{:?} and {:?}", a, b);
+                            // Where two moves part, the page shows both buttons: they must not
+                            // lie on the same spot.
+                            let k = (0..n).find(|&k| a[k] != b[k]).unwrap();
+                            prop_assert!(
+                                place(&a[k]) != place(&b[k]),
+                                "{} and {} are drawn on the same spot",
+                                a[k],
+                                b[k]
+                            );
                         }
                     }
                 }
@@ -284,6 +293,16 @@ fn autogui_buttons_name_one_move_each() {
             game.id(),
             game.variant()
         );
+    }
+}
+
+/// Where the page draws a button (UWAPI form `A_<token>_<center>_x`, `M_<from>_<to>_x`,
+/// `L_<from>_<to>_x`): a token button at its center, an arrow or a line between its ends.
+fn place(button: &str) -> (bool, String, String) {
+    let f: Vec<&str> = button.split('_').collect();
+    match f[0] {
+        "A" => (true, f[2].to_string(), String::new()),
+        _ => (false, f[1].to_string(), f[2].to_string()),
     }
 }
 
