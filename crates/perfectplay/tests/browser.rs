@@ -230,43 +230,44 @@ fn tictactwo_grid_moves_are_played_in_two_parts() {
     assert!(prediction.contains(child["positionValue"].as_str().unwrap()), "{prediction} {child}");
 }
 
-/// Writes `docs/screenshot-tictactoe.png`, `docs/screenshot-konane.png` and
-/// `docs/screenshot-tictactwo.png`: a few moves into a game, value history and all. Run on purpose:
-/// `cargo test --release -p perfectplay --test browser screenshots -- --ignored`.
+/// Writes `docs/screenshot-<game>.png` for every game in the catalog (its default variant, or its
+/// first listed variant that is solved at start-up): a few moves into a game, value history and
+/// all. Run on purpose: `cargo test --release -p perfectplay --test browser screenshots -- --ignored`.
 #[test]
 #[ignore = "writes the documentation's screenshots"]
 fn screenshots() {
     use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+    use perfectplay_core::SizeClass;
     let server = Server::start("screenshots");
     let browser = browser();
     let tab = browser.new_tab().unwrap();
-    let games =
-        [("tictactoe", "regular", 3), ("konane", "5x5-corner", 5), ("tictactwo", "2-marks", 6)];
-    for (game, variant, plies) in games {
+    for entry in perfectplay_games::catalog() {
+        let small = |v: &str| entry.variant(Some(v)).unwrap().size_class() == SizeClass::Small;
+        let Some(variant) = std::iter::once(entry.default_variant)
+            .chain(entry.listed_variants.iter().copied())
+            .find(|v| small(v))
+        else {
+            continue;
+        };
+        let game = entry.id;
         tab.navigate_to(&format!("{}/?game={game}&variant={variant}", server.base)).unwrap();
         tab.wait_for_element("#board .move").unwrap();
         let mut position = "start".to_string();
-        for ply in 0..plies {
+        for ply in 0..5 {
             let (_, api) =
                 server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(&position)));
             let moves = api["moves"].as_array().unwrap();
-            let m = &moves[(ply * 2) % moves.len()];
-            for part in m["partMoves"].as_array().into_iter().flatten().take(1) {
-                tab.find_element(&format!(
-                    "#board .move[data-move=\"{}\"]",
-                    part.as_str().unwrap()
-                ))
-                .unwrap()
-                .click()
-                .unwrap();
+            if moves.is_empty() {
+                break;
             }
-            tab.find_element(&format!(
-                "#board .move[data-move=\"{}\"]",
-                m["move"].as_str().unwrap()
-            ))
-            .unwrap()
-            .click()
-            .unwrap();
+            let m = &moves[(ply * 2) % moves.len()];
+            let parts = m["partMoves"].as_array().cloned().unwrap_or_default();
+            for part in parts.iter().take(parts.len().saturating_sub(1)) {
+                let selector = format!("#board .move[data-move=\"{}\"]", part.as_str().unwrap());
+                tab.wait_for_element(&selector).unwrap().click().unwrap();
+            }
+            let selector = format!("#board .move[data-move=\"{}\"]", m["move"].as_str().unwrap());
+            tab.wait_for_element(&selector).unwrap().click().unwrap();
             wait_for(&tab, &format!("{POINTS}.length"), &Value::from(ply + 2));
             position = m["position"].as_str().unwrap().to_string();
         }
