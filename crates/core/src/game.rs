@@ -532,3 +532,45 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
         self.game.gui()
     }
 }
+
+/// Opts a game into capabilities, inside its `impl Game` block: each one named gets the method
+/// that returns the game itself, which must then implement that capability's trait.
+/// `tiers` is `space()` as [`PositionSpace::Sparse`] with the game's [`Tiers`]; `tier_index` is
+/// `space()` as [`PositionSpace::Tiered`]; `symmetry`, `undo` and `gui` are the methods of those
+/// names. A game whose capability depends on the variant writes the method itself.
+///
+/// ```ignore
+/// impl Game for TicTacToe {
+///     // ... the required core ...
+///     perfectplay_core::capabilities!(tiers, symmetry, undo, gui);
+/// }
+/// ```
+#[macro_export]
+macro_rules! capabilities {
+    ($($capability:ident),* $(,)?) => { $( $crate::capabilities!(@one $capability); )* };
+    (@one tiers) => {
+        fn space(&self) -> $crate::PositionSpace<'_> {
+            $crate::PositionSpace::Sparse(Some(self))
+        }
+    };
+    (@one tier_index) => {
+        fn space(&self) -> $crate::PositionSpace<'_> {
+            $crate::PositionSpace::Tiered(self)
+        }
+    };
+    (@one symmetry) => {
+        fn symmetry(&self) -> Option<&dyn $crate::Symmetry> {
+            Some(self)
+        }
+    };
+    (@one undo) => {
+        fn undo(&self) -> Option<&dyn $crate::UndoMoves> {
+            Some(self)
+        }
+    };
+    (@one gui) => {
+        fn gui(&self) -> Option<&dyn $crate::ImageGui> {
+            Some(self)
+        }
+    };
+}

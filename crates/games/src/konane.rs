@@ -12,7 +12,7 @@
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, PositionSpace, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
+    Position, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
 /// Which two marbles the start removes.
@@ -286,18 +286,7 @@ impl Game for Konane {
             SizeClass::Large
         }
     }
-    fn space(&self) -> PositionSpace<'_> {
-        PositionSpace::Sparse(Some(self))
-    }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn undo(&self) -> Option<&dyn UndoMoves> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(tiers, symmetry, undo, gui);
 
     fn start(&self) -> Position {
         let removed = match self.start {

@@ -25,7 +25,7 @@
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, PositionSpace, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
+    Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
 };
 
 const N: usize = 5;
@@ -434,21 +434,7 @@ impl Game for TicTacTwo {
         }
     }
 
-    fn space(&self) -> PositionSpace<'_> {
-        PositionSpace::Tiered(self)
-    }
-
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-
-    fn undo(&self) -> Option<&dyn UndoMoves> {
-        Some(self)
-    }
-
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(tier_index, symmetry, undo, gui);
 
     fn position_to_string(&self, p: Position) -> String {
         let (x, o, grid, o_to_move) = Self::parts(p);
