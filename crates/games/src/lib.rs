@@ -4,6 +4,7 @@
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
 pub mod board;
+pub mod chomp;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod themes;
@@ -12,6 +13,7 @@ pub mod tictactwo;
 
 use perfectplay_core::Game;
 
+pub use chomp::Chomp;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use tictactoe::TicTacToe;
@@ -157,6 +159,18 @@ pub fn catalog() -> &'static [CatalogEntry] {
             make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
         // New games: appended below, one entry each.
+        CatalogEntry {
+            id: "chomp",
+            name: "Chomp",
+            default_variant: "4x5",
+            variant_syntax: "RxC (rows x columns, 1 to 15 each)",
+            listed_variants: &[
+                "2x2", "2x3", "3x3", "3x4", "4x4", "4x5", "5x5", "5x6", "6x6", "6x7", "7x7", "8x8",
+                "10x10", "11x11",
+            ],
+            also_checked: &["1x1", "1x4", "5x2", "3x15", "15x15"],
+            make: |v| Chomp::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
     ];
     CATALOG
 }
