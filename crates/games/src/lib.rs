@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod chomp;
+pub mod dawsonschess;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod themes;
@@ -14,6 +15,7 @@ pub mod tictactwo;
 use perfectplay_core::Game;
 
 pub use chomp::Chomp;
+pub use dawsonschess::DawsonsChess;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use tictactoe::TicTacToe;
@@ -170,6 +172,18 @@ pub fn catalog() -> &'static [CatalogEntry] {
             ],
             also_checked: &["1x1", "1x4", "5x2", "3x15", "15x15"],
             make: |v| Chomp::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "dawsonschess",
+            name: "Dawson's Chess",
+            default_variant: "9",
+            variant_syntax: "n (the board length, 1 to 34)",
+            listed_variants: &[
+                "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
+                "16", "17", "18", "19", "20", "24", "30",
+            ],
+            also_checked: &["34"],
+            make: |v| DawsonsChess::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG
