@@ -299,6 +299,46 @@ pub fn parse_cells(
         .ok_or_else(malformed)
 }
 
+/// A grid's per-cell contents as one line: rows of [`cells_to_string`] separated by `/` (top row
+/// first), a space and the player to move as `turn` (`o.o/ooo 2`). Boards of one row have no `/`.
+pub fn grid_turn_to_string(cells: &[u8], cols: usize, alphabet: &str, turn: char) -> String {
+    let rows: Vec<String> = cells.chunks(cols).map(|row| cells_to_string(row, alphabet)).collect();
+    format!("{} {turn}", rows.join("/"))
+}
+
+/// Reads [`grid_turn_to_string`]'s form: `rows` rows of `cols` cells, then one of the characters
+/// of `turns`, returned as its index; `expected` describes the form for the error.
+pub fn parse_grid_turn(
+    text: &str,
+    cols: usize,
+    rows: usize,
+    alphabet: &str,
+    turns: &str,
+    expected: &str,
+) -> Result<(Vec<u8>, usize), ParseError> {
+    let malformed = || ParseError::Malformed {
+        what: "position",
+        text: text.to_string(),
+        expected: expected.to_string(),
+    };
+    let (cells, turn) = text.trim().rsplit_once(' ').ok_or_else(malformed)?;
+    let mut turn_chars = turn.chars();
+    let turn = match (turn_chars.next(), turn_chars.next()) {
+        (Some(t), None) => turns.chars().position(|c| c.eq_ignore_ascii_case(&t)),
+        _ => None,
+    }
+    .ok_or_else(malformed)?;
+    let lines: Vec<&str> = cells.trim().split('/').collect();
+    if lines.len() != rows {
+        return Err(malformed());
+    }
+    let mut out = Vec::with_capacity(rows * cols);
+    for line in lines {
+        out.extend(parse_cells(line, cols, alphabet, expected)?);
+    }
+    Ok((out, turn))
+}
+
 /// An illegal position's error.
 pub fn illegal(text: &str, reason: &str) -> ParseError {
     ParseError::IllegalPosition { text: text.to_string(), reason: reason.to_string() }
@@ -361,5 +401,13 @@ mod tests {
         assert_eq!(parse_cells(&cells_to_string(&cells, "xo"), 9, "xo", "").unwrap(), cells);
         assert!(parse_cells("xo", 9, "xo", "").is_err());
         assert_eq!(grid_text(2, 1, |c| ['x', 'o'][c]), "    a b\n 1  x o\n");
+        let text = grid_turn_to_string(&cells, 3, "xo", '2');
+        assert_eq!(text, "-xo/x--/o-x 2");
+        assert_eq!(parse_grid_turn(&text, 3, 3, "xo", "12", "").unwrap(), (cells, 1));
+        for bad in
+            ["xo-/x--/o-x", "xo-/x--/o-x 3", "xo-/x--o-x 2", "xo-/x--/o-xx 1", "xo-/x--/o-x 12"]
+        {
+            assert!(parse_grid_turn(bad, 3, 3, "xo", "12", "").is_err(), "{bad}");
+        }
     }
 }

@@ -4,6 +4,8 @@
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
 pub mod board;
+pub mod chomp;
+pub mod dawsonschess;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod themes;
@@ -12,6 +14,8 @@ pub mod tictactwo;
 
 use perfectplay_core::Game;
 
+pub use chomp::Chomp;
+pub use dawsonschess::DawsonsChess;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use tictactoe::TicTacToe;
@@ -157,6 +161,30 @@ pub fn catalog() -> &'static [CatalogEntry] {
             make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
         // New games: appended below, one entry each.
+        CatalogEntry {
+            id: "chomp",
+            name: "Chomp",
+            default_variant: "4x5",
+            variant_syntax: "RxC (rows x columns, 1 to 15 each)",
+            listed_variants: &[
+                "2x2", "2x3", "3x3", "3x4", "4x4", "4x5", "5x5", "5x6", "6x6", "6x7", "7x7", "8x8",
+                "10x10", "11x11",
+            ],
+            also_checked: &["1x1", "1x4", "5x2", "3x15", "15x15"],
+            make: |v| Chomp::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "dawsonschess",
+            name: "Dawson's Chess",
+            default_variant: "9",
+            variant_syntax: "n (the board length, 1 to 34)",
+            listed_variants: &[
+                "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
+                "16", "17", "18", "19", "20", "24", "30",
+            ],
+            also_checked: &["34"],
+            make: |v| DawsonsChess::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
     ];
     CATALOG
 }
