@@ -3,6 +3,7 @@
 //! **Architecture Invariant:** depends on `perfectplay-core` only. A game knows its rules, its
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
+pub mod achi;
 pub mod board;
 pub mod fivefieldkono;
 pub mod konane;
@@ -12,6 +13,7 @@ pub mod tictactwo;
 
 use perfectplay_core::Game;
 
+pub use achi::Achi;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use tictactoe::TicTacToe;
@@ -157,6 +159,18 @@ pub fn catalog() -> &'static [CatalogEntry] {
             make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
         // New games: appended below, one entry each.
+        CatalogEntry {
+            id: "achi",
+            name: "Achi",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(Achi::default())),
+                _ => Err("regular".into()),
+            },
+        },
     ];
     CATALOG
 }
