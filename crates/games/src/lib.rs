@@ -7,6 +7,7 @@ pub mod achi;
 pub mod board;
 pub mod fivefieldkono;
 pub mod konane;
+pub mod mutorere;
 pub mod themes;
 pub mod tictactoe;
 pub mod tictactwo;
@@ -16,6 +17,7 @@ use perfectplay_core::Game;
 pub use achi::Achi;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
+pub use mutorere::MuTorere;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 
@@ -170,6 +172,16 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "regular" => Ok(Box::new(Achi::default())),
                 _ => Err("regular".into()),
             },
+        },
+        CatalogEntry {
+            id: "mutorere",
+            name: "Mū Tōrere",
+            default_variant: "regular",
+            variant_syntax:
+                "regular (a piece moves to the center only beside an opponent's) | no-putahi-rule",
+            listed_variants: &["regular", "no-putahi-rule"],
+            also_checked: &[],
+            make: |v| MuTorere::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG
