@@ -83,6 +83,13 @@ impl Board {
         Board::build(xy.len(), 1, names, xy.to_vec(), edges.to_vec())
     }
 
+    /// The same points with only the edges that `keep(a, b)` accepts (`a < b`): a grid with
+    /// orthogonal steps only, or with some of its diagonals.
+    pub fn keep_edges(&self, keep: impl Fn(usize, usize) -> bool) -> Board {
+        let edges = self.edges.iter().copied().filter(|&(a, b)| keep(a, b)).collect();
+        Board::build(self.cols, self.rows, self.names.clone(), self.xy.clone(), edges)
+    }
+
     fn build(
         cols: usize,
         rows: usize,
@@ -339,6 +346,35 @@ pub fn parse_grid_turn(
     Ok((out, turn))
 }
 
+/// Per-cell contents and the side to move as one line: the cells as [`cells_to_string`] writes
+/// them, a space, and the character of `sides` for the side to move (index `turn`).
+pub fn cells_turn_to_string(cells: &[u8], alphabet: &str, sides: &str, turn: usize) -> String {
+    format!("{} {}", cells_to_string(cells, alphabet), sides.chars().nth(turn).unwrap_or('?'))
+}
+
+/// Reads what [`cells_turn_to_string`] writes: `n` cells as [`parse_cells`] reads them, a space,
+/// and a character of `sides` (case-insensitive); returns the cells and the side's index.
+pub fn parse_cells_turn(
+    text: &str,
+    n: usize,
+    alphabet: &str,
+    sides: &str,
+    expected: &str,
+) -> Result<(Vec<u8>, usize), ParseError> {
+    let malformed = || ParseError::Malformed {
+        what: "position",
+        text: text.to_string(),
+        expected: expected.to_string(),
+    };
+    let (cells, side) = text.trim().split_once(' ').ok_or_else(malformed)?;
+    let mut side = side.trim().chars();
+    let turn = match (side.next(), side.next()) {
+        (Some(ch), None) => sides.chars().position(|s| s.eq_ignore_ascii_case(&ch)),
+        _ => None,
+    };
+    Ok((parse_cells(cells, n, alphabet, expected)?, turn.ok_or_else(malformed)?))
+}
+
 /// An illegal position's error.
 pub fn illegal(text: &str, reason: &str) -> ParseError {
     ParseError::IllegalPosition { text: text.to_string(), reason: reason.to_string() }
@@ -392,6 +428,8 @@ mod tests {
     fn lines_codes_and_text() {
         let b = Board::grid(3, 3);
         assert_eq!(b.lines(3).len(), 8);
+        let orthogonal = b.keep_edges(|a, c| a % 3 == c % 3 || a / 3 == c / 3);
+        assert_eq!((orthogonal.edges().len(), orthogonal.neighbors(4)), (12, &[1, 3, 5, 7][..]));
         assert_eq!(Board::grid(7, 6).lines(4).len(), 69);
         assert_eq!(b.cell("B2"), Some(4));
         assert_eq!(b.name(5), "c2");
@@ -403,11 +441,16 @@ mod tests {
         assert_eq!(grid_text(2, 1, |c| ['x', 'o'][c]), "    a b\n 1  x o\n");
         let text = grid_turn_to_string(&cells, 3, "xo", '2');
         assert_eq!(text, "-xo/x--/o-x 2");
-        assert_eq!(parse_grid_turn(&text, 3, 3, "xo", "12", "").unwrap(), (cells, 1));
+        assert_eq!(parse_grid_turn(&text, 3, 3, "xo", "12", "").unwrap(), (cells.clone(), 1));
         for bad in
             ["xo-/x--/o-x", "xo-/x--/o-x 3", "xo-/x--o-x 2", "xo-/x--/o-xx 1", "xo-/x--/o-x 12"]
         {
             assert!(parse_grid_turn(bad, 3, 3, "xo", "12", "").is_err(), "{bad}");
         }
+        let text = cells_turn_to_string(&cells, "xo", "xo", 1);
+        assert_eq!(text, "-xox--o-x o");
+        assert_eq!(parse_cells_turn(&text, 9, "xo", "xo", "").unwrap(), (cells, 1));
+        assert!(parse_cells_turn("-xox--o-x", 9, "xo", "xo", "").is_err());
+        assert!(parse_cells_turn("-xox--o-x oo", 9, "xo", "xo", "").is_err());
     }
 }

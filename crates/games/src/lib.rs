@@ -3,11 +3,13 @@
 //! **Architecture Invariant:** depends on `perfectplay-core` only. A game knows its rules, its
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
+pub mod achi;
 pub mod board;
 pub mod chomp;
 pub mod dawsonschess;
 pub mod fivefieldkono;
 pub mod konane;
+pub mod mutorere;
 pub mod themes;
 pub mod tictactoe;
 pub mod tictactwo;
@@ -16,8 +18,10 @@ use perfectplay_core::Game;
 
 pub use chomp::Chomp;
 pub use dawsonschess::DawsonsChess;
+pub use achi::Achi;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
+pub use mutorere::MuTorere;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 
@@ -184,6 +188,28 @@ pub fn catalog() -> &'static [CatalogEntry] {
             ],
             also_checked: &["34"],
             make: |v| DawsonsChess::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "achi",
+            name: "Achi",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(Achi::default())),
+                _ => Err("regular".into()),
+            },
+        },
+        CatalogEntry {
+            id: "mutorere",
+            name: "Mū Tōrere",
+            default_variant: "regular",
+            variant_syntax:
+                "regular (a piece moves to the center only beside an opponent's) | no-putahi-rule",
+            listed_variants: &["regular", "no-putahi-rule"],
+            also_checked: &[],
+            make: |v| MuTorere::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG

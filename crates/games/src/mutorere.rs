@@ -1,0 +1,183 @@
+//! Mū Tōrere (003 Appendix A; its Image AutoGUI is 003 section 5.5.7): the wheel graph W9, eight
+//! rim points (kewai, named 1 to 8 clockwise from the upper left) around the center (pūtahi,
+//! `p`). Black has four pieces on neighboring rim points (1-4, the upper half), white the other
+//! four; the center is empty and black moves first. A move takes one of your pieces to an
+//! adjacent empty point: along the rim, from the center to the rim, or from the rim to the
+//! center. A player who cannot move loses. Loopy; draws exist.
+//!
+//! The seed's text puts no condition on moving to the center; the usual rule (Bell, Ascher; the
+//! `regular` variant) lets a piece move to the center only if an opponent's piece stands on one of
+//! its two rim neighbors. Without it (`no-putahi-rule`, the seed's text taken literally) black
+//! wins at once: an inner black piece moves to the center and white has no move.
+//!
+//! Position code: the nine points in base 3 (rim points 0-7, then the center 8: 0 empty, 1 black,
+//! 2 white), plus 3^9 when white is to move. Symmetries: the 16 of the octagon.
+
+use perfectplay_core::autogui::autogui_position;
+use perfectplay_core::{
+    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    Position, SizeClass, Symmetry, Value,
+};
+
+use crate::board::{self, Board, Symmetries};
+
+/// 3^9: the code's turn digit.
+const TURN: u64 = 19_683;
+/// The center.
+const PUTAHI: usize = 8;
+
+/// Mū Tōrere, with or without the rule for moving to the center.
+#[derive(Clone, Debug)]
+pub struct MuTorere {
+    board: Board,
+    symmetries: Symmetries,
+    putahi_rule: bool,
+}
+
+impl MuTorere {
+    /// `regular` or `no-putahi-rule`.
+    pub fn from_variant(variant: &str) -> Result<MuTorere, String> {
+        let putahi_rule = match variant {
+            "regular" => true,
+            "no-putahi-rule" => false,
+            _ => return Err("regular | no-putahi-rule".into()),
+        };
+        let mut xy: Vec<(f64, f64)> = (0..8)
+            .map(|k| {
+                let a = std::f64::consts::TAU * (k as f64 - 1.5) / 8.0;
+                (1.5 * a.sin(), -1.5 * a.cos())
+            })
+            .collect();
+        xy.push((0.0, 0.0));
+        let edges: Vec<(usize, usize)> = (0..8).flat_map(|k| [(k, (k + 1) % 8), (k, 8)]).collect();
+        let names = ["1", "2", "3", "4", "5", "6", "7", "8", "p"];
+        let board = Board::graph(&names, &xy, &edges);
+        let symmetries = board.symmetries(&board::dihedral(8));
+        Ok(MuTorere { board, symmetries, putahi_rule })
+    }
+
+    /// The points (0 empty, 1 black, 2 white) and the color to move.
+    fn split(p: Position) -> (Vec<u8>, u8) {
+        (board::unpack(p.0 % TURN, 9, 3), 1 + (p.0 / TURN) as u8)
+    }
+    fn encode(cells: &[u8], mover: u8) -> Position {
+        Position(board::pack(cells, 3) + u64::from(mover - 1) * TURN)
+    }
+}
+
+impl Game for MuTorere {
+    fn id(&self) -> &'static str {
+        "mutorere"
+    }
+    fn name(&self) -> &'static str {
+        "Mū Tōrere"
+    }
+    fn variant(&self) -> String {
+        if self.putahi_rule { "regular" } else { "no-putahi-rule" }.into()
+    }
+    fn size_class(&self) -> SizeClass {
+        SizeClass::Small
+    }
+    fn start(&self) -> Position {
+        Self::encode(&[1, 1, 1, 1, 2, 2, 2, 2, 0], 1)
+    }
+    fn to_move(&self, p: Position) -> Player {
+        [Player::First, Player::Second][Self::split(p).1 as usize - 1]
+    }
+    fn primitive(&self, p: Position) -> Option<Value> {
+        let mut moves = Vec::new();
+        self.moves(p, &mut moves);
+        moves.is_empty().then_some(Value::Lose)
+    }
+    fn moves(&self, p: Position, out: &mut Vec<Move>) {
+        let (c, mover) = Self::split(p);
+        for from in (0..9).filter(|&i| c[i] == mover) {
+            for &to in self.board.neighbors(from).iter().filter(|&&to| c[to] == 0) {
+                let beside_opponent =
+                    [(from + 1) % 8, (from + 7) % 8].iter().any(|&n| c[n] == 3 - mover);
+                if to != PUTAHI || !self.putahi_rule || beside_opponent {
+                    out.push(Move((from * 16 + to) as u32));
+                }
+            }
+        }
+    }
+    fn do_move(&self, p: Position, mv: Move) -> Position {
+        let (mut c, mover) = Self::split(p);
+        c.swap(mv.0 as usize / 16, mv.0 as usize % 16);
+        Self::encode(&c, 3 - mover)
+    }
+    fn position_to_string(&self, p: Position) -> String {
+        let (c, mover) = Self::split(p);
+        board::cells_turn_to_string(&c, "bw", "bw", mover as usize - 1)
+    }
+    fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
+        let expected = "the rim points 1-8 then the center (b, w or -), a space and the side to \
+                        move (b or w), e.g. bbbbwwww- b";
+        let (c, turn) = board::parse_cells_turn(text, 9, "bw", "bw", expected)?;
+        if (1..=2).any(|m| c.iter().filter(|&&x| x == m).count() != 4) {
+            return Err(board::illegal(text, "each side has four pieces"));
+        }
+        Ok(Self::encode(&c, turn as u8 + 1))
+    }
+    fn move_to_string(&self, _p: Position, mv: Move) -> String {
+        let (from, to) = (mv.0 as usize / 16, mv.0 as usize % 16);
+        format!("{}{}", self.board.name(from), self.board.name(to))
+    }
+    fn move_syntax(&self) -> String {
+        "from and to, each a rim point 1-8 or p for the center (4p, p5, 45)".into()
+    }
+    /// The wheel, with the points' names beside it.
+    fn board_text(&self, p: Position) -> String {
+        // Capitals stand for the points 0-8 (the rim from the upper left, then the center).
+        const PICTURE: &str =
+            "    B   C          2   3\n  A       D      1       4\n      I              \
+                               p\n  H       E      8       5\n    G   F          7   6\n";
+        let (c, _) = Self::split(p);
+        let point = |ch: char| ['.', 'B', 'W'][c[ch as usize - 'A' as usize] as usize];
+        PICTURE.chars().map(|ch| if ch.is_ascii_uppercase() { point(ch) } else { ch }).collect()
+    }
+    fn player_names(&self) -> [&'static str; 2] {
+        ["black", "white"]
+    }
+    fn symmetry(&self) -> Option<&dyn Symmetry> {
+        Some(self)
+    }
+    fn gui(&self) -> Option<&dyn ImageGui> {
+        Some(self)
+    }
+}
+
+impl Symmetry for MuTorere {
+    fn symmetry_count(&self) -> usize {
+        self.symmetries.len()
+    }
+    fn canonical(&self, p: Position) -> Position {
+        let (c, mover) = Self::split(p);
+        self.symmetries.least(&c, |c| Self::encode(c, mover))
+    }
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
+        let (c, mover) = Self::split(p);
+        self.symmetries.images(&c, |c| Self::encode(c, mover), out)
+    }
+    fn exchange(&self) -> Option<&dyn Exchange> {
+        None
+    }
+}
+
+impl ImageGui for MuTorere {
+    /// The wheel: the rim and the spokes to the center, black and white stones.
+    fn theme(&self) -> ImageAutoGui {
+        let stones = crate::themes::stones(("#222", "#000"), ("#f4f1e8", "#555"));
+        crate::themes::points_theme(&self.board, stones)
+    }
+    fn autogui_position(&self, p: Position) -> String {
+        let (c, _) = Self::split(p);
+        autogui_position(self.to_move(p), board::cells_to_string(&c, "xo").chars())
+    }
+    fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
+        AutoGuiMove::Arrow { from: mv.0 as usize / 16, to: mv.0 as usize % 16 }
+    }
+    fn multipart(&self) -> Option<&dyn MultipartMoves> {
+        None
+    }
+}
