@@ -299,6 +299,37 @@ pub fn parse_cells(
         .ok_or_else(malformed)
 }
 
+/// Per-cell contents as rows of `cols` cells joined by `/` (`--x/-o-/x--`), the cells written as
+/// [`cells_to_string`] writes them.
+pub fn rows_to_string(cells: &[u8], cols: usize, alphabet: &str) -> String {
+    let rows: Vec<String> = cells.chunks(cols).map(|row| cells_to_string(row, alphabet)).collect();
+    rows.join("/")
+}
+
+/// Reads [`rows_to_string`]'s form: `n` cells in rows of `cols` joined by `/`.
+pub fn parse_rows(
+    text: &str,
+    cols: usize,
+    n: usize,
+    alphabet: &str,
+    expected: &str,
+) -> Result<Vec<u8>, ParseError> {
+    let t = text.trim();
+    if t.split('/').any(|row| row.chars().count() != cols) {
+        return Err(malformed(text, expected));
+    }
+    parse_cells(&t.replace('/', ""), n, alphabet, expected)
+}
+
+/// A malformed position's error: `expected` describes the form.
+pub fn malformed(text: &str, expected: &str) -> ParseError {
+    ParseError::Malformed {
+        what: "position",
+        text: text.to_string(),
+        expected: expected.to_string(),
+    }
+}
+
 /// An illegal position's error.
 pub fn illegal(text: &str, reason: &str) -> ParseError {
     ParseError::IllegalPosition { text: text.to_string(), reason: reason.to_string() }
@@ -360,6 +391,9 @@ mod tests {
         assert_eq!(unpack(pack(&cells, 3), 9, 3), cells);
         assert_eq!(parse_cells(&cells_to_string(&cells, "xo"), 9, "xo", "").unwrap(), cells);
         assert!(parse_cells("xo", 9, "xo", "").is_err());
+        assert_eq!(rows_to_string(&cells, 3, "xo"), "-xo/x--/o-x");
+        assert_eq!(parse_rows("-xo/x--/o-x", 3, 9, "xo", "").unwrap(), cells);
+        assert!(parse_rows("-xo/x---/o-", 3, 9, "xo", "").is_err());
         assert_eq!(grid_text(2, 1, |c| ['x', 'o'][c]), "    a b\n 1  x o\n");
     }
 }

@@ -6,6 +6,7 @@
 pub mod board;
 pub mod fivefieldkono;
 pub mod konane;
+pub mod lgame;
 pub mod themes;
 pub mod tictactoe;
 pub mod tictactwo;
@@ -14,6 +15,7 @@ use perfectplay_core::Game;
 
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
+pub use lgame::LGame;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 
@@ -157,6 +159,18 @@ pub fn catalog() -> &'static [CatalogEntry] {
             make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
         // New games: appended below, one entry each.
+        CatalogEntry {
+            id: "lgame",
+            name: "L-game",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(LGame::default())),
+                _ => Err("regular".into()),
+            },
+        },
     ];
     CATALOG
 }
