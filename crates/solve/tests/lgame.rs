@@ -30,21 +30,23 @@ fn bit(x: i32, y: i32) -> u16 {
     1 << (4 * y + x)
 }
 
+type Map = fn(i32, i32) -> (i32, i32);
+
 /// The 8 maps of the square on coordinates 0..4.
-fn square_maps() -> Vec<Box<dyn Fn(i32, i32) -> (i32, i32)>> {
-    vec![
-        Box::new(|x, y| (x, y)),
-        Box::new(|x, y| (3 - y, x)),
-        Box::new(|x, y| (3 - x, 3 - y)),
-        Box::new(|x, y| (y, 3 - x)),
-        Box::new(|x, y| (3 - x, y)),
-        Box::new(|x, y| (x, 3 - y)),
-        Box::new(|x, y| (y, x)),
-        Box::new(|x, y| (3 - y, 3 - x)),
+fn square_maps() -> [Map; 8] {
+    [
+        |x, y| (x, y),
+        |x, y| (3 - y, x),
+        |x, y| (3 - x, 3 - y),
+        |x, y| (y, 3 - x),
+        |x, y| (3 - x, y),
+        |x, y| (x, 3 - y),
+        |x, y| (y, x),
+        |x, y| (3 - y, 3 - x),
     ]
 }
 
-fn map_mask(m: u16, f: &dyn Fn(i32, i32) -> (i32, i32)) -> u16 {
+fn map_mask(m: u16, f: Map) -> u16 {
     (0..16).filter(|i| m >> i & 1 == 1).fold(0, |acc, i| {
         let (x, y) = f(i % 4, i / 4);
         acc | bit(x, y)
@@ -56,7 +58,7 @@ fn all_ls() -> Vec<u16> {
     let base = bit(0, 0) | bit(0, 1) | bit(0, 2) | bit(1, 2);
     let mut shapes = HashSet::new();
     for f in square_maps() {
-        shapes.insert(map_mask(base, &*f));
+        shapes.insert(map_mask(base, f));
     }
     let mut out = HashSet::new();
     for s in shapes {
@@ -121,7 +123,10 @@ impl Reference {
 }
 
 /// Every placement of the pieces, and their classes under the square's symmetries.
-fn arrangements(ls: &[u16]) -> (Vec<(u16, u16, u16)>, HashSet<(u16, u16, u16)>) {
+/// The red L, the blue L, the neutral pieces.
+type Arrangement = (u16, u16, u16);
+
+fn arrangements(ls: &[u16]) -> (Vec<Arrangement>, HashSet<Arrangement>) {
     let mut all = Vec::new();
     for &red in ls {
         for &blue in ls.iter().filter(|&&b| b & red == 0) {
@@ -137,7 +142,7 @@ fn arrangements(ls: &[u16]) -> (Vec<(u16, u16, u16)>, HashSet<(u16, u16, u16)>) 
     let classes = all
         .iter()
         .map(|&(r, b, n)| {
-            maps.iter().map(|f| (map_mask(r, &**f), map_mask(b, &**f), map_mask(n, &**f))).min()
+            maps.iter().map(|f| (map_mask(r, *f), map_mask(b, *f), map_mask(n, *f))).min()
         })
         .map(Option::unwrap)
         .collect();
@@ -161,7 +166,7 @@ fn placements_number_as_published() {
         .map(|&(red, blue, neutral)| {
             square_maps()
                 .iter()
-                .map(|f| (map_mask(red, &**f), map_mask(blue, &**f), map_mask(neutral, &**f)))
+                .map(|f| (map_mask(red, *f), map_mask(blue, *f), map_mask(neutral, *f)))
                 .min()
                 .unwrap()
         })
