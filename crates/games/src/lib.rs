@@ -8,6 +8,7 @@ pub mod fivefieldkono;
 pub mod konane;
 pub mod lgame;
 pub mod themes;
+pub mod threespot;
 pub mod tictactoe;
 pub mod tictactwo;
 
@@ -16,6 +17,7 @@ use perfectplay_core::Game;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use lgame::LGame;
+pub use threespot::ThreeSpot;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 
@@ -168,6 +170,18 @@ pub fn catalog() -> &'static [CatalogEntry] {
             also_checked: &[],
             make: |v| match v {
                 "regular" => Ok(Box::new(LGame::default())),
+                _ => Err("regular".into()),
+            },
+        },
+        CatalogEntry {
+            id: "threespot",
+            name: "3-Spot",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(ThreeSpot::default())),
                 _ => Err("regular".into()),
             },
         },
