@@ -306,11 +306,32 @@ pub fn parse_cells(
         .ok_or_else(malformed)
 }
 
-/// A grid's per-cell contents as one line: rows of [`cells_to_string`] separated by `/` (top row
-/// first), a space and the player to move as `turn` (`o.o/ooo 2`). Boards of one row have no `/`.
-pub fn grid_turn_to_string(cells: &[u8], cols: usize, alphabet: &str, turn: char) -> String {
+/// Per-cell contents as rows of `cols` cells joined by `/` (`--x/-o-/x--`), the cells written as
+/// [`cells_to_string`] writes them.
+pub fn rows_to_string(cells: &[u8], cols: usize, alphabet: &str) -> String {
     let rows: Vec<String> = cells.chunks(cols).map(|row| cells_to_string(row, alphabet)).collect();
-    format!("{} {turn}", rows.join("/"))
+    rows.join("/")
+}
+
+/// Reads [`rows_to_string`]'s form: `n` cells in rows of `cols` joined by `/`.
+pub fn parse_rows(
+    text: &str,
+    cols: usize,
+    n: usize,
+    alphabet: &str,
+    expected: &str,
+) -> Result<Vec<u8>, ParseError> {
+    let t = text.trim();
+    if t.split('/').any(|row| row.chars().count() != cols) {
+        return Err(malformed(text, expected));
+    }
+    parse_cells(&t.replace('/', ""), n, alphabet, expected)
+}
+
+/// A grid's per-cell contents as one line: [`rows_to_string`], a space and the player to move as
+/// `turn` (`o.o/ooo 2`). Boards of one row have no `/`.
+pub fn grid_turn_to_string(cells: &[u8], cols: usize, alphabet: &str, turn: char) -> String {
+    format!("{} {turn}", rows_to_string(cells, cols, alphabet))
 }
 
 /// Reads [`grid_turn_to_string`]'s form: `rows` rows of `cols` cells, then one of the characters
@@ -323,37 +344,27 @@ pub fn parse_grid_turn(
     turns: &str,
     expected: &str,
 ) -> Result<(Vec<u8>, usize), ParseError> {
-    let malformed = || ParseError::Malformed {
-        what: "position",
-        text: text.to_string(),
-        expected: expected.to_string(),
-    };
-    let (cells, turn) = text.trim().rsplit_once(' ').ok_or_else(malformed)?;
+    let (cells, turn) = text.trim().rsplit_once(' ').ok_or_else(|| malformed(text, expected))?;
     let mut turn_chars = turn.chars();
     let turn = match (turn_chars.next(), turn_chars.next()) {
         (Some(t), None) => turns.chars().position(|c| c.eq_ignore_ascii_case(&t)),
         _ => None,
     }
-    .ok_or_else(malformed)?;
-    let lines: Vec<&str> = cells.trim().split('/').collect();
-    if lines.len() != rows {
-        return Err(malformed());
+    .ok_or_else(|| malformed(text, expected))?;
+    if cells.trim().split('/').count() != rows {
+        return Err(malformed(text, expected));
     }
-    let mut out = Vec::with_capacity(rows * cols);
-    for line in lines {
-        out.extend(parse_cells(line, cols, alphabet, expected)?);
-    }
-    Ok((out, turn))
+    Ok((parse_rows(cells, cols, rows * cols, alphabet, expected)?, turn))
 }
 
-/// Per-cell contents and the side to move as one line: the cells as [`cells_to_string`] writes
-/// them, a space, and the character of `sides` for the side to move (index `turn`).
+/// Per-cell contents and the side to move as one line, without rows: [`grid_turn_to_string`] of
+/// one row, the side given as its index in `sides`.
 pub fn cells_turn_to_string(cells: &[u8], alphabet: &str, sides: &str, turn: usize) -> String {
-    format!("{} {}", cells_to_string(cells, alphabet), sides.chars().nth(turn).unwrap_or('?'))
+    grid_turn_to_string(cells, cells.len().max(1), alphabet, sides.chars().nth(turn).unwrap_or('?'))
 }
 
-/// Reads what [`cells_turn_to_string`] writes: `n` cells as [`parse_cells`] reads them, a space,
-/// and a character of `sides` (case-insensitive); returns the cells and the side's index.
+/// Reads what [`cells_turn_to_string`] writes: `n` cells, a space, and a character of `sides`
+/// (case-insensitive); returns the cells and the side's index.
 pub fn parse_cells_turn(
     text: &str,
     n: usize,
@@ -361,18 +372,16 @@ pub fn parse_cells_turn(
     sides: &str,
     expected: &str,
 ) -> Result<(Vec<u8>, usize), ParseError> {
-    let malformed = || ParseError::Malformed {
+    parse_grid_turn(text, n, 1, alphabet, sides, expected)
+}
+
+/// A malformed position's error: `expected` describes the form.
+pub fn malformed(text: &str, expected: &str) -> ParseError {
+    ParseError::Malformed {
         what: "position",
         text: text.to_string(),
         expected: expected.to_string(),
-    };
-    let (cells, side) = text.trim().split_once(' ').ok_or_else(malformed)?;
-    let mut side = side.trim().chars();
-    let turn = match (side.next(), side.next()) {
-        (Some(ch), None) => sides.chars().position(|s| s.eq_ignore_ascii_case(&ch)),
-        _ => None,
-    };
-    Ok((parse_cells(cells, n, alphabet, expected)?, turn.ok_or_else(malformed)?))
+    }
 }
 
 /// An illegal position's error.
@@ -438,6 +447,9 @@ mod tests {
         assert_eq!(unpack(pack(&cells, 3), 9, 3), cells);
         assert_eq!(parse_cells(&cells_to_string(&cells, "xo"), 9, "xo", "").unwrap(), cells);
         assert!(parse_cells("xo", 9, "xo", "").is_err());
+        assert_eq!(rows_to_string(&cells, 3, "xo"), "-xo/x--/o-x");
+        assert_eq!(parse_rows("-xo/x--/o-x", 3, 9, "xo", "").unwrap(), cells);
+        assert!(parse_rows("-xo/x---/o-", 3, 9, "xo", "").is_err());
         assert_eq!(grid_text(2, 1, |c| ['x', 'o'][c]), "    a b\n 1  x o\n");
         let text = grid_turn_to_string(&cells, 3, "xo", '2');
         assert_eq!(text, "-xo/x--/o-x 2");

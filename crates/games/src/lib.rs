@@ -9,19 +9,23 @@ pub mod chomp;
 pub mod dawsonschess;
 pub mod fivefieldkono;
 pub mod konane;
+pub mod lgame;
 pub mod mutorere;
 pub mod themes;
+pub mod threespot;
 pub mod tictactoe;
 pub mod tictactwo;
 
 use perfectplay_core::Game;
 
+pub use achi::Achi;
 pub use chomp::Chomp;
 pub use dawsonschess::DawsonsChess;
-pub use achi::Achi;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
+pub use lgame::LGame;
 pub use mutorere::MuTorere;
+pub use threespot::ThreeSpot;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 
@@ -210,6 +214,30 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["regular", "no-putahi-rule"],
             also_checked: &[],
             make: |v| MuTorere::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "lgame",
+            name: "L-game",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(LGame::default())),
+                _ => Err("regular".into()),
+            },
+        },
+        CatalogEntry {
+            id: "threespot",
+            name: "3-Spot",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(ThreeSpot::default())),
+                _ => Err("regular".into()),
+            },
         },
     ];
     CATALOG

@@ -70,6 +70,18 @@ pub fn marks() -> Vec<perfectplay_core::Entity> {
     ]
 }
 
+/// The digits `0` to `9` as entities (for counters and scores), drawn `size` units high.
+pub fn digits(size: f64, fill: &str) -> Vec<perfectplay_core::Entity> {
+    (0..10u8)
+        .map(|d| perfectplay_core::Entity {
+            token: char::from(b'0' + d),
+            svg: format!(
+                r#"<text font-size="{size}" text-anchor="middle" dominant-baseline="central" fill="{fill}">{d}</text>"#
+            ),
+        })
+        .collect()
+}
+
 /// The size of a cell in the standard themes' drawing space.
 pub const CELL: f64 = 100.0;
 
