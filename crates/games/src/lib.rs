@@ -4,6 +4,7 @@
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
 pub mod board;
+pub mod connect4;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod themes;
@@ -12,6 +13,7 @@ pub mod tictactwo;
 
 use perfectplay_core::Game;
 
+pub use connect4::Connect4;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use tictactoe::TicTacToe;
@@ -157,6 +159,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
             make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
         },
         // New games: appended below, one entry each.
+        CatalogEntry {
+            id: "connect4",
+            name: "Connect 4",
+            default_variant: "4x5",
+            variant_syntax: "WxH (columns x rows, 4 to 6 each, at most 30 slots)",
+            listed_variants: &["4x4", "4x5", "5x4", "4x6", "5x5", "6x4"],
+            also_checked: &["6x5", "5x6"],
+            make: |v| Connect4::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
     ];
     CATALOG
 }
