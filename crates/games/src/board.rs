@@ -403,6 +403,140 @@ pub fn grid_text(cols: usize, rows: usize, symbol: impl Fn(usize) -> char) -> St
     s
 }
 
+/// Columns that pieces drop into (Connect 4, Toot and Otto) kept in one code, John Tromp's: column
+/// `x` takes bits `x * (rows + 1)` up, bit `h` its slot `h` from the bottom, and holds its pieces'
+/// bits (one bit of content per piece: whose, or which letter) under a 1 that marks its height.
+/// Slots and the grid's cells (row 1 at the top, see [`Board::grid`]) convert both ways.
+#[derive(Clone, Debug)]
+pub struct Stacks {
+    /// Columns.
+    pub cols: usize,
+    /// Rows.
+    pub rows: usize,
+}
+
+impl Stacks {
+    /// `cols` columns of `rows` slots; `cols * (rows + 1)` must be at most 64.
+    pub fn new(cols: usize, rows: usize) -> Stacks {
+        assert!(cols * (rows + 1) <= 64, "stacks fit in 64 bits");
+        Stacks { cols, rows }
+    }
+
+    /// The slot bit of column `x`, height `h` (0 at the bottom).
+    pub fn slot(&self, x: usize, h: usize) -> u64 {
+        1 << (x * (self.rows + 1) + h)
+    }
+
+    /// The slot bit of a grid cell.
+    pub fn cell_slot(&self, cell: usize) -> u64 {
+        self.slot(cell % self.cols, self.rows - 1 - cell / self.cols)
+    }
+
+    /// The code of empty columns.
+    pub fn empty(&self) -> u64 {
+        (0..self.cols).fold(0, |k, x| k | self.slot(x, 0))
+    }
+
+    /// Column `x`'s bits with its marker.
+    fn field(&self, key: u64, x: usize) -> u64 {
+        key >> (x * (self.rows + 1)) & ((1 << (self.rows + 1)) - 1)
+    }
+
+    /// The number of pieces in column `x`.
+    pub fn height(&self, key: u64, x: usize) -> usize {
+        63 - self.field(key, x).leading_zeros() as usize
+    }
+
+    /// The occupied slots.
+    pub fn occupied(&self, key: u64) -> u64 {
+        (0..self.cols).fold(0, |m, x| m | (self.slot(x, self.height(key, x)) - self.slot(x, 0)))
+    }
+
+    /// The code after dropping a piece with content bit `bit` into column `x` (not full).
+    pub fn drop(&self, key: u64, x: usize, bit: bool) -> u64 {
+        let s = self.slot(x, self.height(key, x));
+        key + if bit { 2 * s } else { s }
+    }
+
+    /// The code without column `x`'s top piece (not empty), and that piece's content bit.
+    pub fn lift(&self, key: u64, x: usize) -> (u64, bool) {
+        let s = self.slot(x, self.height(key, x) - 1);
+        let bit = key & s != 0;
+        (key - if bit { 2 * s } else { s }, bit)
+    }
+
+    /// The code with the columns permuted: column `x` goes to `map[x]`.
+    pub fn permuted(&self, key: u64, map: &[usize]) -> u64 {
+        (0..self.cols).fold(0, |k, x| k | self.field(key, x) << (map[x] * (self.rows + 1)))
+    }
+
+    /// Per grid cell: 0 empty, 1 a piece with content bit 1, 2 one with bit 0.
+    pub fn cells(&self, key: u64) -> Vec<u8> {
+        let occupied = self.occupied(key);
+        (0..self.cols * self.rows)
+            .map(|c| {
+                let s = self.cell_slot(c);
+                if occupied & s == 0 {
+                    0
+                } else if key & s != 0 {
+                    1
+                } else {
+                    2
+                }
+            })
+            .collect()
+    }
+
+    /// The code of per-cell contents as [`Stacks::cells`] gives them, if no piece floats above
+    /// an empty slot.
+    pub fn from_cells(&self, cells: &[u8]) -> Option<u64> {
+        let mut key = self.empty();
+        for h in 0..self.rows {
+            for x in 0..self.cols {
+                let content = cells[(self.rows - 1 - h) * self.cols + x];
+                if content != 0 {
+                    if self.height(key, x) != h {
+                        return None;
+                    }
+                    key = self.drop(key, x, content == 1);
+                }
+            }
+        }
+        Some(key)
+    }
+
+    /// Lines of grid cells as masks of slots.
+    pub fn masks(&self, lines: &[Vec<usize>]) -> Vec<u64> {
+        lines.iter().map(|l| l.iter().fold(0, |m, &c| m | self.cell_slot(c))).collect()
+    }
+
+    /// The cells as rows from the top joined by `/`, `alphabet` as in [`cells_to_string`].
+    pub fn to_text(&self, key: u64, alphabet: &str) -> String {
+        let text = cells_to_string(&self.cells(key), alphabet);
+        let rows: Vec<&str> = (0..self.rows).map(|y| &text[y * self.cols..][..self.cols]).collect();
+        rows.join("/")
+    }
+
+    /// Reads [`Stacks::to_text`]'s form; `expected` describes it for the error.
+    pub fn parse_text(
+        &self,
+        text: &str,
+        alphabet: &str,
+        expected: &str,
+    ) -> Result<u64, ParseError> {
+        let rows: Vec<&str> = text.trim().split('/').collect();
+        if rows.len() != self.rows || rows.iter().any(|r| r.chars().count() != self.cols) {
+            return Err(ParseError::Malformed {
+                what: "position",
+                text: text.into(),
+                expected: expected.into(),
+            });
+        }
+        let cells = parse_cells(&rows.concat(), self.cols * self.rows, alphabet, expected)?;
+        self.from_cells(&cells).ok_or_else(|| illegal(text, "a piece floats above an empty slot"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -464,5 +598,17 @@ mod tests {
         assert_eq!(parse_cells_turn(&text, 9, "xo", "xo", "").unwrap(), (cells, 1));
         assert!(parse_cells_turn("-xox--o-x", 9, "xo", "xo", "").is_err());
         assert!(parse_cells_turn("-xox--o-x oo", 9, "xo", "xo", "").is_err());
+    }
+
+    #[test]
+    fn stacks_drop_lift_and_read_back() {
+        let s = Stacks::new(3, 2);
+        let k = s.drop(s.drop(s.drop(s.empty(), 0, true), 0, false), 2, true);
+        assert_eq!(s.to_text(k, "xo"), "o--/x-x");
+        assert_eq!(s.parse_text("o--/x-x", "xo", ""), Ok(k));
+        assert!(s.parse_text("x--/--x", "xo", "").is_err());
+        assert_eq!(s.lift(k, 0), (s.drop(s.drop(s.empty(), 0, true), 2, true), false));
+        assert_eq!(s.to_text(s.permuted(k, &[2, 1, 0]), "xo"), "--o/x-x");
+        assert_eq!(s.occupied(k).count_ones(), 3);
     }
 }

@@ -6,6 +6,7 @@
 pub mod achi;
 pub mod board;
 pub mod chomp;
+pub mod connect4;
 pub mod dawsonschess;
 pub mod fivefieldkono;
 pub mod konane;
@@ -20,6 +21,7 @@ use perfectplay_core::Game;
 
 pub use achi::Achi;
 pub use chomp::Chomp;
+pub use connect4::Connect4;
 pub use dawsonschess::DawsonsChess;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
@@ -238,6 +240,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "regular" => Ok(Box::new(ThreeSpot::default())),
                 _ => Err("regular".into()),
             },
+        },
+        CatalogEntry {
+            id: "connect4",
+            name: "Connect 4",
+            default_variant: "4x5",
+            variant_syntax: "WxH (columns x rows, 4 to 6 each, at most 30 slots)",
+            listed_variants: &["4x4", "4x5", "5x4", "4x6", "5x5", "6x4"],
+            also_checked: &["6x5", "5x6"],
+            make: |v| Connect4::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG

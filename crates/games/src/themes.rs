@@ -134,3 +134,22 @@ pub fn points_theme(board: &Board, entities: Vec<perfectplay_core::Entity>) -> I
         arrow_width: 14.0,
     }
 }
+
+/// A Connect-4 frame (003 section 5.5.4): `cols` by `rows` round holes of [`CELL`] spacing, its
+/// top left corner at `(x0, y0)` in the theme's space; pieces are drawn in the holes over it.
+pub fn drop_frame(cols: usize, rows: usize, x0: f64, y0: f64) -> String {
+    let (w, h) = (cols as f64 * CELL, rows as f64 * CELL);
+    let mut s = format!(
+        r##"<rect x="{x0}" y="{y0}" width="{w}" height="{h}" rx="10" fill="#2a5db0" stroke="#17386e" stroke-width="4"/>"##
+    );
+    for (x, y) in perfectplay_core::autogui::grid_centers(cols, rows, CELL) {
+        let (x, y) = (x0 + x, y0 + y);
+        let _ = write!(s, r##"<circle cx="{x}" cy="{y}" r="40" fill="#f4f4f4"/>"##);
+    }
+    s
+}
+
+/// Centers moved by `(dx, dy)`.
+pub fn shifted(centers: Vec<(f64, f64)>, dx: f64, dy: f64) -> Vec<(f64, f64)> {
+    centers.into_iter().map(|(x, y)| (x + dx, y + dy)).collect()
+}
