@@ -5,6 +5,7 @@
 
 pub mod achi;
 pub mod board;
+pub mod dodgem;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod mutorere;
@@ -15,6 +16,7 @@ pub mod tictactwo;
 use perfectplay_core::Game;
 
 pub use achi::Achi;
+pub use dodgem::Dodgem;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use mutorere::MuTorere;
@@ -182,6 +184,16 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["regular", "no-putahi-rule"],
             also_checked: &[],
             make: |v| MuTorere::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "dodgem",
+            name: "Dodgem",
+            default_variant: "regular",
+            variant_syntax: "regular (a player left without a move wins) | lose-if-stuck, \
+                             optionally prefixed by 4x4- (the larger board)",
+            listed_variants: &["regular", "lose-if-stuck", "4x4-regular"],
+            also_checked: &["4x4-lose-if-stuck"],
+            make: |v| Dodgem::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG
