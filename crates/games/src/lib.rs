@@ -9,6 +9,7 @@ pub mod dodgem;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod mutorere;
+pub mod snake;
 pub mod themes;
 pub mod tictactoe;
 pub mod tictactwo;
@@ -20,6 +21,7 @@ pub use dodgem::Dodgem;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use mutorere::MuTorere;
+pub use snake::Snake;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 
@@ -194,6 +196,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["regular", "lose-if-stuck", "4x4-regular"],
             also_checked: &["4x4-lose-if-stuck"],
             make: |v| Dodgem::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "snake",
+            name: "Snake",
+            default_variant: "4x4",
+            variant_syntax: "CxR: columns x rows, 3 to 6 each (4x4 is GamesmanClassic's board)",
+            listed_variants: &["4x4", "5x5", "6x6"],
+            also_checked: &["3x3", "3x5", "6x4"],
+            make: |v| Snake::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG
