@@ -8,10 +8,12 @@ pub mod board;
 pub mod chomp;
 pub mod connect4;
 pub mod dawsonschess;
+pub mod dodgem;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod lgame;
 pub mod mutorere;
+pub mod snake;
 pub mod themes;
 pub mod threespot;
 pub mod tictactoe;
@@ -23,10 +25,12 @@ pub use achi::Achi;
 pub use chomp::Chomp;
 pub use connect4::Connect4;
 pub use dawsonschess::DawsonsChess;
+pub use dodgem::Dodgem;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use lgame::LGame;
 pub use mutorere::MuTorere;
+pub use snake::Snake;
 pub use threespot::ThreeSpot;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
@@ -249,6 +253,25 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["4x4", "4x5", "5x4", "4x6", "5x5", "6x4"],
             also_checked: &["6x5", "5x6"],
             make: |v| Connect4::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "dodgem",
+            name: "Dodgem",
+            default_variant: "regular",
+            variant_syntax: "regular (a player left without a move wins) | lose-if-stuck, \
+                             optionally prefixed by 4x4- (the larger board)",
+            listed_variants: &["regular", "lose-if-stuck", "4x4-regular"],
+            also_checked: &["4x4-lose-if-stuck"],
+            make: |v| Dodgem::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "snake",
+            name: "Snake",
+            default_variant: "4x4",
+            variant_syntax: "CxR: columns x rows, 3 to 6 each (4x4 is GamesmanClassic's board)",
+            listed_variants: &["4x4", "5x5", "6x6"],
+            also_checked: &["3x3", "3x5", "6x4"],
+            make: |v| Snake::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG
