@@ -10,6 +10,7 @@ pub mod konane;
 pub mod themes;
 pub mod tictactoe;
 pub mod tictactwo;
+pub mod tootandotto;
 
 use perfectplay_core::Game;
 
@@ -18,6 +19,7 @@ pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
+pub use tootandotto::TootAndOtto;
 
 /// A game in the catalog.
 #[derive(Debug)]
@@ -167,6 +169,16 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["4x4", "4x5", "5x4", "4x6", "5x5", "6x4"],
             also_checked: &["6x5", "5x6"],
             make: |v| Connect4::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "tootandotto",
+            name: "Toot and Otto",
+            default_variant: "4x4",
+            variant_syntax: "regular (6x4) | WxH (columns x rows, 4 to 6 each, at most 24 cells, \
+                             a multiple of 4; W*H/4 of each letter per player)",
+            listed_variants: &["4x4", "4x5", "5x4"],
+            also_checked: &["regular", "4x6"],
+            make: |v| TootAndOtto::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG
