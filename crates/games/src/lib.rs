@@ -7,6 +7,7 @@ pub mod board;
 pub mod connect4;
 pub mod fivefieldkono;
 pub mod konane;
+pub mod shifttactoe;
 pub mod themes;
 pub mod tictactoe;
 pub mod tictactwo;
@@ -17,6 +18,7 @@ use perfectplay_core::Game;
 pub use connect4::Connect4;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
+pub use shifttactoe::ShiftTacToe;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 pub use tootandotto::TootAndOtto;
@@ -179,6 +181,18 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["4x4", "4x5", "5x4"],
             also_checked: &["regular", "4x6"],
             make: |v| TootAndOtto::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "shifttactoe",
+            name: "Shift-Tac-Toe",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(ShiftTacToe::default())),
+                _ => Err("regular".into()),
+            },
         },
     ];
     CATALOG

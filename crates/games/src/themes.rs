@@ -167,3 +167,21 @@ pub fn caption(x: f64, y: f64, word: &str) -> String {
         r##"<text x="{x}" y="{y}" font-size="26" font-weight="bold" font-family="sans-serif" text-anchor="middle" fill="#333">{word}</text>"##
     )
 }
+
+/// A wooden slider of `slots` holes in a row (Shift-Tac-Toe), drawn as an entity: the holes
+/// `cell / piece_size` units apart, so that at the theme's scale they lie [`CELL`] apart.
+pub fn slider(slots: usize, piece_size: f64) -> String {
+    let u = CELL / piece_size;
+    let w = slots as f64 * u;
+    let mut s = format!(
+        r##"<rect x="{}" y="{}" width="{w}" height="{}" rx="0.1" fill="#c8a165" stroke="#5a4630" stroke-width="0.04"/>"##,
+        -w / 2.0,
+        -0.46 * u,
+        0.92 * u
+    );
+    for k in 0..slots {
+        let cx = (k as f64 + 0.5) * u - w / 2.0;
+        let _ = write!(s, r##"<circle cx="{cx}" r="{}" fill="#8a6a3a"/>"##, 0.36 * u);
+    }
+    s
+}
