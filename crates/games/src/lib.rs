@@ -7,6 +7,7 @@ pub mod board;
 pub mod connect4;
 pub mod fivefieldkono;
 pub mod konane;
+pub mod quickcross;
 pub mod shifttactoe;
 pub mod themes;
 pub mod tictactoe;
@@ -18,6 +19,7 @@ use perfectplay_core::Game;
 pub use connect4::Connect4;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
+pub use quickcross::QuickCross;
 pub use shifttactoe::ShiftTacToe;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
@@ -193,6 +195,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "regular" => Ok(Box::new(ShiftTacToe::default())),
                 _ => Err("regular".into()),
             },
+        },
+        CatalogEntry {
+            id: "quickcross",
+            name: "QuickCross",
+            default_variant: "3x3",
+            variant_syntax: "4x4 (four in a line) | 3x3 (three in a line)",
+            listed_variants: &["3x3", "4x4"],
+            also_checked: &[],
+            make: |v| QuickCross::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG
