@@ -422,6 +422,12 @@ impl Stacks {
         Stacks { cols, rows }
     }
 
+    /// The left-right mirror (after the identity) as maps of columns, from the grid's geometry.
+    pub fn mirror_maps(&self) -> Vec<Vec<usize>> {
+        let s = Board::grid(self.cols, self.rows).symmetries(&MIRROR);
+        (0..s.len()).map(|g| (0..self.cols).map(|x| s.map(g, x)).collect()).collect()
+    }
+
     /// The slot bit of column `x`, height `h` (0 at the bottom).
     pub fn slot(&self, x: usize, h: usize) -> u64 {
         1 << (x * (self.rows + 1) + h)

@@ -39,13 +39,9 @@ impl Connect4 {
             return Err(SIZES.into());
         }
         let board = Board::grid(cols, rows);
-        let symmetries = board.symmetries(&board::MIRROR);
-        let column_maps = (0..symmetries.len())
-            .map(|g| (0..cols).map(|x| symmetries.map(g, x)).collect())
-            .collect();
         let stacks = Stacks::new(cols, rows);
         let lines = stacks.masks(&board.lines(4));
-        Ok(Connect4 { cols, rows, stacks, lines, column_maps })
+        Ok(Connect4 { cols, rows, column_maps: stacks.mirror_maps(), stacks, lines })
     }
 
     /// A variant named `WxH`.

@@ -13,11 +13,14 @@ pub mod fivefieldkono;
 pub mod konane;
 pub mod lgame;
 pub mod mutorere;
+pub mod quickcross;
+pub mod shifttactoe;
 pub mod snake;
 pub mod themes;
 pub mod threespot;
 pub mod tictactoe;
 pub mod tictactwo;
+pub mod tootandotto;
 
 use perfectplay_core::Game;
 
@@ -30,10 +33,13 @@ pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use lgame::LGame;
 pub use mutorere::MuTorere;
+pub use quickcross::QuickCross;
+pub use shifttactoe::ShiftTacToe;
 pub use snake::Snake;
 pub use threespot::ThreeSpot;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
+pub use tootandotto::TootAndOtto;
 
 /// A game in the catalog.
 #[derive(Debug)]
@@ -272,6 +278,37 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["4x4", "5x5", "6x6"],
             also_checked: &["3x3", "3x5", "6x4"],
             make: |v| Snake::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "tootandotto",
+            name: "Toot and Otto",
+            default_variant: "4x4",
+            variant_syntax: "regular (6x4) | WxH (columns x rows, 4 to 6 each, at most 24 cells, \
+                             a multiple of 4; W*H/4 of each letter per player)",
+            listed_variants: &["4x4", "4x5", "5x4"],
+            also_checked: &["regular", "4x6"],
+            make: |v| TootAndOtto::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "shifttactoe",
+            name: "Shift-Tac-Toe",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(ShiftTacToe::default())),
+                _ => Err("regular".into()),
+            },
+        },
+        CatalogEntry {
+            id: "quickcross",
+            name: "QuickCross",
+            default_variant: "3x3",
+            variant_syntax: "4x4 (four in a line) | 3x3 (three in a line)",
+            listed_variants: &["3x3", "4x4"],
+            also_checked: &[],
+            make: |v| QuickCross::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG

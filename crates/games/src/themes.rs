@@ -153,3 +153,47 @@ pub fn drop_frame(cols: usize, rows: usize, x0: f64, y0: f64) -> String {
 pub fn shifted(centers: Vec<(f64, f64)>, dx: f64, dy: f64) -> Vec<(f64, f64)> {
     centers.into_iter().map(|(x, y)| (x + dx, y + dy)).collect()
 }
+
+/// A character drawn in the unit box (a letter on a piece, a digit of a counter).
+pub fn glyph(ch: char, ink: &str) -> String {
+    format!(
+        r##"<text y="0.2" font-size="0.6" font-weight="bold" font-family="sans-serif" text-anchor="middle" fill="{ink}">{ch}</text>"##
+    )
+}
+
+/// A wooden disc with a letter on it (Toot and Otto's T and O).
+pub fn lettered_disc(ch: char) -> String {
+    r##"<circle r="0.45" fill="#f1e3c2" stroke="#7a5c2e" stroke-width="0.05"/>"##.to_string()
+        + &glyph(ch, "#7a2e1e")
+}
+
+/// The digits `0` to `9` as entities, for counters (003 section 5.6: counts of pieces in
+/// reserve are drawn as digits at centers of their own).
+pub fn digits() -> Vec<perfectplay_core::Entity> {
+    ('0'..='9').map(|d| perfectplay_core::Entity { token: d, svg: glyph(d, "#333") }).collect()
+}
+
+/// A word written in the theme's space, centered on `(x, y)`.
+pub fn caption(x: f64, y: f64, word: &str) -> String {
+    format!(
+        r##"<text x="{x}" y="{y}" font-size="26" font-weight="bold" font-family="sans-serif" text-anchor="middle" fill="#333">{word}</text>"##
+    )
+}
+
+/// A wooden slider of `slots` holes in a row (Shift-Tac-Toe), drawn as an entity: the holes
+/// `cell / piece_size` units apart, so that at the theme's scale they lie [`CELL`] apart.
+pub fn slider(slots: usize, piece_size: f64) -> String {
+    let u = CELL / piece_size;
+    let w = slots as f64 * u;
+    let mut s = format!(
+        r##"<rect x="{}" y="{}" width="{w}" height="{}" rx="0.1" fill="#c8a165" stroke="#5a4630" stroke-width="0.04"/>"##,
+        -w / 2.0,
+        -0.46 * u,
+        0.92 * u
+    );
+    for k in 0..slots {
+        let cx = (k as f64 + 0.5) * u - w / 2.0;
+        let _ = write!(s, r##"<circle cx="{cx}" r="{}" fill="#8a6a3a"/>"##, 0.36 * u);
+    }
+    s
+}
