@@ -70,7 +70,8 @@ pub fn marks() -> Vec<perfectplay_core::Entity> {
     ]
 }
 
-/// The digits `0` to `9` as entities (for counters and scores), drawn `size` units high.
+/// The digits `0` to `9` as entities (counters and scores; 003 section 5.6 draws counts of pieces
+/// in reserve as digits at centers of their own), drawn `size` units high.
 pub fn digits(size: f64, fill: &str) -> Vec<perfectplay_core::Entity> {
     (0..10u8)
         .map(|d| perfectplay_core::Entity {
@@ -165,12 +166,6 @@ pub fn glyph(ch: char, ink: &str) -> String {
 pub fn lettered_disc(ch: char) -> String {
     r##"<circle r="0.45" fill="#f1e3c2" stroke="#7a5c2e" stroke-width="0.05"/>"##.to_string()
         + &glyph(ch, "#7a2e1e")
-}
-
-/// The digits `0` to `9` as entities, for counters (003 section 5.6: counts of pieces in
-/// reserve are drawn as digits at centers of their own).
-pub fn digits() -> Vec<perfectplay_core::Entity> {
-    ('0'..='9').map(|d| perfectplay_core::Entity { token: d, svg: glyph(d, "#333") }).collect()
 }
 
 /// A word written in the theme's space, centered on `(x, y)`.

@@ -310,7 +310,7 @@ impl ImageGui for TootAndOtto {
             Entity { token: 't', svg: themes::lettered_disc('T') },
             Entity { token: 'o', svg: themes::lettered_disc('O') },
         ];
-        entities.extend(themes::digits());
+        entities.extend(themes::digits(0.6, "#333"));
         ImageAutoGui {
             theme: "frame",
             size: ((w + 2) as f64 * CELL, (h + 2) as f64 * CELL),
