@@ -16,7 +16,7 @@
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, PositionSpace, SizeClass, Symmetry, Tier, Tiers, Value,
+    Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -159,15 +159,7 @@ impl Game for Achi {
     fn player_names(&self) -> [&'static str; 2] {
         ["o", "x"]
     }
-    fn space(&self) -> PositionSpace<'_> {
-        PositionSpace::Sparse(Some(self))
-    }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(tiers, symmetry, gui);
 }
 
 impl Tiers for Achi {

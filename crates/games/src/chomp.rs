@@ -13,7 +13,7 @@
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, PositionSpace, SizeClass, Symmetry, Tier, Tiers, Value,
+    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board;
@@ -167,15 +167,7 @@ impl Game for Chomp {
         let (lens, _) = self.parts(p);
         board::grid_text(self.cols, self.rows, |c| ['.', '#', '*'][self.square(&lens, c)])
     }
-    fn space(&self) -> PositionSpace<'_> {
-        PositionSpace::Sparse(Some(self))
-    }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(tiers, symmetry, gui);
 }
 
 impl Tiers for Chomp {

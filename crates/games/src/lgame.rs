@@ -210,12 +210,7 @@ impl Game for LGame {
     fn player_names(&self) -> [&'static str; 2] {
         ["red", "blue"]
     }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(symmetry, gui);
 }
 
 impl LGame {

@@ -139,12 +139,7 @@ impl Game for MuTorere {
     fn player_names(&self) -> [&'static str; 2] {
         ["black", "white"]
     }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(symmetry, gui);
 }
 
 impl Symmetry for MuTorere {

@@ -179,15 +179,7 @@ impl Game for QuickCross {
     fn space(&self) -> PositionSpace<'_> {
         PositionSpace::Sparse(None)
     }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn undo(&self) -> Option<&dyn UndoMoves> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(symmetry, undo, gui);
 }
 
 impl Symmetry for QuickCross {

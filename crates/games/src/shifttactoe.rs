@@ -212,14 +212,9 @@ impl Game for ShiftTacToe {
     fn space(&self) -> PositionSpace<'_> {
         PositionSpace::Sparse(None)
     }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(symmetry, gui);
     fn undo(&self) -> Option<&dyn UndoMoves> {
         None
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
     }
 }
 

@@ -20,7 +20,7 @@
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, PositionSpace, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
+    Player, Position, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
 use crate::board::{self, Board, Stacks};
@@ -228,18 +228,7 @@ impl Game for TootAndOtto {
     fn player_names(&self) -> [&'static str; 2] {
         ["TOOT", "OTTO"]
     }
-    fn space(&self) -> PositionSpace<'_> {
-        PositionSpace::Sparse(Some(self))
-    }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn undo(&self) -> Option<&dyn UndoMoves> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(tiers, symmetry, undo, gui);
 }
 
 impl Tiers for TootAndOtto {
