@@ -6,6 +6,7 @@
 pub mod achi;
 pub mod board;
 pub mod chomp;
+pub mod chungtoi;
 pub mod connect4;
 pub mod dawsonschess;
 pub mod dodgem;
@@ -23,6 +24,7 @@ use perfectplay_core::Game;
 
 pub use achi::Achi;
 pub use chomp::Chomp;
+pub use chungtoi::ChungToi;
 pub use connect4::Connect4;
 pub use dawsonschess::DawsonsChess;
 pub use dodgem::Dodgem;
@@ -272,6 +274,18 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["4x4", "5x5", "6x6"],
             also_checked: &["3x3", "3x5", "6x4"],
             make: |v| Snake::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "chungtoi",
+            name: "Chung-Toi",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(ChungToi::default())),
+                _ => Err("regular".into()),
+            },
         },
     ];
     CATALOG
