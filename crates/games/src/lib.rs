@@ -5,6 +5,7 @@
 
 pub mod achi;
 pub mod board;
+pub mod chessendgame;
 pub mod chomp;
 pub mod chungtoi;
 pub mod connect4;
@@ -23,6 +24,7 @@ pub mod tictactwo;
 use perfectplay_core::Game;
 
 pub use achi::Achi;
+pub use chessendgame::{ChessEndgame, Piece};
 pub use chomp::Chomp;
 pub use chungtoi::ChungToi;
 pub use connect4::Connect4;
@@ -286,6 +288,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "regular" => Ok(Box::new(ChungToi::default())),
                 _ => Err("regular".into()),
             },
+        },
+        CatalogEntry {
+            id: "chessendgame",
+            name: "Chess Endgame",
+            default_variant: "krk",
+            variant_syntax: "kqk | krk (king and queen, or king and rook, against king)",
+            listed_variants: &["kqk", "krk"],
+            also_checked: &[],
+            make: |v| ChessEndgame::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG

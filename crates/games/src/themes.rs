@@ -76,7 +76,8 @@ pub fn digits(size: f64, fill: &str) -> Vec<perfectplay_core::Entity> {
         .map(|d| perfectplay_core::Entity {
             token: char::from(b'0' + d),
             svg: format!(
-                r#"<text font-size="{size}" text-anchor="middle" dominant-baseline="central" fill="{fill}">{d}</text>"#
+                r#"<text y="{y}" font-size="{size}" text-anchor="middle" fill="{fill}">{d}</text>"#,
+                y = 0.35 * size
             ),
         })
         .collect()
