@@ -29,19 +29,11 @@ const BLACK_TO_MOVE: u64 = 1 << 19;
 const KING_STEPS: [(i32, i32); 8] =
     [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-/// White's piece besides the king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Piece {
-    /// A queen: king and queen against king.
-    Queen,
-    /// A rook: king and rook against king.
-    Rook,
-}
-
 /// One endgame.
 #[derive(Clone, Debug)]
 pub struct ChessEndgame {
-    piece: Piece,
+    /// White's piece besides the king: `Q` or `R`.
+    letter: char,
     /// Per square: the squares a king steps to.
     king: Vec<Vec<usize>>,
     /// Per square: the squares along each of the piece's directions, nearest first.
@@ -88,38 +80,31 @@ fn parse_square(t: &str) -> Option<usize> {
 }
 
 impl ChessEndgame {
-    /// The endgame with White's `piece`.
-    pub fn new(piece: Piece) -> ChessEndgame {
+    /// Builds a variant from its name: `kqk` or `krk`.
+    pub fn from_variant(variant: &str) -> Result<ChessEndgame, String> {
+        let letter = match variant {
+            "kqk" => 'Q',
+            "krk" => 'R',
+            _ => return Err("kqk | krk".into()),
+        };
         let board = Board::grid(8, 8);
-        let steps = if piece == Piece::Queen { &KING_STEPS[..] } else { &KING_STEPS[..4] };
+        let steps = if letter == 'Q' { &KING_STEPS[..] } else { &KING_STEPS[..4] };
         let ray = |from: usize, (dx, dy): (i32, i32)| {
             (1..8).map_while(|k| board.step(from, k * dx, k * dy)).collect::<Vec<_>>()
         };
-        ChessEndgame {
-            piece,
+        Ok(ChessEndgame {
+            letter,
             king: (0..64)
                 .map(|sq| KING_STEPS.iter().filter_map(|&d| ray(sq, d).first().copied()).collect())
                 .collect(),
             lines: (0..64).map(|sq| steps.iter().map(|&d| ray(sq, d)).collect()).collect(),
             symmetries: board.symmetries(&board::SQUARE),
-        }
+        })
     }
 
-    /// Builds a variant from its name: `kqk` or `krk`.
-    pub fn from_variant(variant: &str) -> Result<ChessEndgame, String> {
-        match variant {
-            "kqk" => Ok(ChessEndgame::new(Piece::Queen)),
-            "krk" => Ok(ChessEndgame::new(Piece::Rook)),
-            _ => Err("kqk | krk".into()),
-        }
-    }
-
-    fn letter(&self) -> char {
-        if self.piece == Piece::Queen {
-            'Q'
-        } else {
-            'R'
-        }
+    /// What stands on a square: `K`, `k`, the piece's letter, or `None`.
+    fn at(&self, s: &Parts, sq: usize) -> Option<char> {
+        [(s.wk, 'K'), (s.bk, 'k'), (s.piece, self.letter)].iter().find(|x| x.0 == sq).map(|x| x.1)
     }
 
     /// The squares White's piece at `from` reaches, stopping before either of `blockers`.
@@ -148,22 +133,18 @@ impl Game for ChessEndgame {
         "Chess Endgame"
     }
     fn variant(&self) -> String {
-        if self.piece == Piece::Queen { "kqk" } else { "krk" }.into()
+        if self.letter == 'Q' { "kqk" } else { "krk" }.into()
     }
     /// About 400,000 positions (50,000 up to symmetry): half a second.
     fn size_class(&self) -> SizeClass {
         SizeClass::Small
     }
     fn start(&self) -> Position {
-        let piece = if self.piece == Piece::Queen { "Qd1" } else { "Ra1" };
+        let piece = if self.letter == 'Q' { "Qd1" } else { "Ra1" };
         self.parse_position(&format!("Ke1 {piece} ke8 w")).expect("the start is legal")
     }
     fn to_move(&self, p: Position) -> Player {
-        if Parts::of(p).black {
-            Player::Second
-        } else {
-            Player::First
-        }
+        [Player::First, Player::Second][usize::from(Parts::of(p).black)]
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let s = Parts::of(p);
@@ -210,7 +191,7 @@ impl Game for ChessEndgame {
         let piece = if s.piece == CAPTURED {
             String::new()
         } else {
-            format!(" {}{}", self.letter(), square_name(s.piece))
+            format!(" {}{}", self.letter, square_name(s.piece))
         };
         let turn = if s.black { 'b' } else { 'w' };
         format!("K{}{piece} k{} {turn}", square_name(s.wk), square_name(s.bk))
@@ -219,7 +200,7 @@ impl Game for ChessEndgame {
         let expected = format!(
             "White's king, White's {0} (left out once captured), Black's king, each a letter and a \
              square, then the side to move, w or b (e.g. Ke1 {0}d1 ke8 w)",
-            self.letter()
+            self.letter
         );
         let malformed = || board::malformed(text, &expected);
         let tokens: Vec<&str> = text.split_whitespace().collect();
@@ -227,15 +208,11 @@ impl Game for ChessEndgame {
             t.strip_prefix(letter).and_then(parse_square).ok_or_else(malformed)
         };
         let (wk, piece, bk, turn) = match tokens[..] {
-            [wk, piece, bk, turn] => (wk, square(piece, self.letter())?, bk, turn),
+            [wk, piece, bk, turn] => (wk, square(piece, self.letter)?, bk, turn),
             [wk, bk, turn] => (wk, CAPTURED, bk, turn),
             _ => return Err(malformed()),
         };
-        let black = match turn {
-            "w" => false,
-            "b" => true,
-            _ => return Err(malformed()),
-        };
+        let black = ["w", "b"].iter().position(|t| *t == turn).ok_or_else(malformed)? == 1;
         let s = Parts { wk: square(wk, 'K')?, bk: square(bk, 'k')?, piece, black };
         if s.wk == s.piece || s.bk == s.piece || near(s.wk, s.bk) {
             return Err(board::illegal(text, "one piece a square, the kings apart"));
@@ -256,15 +233,8 @@ impl Game for ChessEndgame {
         let s = Parts::of(p);
         let mut text = String::new();
         for row in 0..8 {
-            let line: String = (0..8)
-                .map(|col| match row * 8 + col {
-                    sq if sq == s.wk => 'K',
-                    sq if sq == s.bk => 'k',
-                    sq if sq == s.piece => self.letter(),
-                    _ => '.',
-                })
-                .flat_map(|c| [' ', c])
-                .collect();
+            let line: String =
+                (0..8).flat_map(|col| [' ', self.at(&s, row * 8 + col).unwrap_or('.')]).collect();
             text += &format!("{} {line}\n", 8 - row);
         }
         text + "   a b c d e f g h\n"
@@ -304,20 +274,14 @@ impl Symmetry for ChessEndgame {
     }
 }
 
-/// A chess piece drawn as its Unicode figure.
 fn figure(symbol: char) -> String {
-    format!(r##"<text y="0.3" font-size="0.85" text-anchor="middle" fill="#111">{symbol}</text>"##)
+    crate::themes::figure(0.85, "#111", symbol)
 }
 
 impl ImageGui for ChessEndgame {
     /// 003 5.5.2: 64 centers, the pieces as entities, moves as arrows.
     fn theme(&self) -> ImageAutoGui {
-        let mut background = String::from(r##"<rect width="800" height="800" fill="#f0d9b5"/>"##);
-        for sq in (0..64).filter(|sq| (sq % 8 + sq / 8) % 2 == 1) {
-            let (x, y) = ((sq % 8) * 100, (sq / 8) * 100);
-            background +=
-                &format!(r##"<rect x="{x}" y="{y}" width="100" height="100" fill="#b58863"/>"##);
-        }
+        let background = crate::themes::checkerboard(8, 8, 100.0, "#f0d9b5", "#b58863");
         ImageAutoGui {
             theme: "wood",
             size: (800.0, 800.0),
@@ -335,13 +299,7 @@ impl ImageGui for ChessEndgame {
     }
     fn autogui_position(&self, p: Position) -> String {
         let s = Parts::of(p);
-        let cells = (0..64).map(|sq| match sq {
-            sq if sq == s.wk => 'K',
-            sq if sq == s.bk => 'k',
-            sq if sq == s.piece => self.letter(),
-            _ => '-',
-        });
-        autogui_position(self.to_move(p), cells)
+        autogui_position(self.to_move(p), (0..64).map(|sq| self.at(&s, sq).unwrap_or('-')))
     }
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         AutoGuiMove::Arrow { from: (mv.0 / 64) as usize, to: (mv.0 % 64) as usize }

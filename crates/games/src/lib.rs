@@ -24,7 +24,7 @@ pub mod tictactwo;
 use perfectplay_core::Game;
 
 pub use achi::Achi;
-pub use chessendgame::{ChessEndgame, Piece};
+pub use chessendgame::ChessEndgame;
 pub use chomp::Chomp;
 pub use chungtoi::ChungToi;
 pub use connect4::Connect4;
