@@ -242,12 +242,7 @@ impl Game for ChessEndgame {
     fn player_names(&self) -> [&'static str; 2] {
         ["White", "Black"]
     }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(symmetry, gui);
 }
 
 impl ChessEndgame {

@@ -18,7 +18,7 @@
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, PositionSpace, SizeClass, Symmetry, Tier, Tiers, Value,
+    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -187,15 +187,7 @@ impl Game for ChungToi {
     fn player_names(&self) -> [&'static str; 2] {
         ["red", "white"]
     }
-    fn space(&self) -> PositionSpace<'_> {
-        PositionSpace::Sparse(Some(self))
-    }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        Some(self)
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        Some(self)
-    }
+    perfectplay_core::capabilities!(tiers, symmetry, gui);
 }
 
 impl Tiers for ChungToi {
