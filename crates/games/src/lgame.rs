@@ -166,16 +166,12 @@ impl Game for LGame {
     }
     fn position_to_string(&self, p: Position) -> String {
         let s = Parts::of(p);
-        format!("{} {}", board::rows_to_string(&self.cells(&s), 4, "rbn"), ['r', 'b'][s.turn])
+        board::grid_turn_to_string(&self.cells(&s), 4, "rbn", ['r', 'b'][s.turn])
     }
     fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
         let expected = "4 rows of r (red L), b (blue L), n (neutral) or -, joined by /, then the \
                         player to move, r or b (e.g. nbb-/-rb-/-rb-/-rrn r)";
-        let malformed = || board::malformed(text, expected);
-        let (rows, turn) = text.trim().split_once(' ').ok_or_else(malformed)?;
-        let turn = ["r", "b"].iter().position(|t| t.eq_ignore_ascii_case(turn.trim()));
-        let turn = turn.ok_or_else(malformed)?;
-        let c = board::parse_rows(rows, 4, 16, "rbn", expected)?;
+        let (c, turn) = board::parse_grid_turn(text, 4, 4, "rbn", "rb", expected)?;
         let mask = |m: u8| (0..16).filter(|&i| c[i] == m).fold(0u64, |acc, i| acc | 1 << i);
         let l = |m: u8, who: &str| {
             self.index

@@ -5,7 +5,9 @@
 
 pub mod achi;
 pub mod board;
+pub mod chessendgame;
 pub mod chomp;
+pub mod chungtoi;
 pub mod connect4;
 pub mod dawsonschess;
 pub mod dodgem;
@@ -25,7 +27,9 @@ pub mod tootandotto;
 use perfectplay_core::Game;
 
 pub use achi::Achi;
+pub use chessendgame::ChessEndgame;
 pub use chomp::Chomp;
+pub use chungtoi::ChungToi;
 pub use connect4::Connect4;
 pub use dawsonschess::DawsonsChess;
 pub use dodgem::Dodgem;
@@ -309,6 +313,27 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["3x3", "4x4"],
             also_checked: &[],
             make: |v| QuickCross::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "chungtoi",
+            name: "Chung-Toi",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(ChungToi::default())),
+                _ => Err("regular".into()),
+            },
+        },
+        CatalogEntry {
+            id: "chessendgame",
+            name: "Chess Endgame",
+            default_variant: "krk",
+            variant_syntax: "kqk | krk (king and queen, or king and rook, against king)",
+            listed_variants: &["kqk", "krk"],
+            also_checked: &[],
+            make: |v| ChessEndgame::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG

@@ -70,17 +70,34 @@ pub fn marks() -> Vec<perfectplay_core::Entity> {
     ]
 }
 
+/// A character drawn `size` units high, centered (a digit, a chess piece's Unicode figure).
+pub fn figure(size: f64, fill: &str, symbol: char) -> String {
+    let y = 0.35 * size;
+    format!(
+        r#"<text y="{y}" font-size="{size}" text-anchor="middle" fill="{fill}">{symbol}</text>"#
+    )
+}
+
 /// The digits `0` to `9` as entities (counters and scores; 003 section 5.6 draws counts of pieces
 /// in reserve as digits at centers of their own), drawn `size` units high.
 pub fn digits(size: f64, fill: &str) -> Vec<perfectplay_core::Entity> {
-    (0..10u8)
-        .map(|d| perfectplay_core::Entity {
-            token: char::from(b'0' + d),
-            svg: format!(
-                r#"<text font-size="{size}" text-anchor="middle" dominant-baseline="central" fill="{fill}">{d}</text>"#
-            ),
-        })
+    let digit = |d: u8| char::from(b'0' + d);
+    (0..10)
+        .map(|d| perfectplay_core::Entity { token: digit(d), svg: figure(size, fill, digit(d)) })
         .collect()
+}
+
+/// A board of `cols` by `rows` squares of size `cell` in two colors, the top left one `light`
+/// (chess, checkers).
+pub fn checkerboard(cols: usize, rows: usize, cell: f64, light: &str, dark: &str) -> String {
+    let (w, h) = (cols as f64 * cell, rows as f64 * cell);
+    let mut s = format!(r#"<rect width="{w}" height="{h}" fill="{light}"/>"#);
+    for c in (0..cols * rows).filter(|c| (c % cols + c / cols) % 2 == 1) {
+        let (x, y) = ((c % cols) as f64 * cell, (c / cols) as f64 * cell);
+        let _ =
+            write!(s, r#"<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{dark}"/>"#);
+    }
+    s
 }
 
 /// The size of a cell in the standard themes' drawing space.

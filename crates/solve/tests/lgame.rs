@@ -1,11 +1,12 @@
 //! L-game against the published facts and a plain solver written here on its own board: the Ls
 //! made by turning and flipping one L shape, the positions found by a search of its own.
 //!
-//! Published: the L-game is a draw under perfect play (de Bono, *The Five-Day Course in
-//! Thinking*, 1967; Berlekamp, Conway and Guy, *Winning Ways*); there are 18,368 ways to place
-//! the pieces (the two neutral pieces alike), 2,296 up to the board's 8 symmetries
-//! (GamesCrafters' L-game page: "2,296 unique positions under symmetry"); and 15 of those leave
-//! the player to move without a move for their L (the fifteen end positions everything2's L-game
+//! Published: the L-game is a draw under perfect play ("in a game with two perfect players,
+//! neither will ever win or lose": Wikipedia's L game article, quoted on J. P. Neto's L-game page);
+//! there are 2,296 placements of the pieces up to the board's 8 symmetries, the neutral pieces
+//! alike (GamesCrafters' L-game page; its "18,268 if redundant positions are counted" is a slip for
+//! 8 x 2,296 = 18,368, no placement being its own mirror image, as counted here); and 15 of those
+//! leave the player to move no place for their L (the fifteen end positions everything2's L-game
 //! page draws).
 
 mod rounds;
