@@ -8,6 +8,7 @@ pub mod chomp;
 pub mod dawsonschess;
 pub mod fivefieldkono;
 pub mod konane;
+pub mod tactix;
 pub mod themes;
 pub mod tictactoe;
 pub mod tictactwo;
@@ -18,6 +19,7 @@ pub use chomp::Chomp;
 pub use dawsonschess::DawsonsChess;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
+pub use tactix::TacTix;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 
@@ -184,6 +186,16 @@ pub fn catalog() -> &'static [CatalogEntry] {
             ],
             also_checked: &["34"],
             make: |v| DawsonsChess::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "tactix",
+            name: "Tac Tix",
+            default_variant: "4x4",
+            variant_syntax: "NxN (normal play: no move loses) or NxN-misere (taking the last coin \
+                             loses), a side from 1 to 4",
+            listed_variants: &["3x3", "4x4", "3x3-misere", "4x4-misere"],
+            also_checked: &["1x1", "2x2", "2x2-misere"],
+            make: |v| TacTix::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG
