@@ -3,6 +3,7 @@
 //! **Architecture Invariant:** depends on `perfectplay-core` only. A game knows its rules, its
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
+pub mod abrobad;
 pub mod board;
 pub mod chomp;
 pub mod dawsonschess;
@@ -15,6 +16,7 @@ pub mod tictactwo;
 
 use perfectplay_core::Game;
 
+pub use abrobad::Abrobad;
 pub use chomp::Chomp;
 pub use dawsonschess::DawsonsChess;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
@@ -196,6 +198,18 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["3x3", "4x4", "3x3-misere", "4x4-misere"],
             also_checked: &["1x1", "2x2", "2x2-misere"],
             make: |v| TacTix::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "abrobad",
+            name: "Abrobad",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(Abrobad::default())),
+                _ => Err("regular".into()),
+            },
         },
     ];
     CATALOG
