@@ -182,11 +182,7 @@ impl Tiers for Chomp {
 
 impl Symmetry for Chomp {
     fn symmetry_count(&self) -> usize {
-        if self.rows == self.cols {
-            4
-        } else {
-            2
-        }
+        2 + 2 * usize::from(self.rows == self.cols)
     }
     fn canonical(&self, p: Position) -> Position {
         self.canonical_exchanged(p).0

@@ -3,6 +3,7 @@
 //! **Architecture Invariant:** depends on `perfectplay-core` only. A game knows its rules, its
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
+pub mod abrobad;
 pub mod achi;
 pub mod board;
 pub mod chessendgame;
@@ -18,6 +19,7 @@ pub mod mutorere;
 pub mod quickcross;
 pub mod shifttactoe;
 pub mod snake;
+pub mod tactix;
 pub mod themes;
 pub mod threespot;
 pub mod tictactoe;
@@ -26,6 +28,7 @@ pub mod tootandotto;
 
 use perfectplay_core::Game;
 
+pub use abrobad::Abrobad;
 pub use achi::Achi;
 pub use chessendgame::ChessEndgame;
 pub use chomp::Chomp;
@@ -40,6 +43,7 @@ pub use mutorere::MuTorere;
 pub use quickcross::QuickCross;
 pub use shifttactoe::ShiftTacToe;
 pub use snake::Snake;
+pub use tactix::TacTix;
 pub use threespot::ThreeSpot;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
@@ -334,6 +338,28 @@ pub fn catalog() -> &'static [CatalogEntry] {
             listed_variants: &["kqk", "krk"],
             also_checked: &[],
             make: |v| ChessEndgame::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "tactix",
+            name: "Tac Tix",
+            default_variant: "4x4",
+            variant_syntax: "NxN (normal play: no move loses) or NxN-misere (taking the last coin \
+                             loses), a side from 1 to 4",
+            listed_variants: &["3x3", "4x4", "3x3-misere", "4x4-misere"],
+            also_checked: &["1x1", "2x2", "2x2-misere"],
+            make: |v| TacTix::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "abrobad",
+            name: "Abrobad",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| match v {
+                "regular" => Ok(Box::new(Abrobad::default())),
+                _ => Err("regular".into()),
+            },
         },
     ];
     CATALOG
