@@ -300,6 +300,15 @@ impl ImageGui for ChessEndgame {
         AutoGuiMove::Arrow { from: (mv.0 / 64) as usize, to: (mv.0 % 64) as usize }
     }
     fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
+        Some(self)
+    }
+}
+
+impl MultipartMoves for ChessEndgame {
+    /// A move is two clicks, the piece and then its square: a queen's or rook's arrows along one
+    /// line would lie on top of each other.
+    fn move_parts(&self, _p: Position, mv: Move) -> Vec<AutoGuiMove> {
+        let (from, to) = ((mv.0 / 64) as usize, (mv.0 % 64) as usize);
+        vec![AutoGuiMove::Token { token: 's', at: from }, AutoGuiMove::Token { token: 't', at: to }]
     }
 }

@@ -286,10 +286,19 @@ impl ImageGui for ChungToi {
 }
 
 impl MultipartMoves for ChungToi {
-    /// 003 6.4.6: every move is two clicks: where to place (the cell), which piece goes where (an
-    /// arrow) or which piece to set in place (the piece), then its orientation on the panel.
-    fn move_parts(&self, p: Position, mv: Move) -> Vec<AutoGuiMove> {
-        let o = usize::from(split_move(mv).2);
-        vec![self.autogui_move(p, mv), AutoGuiMove::Token { token: ['+', 'x'][o], at: PANEL + o }]
+    /// 003 6.4.6's clicks, with the slide's arrow split in two (arrows of one piece along a line
+    /// would lie on top of each other): where to place (the cell), or which piece (the piece) and
+    /// where it goes (the cell; its own cell to turn it in place or pass), then its orientation on
+    /// the panel.
+    fn move_parts(&self, _p: Position, mv: Move) -> Vec<AutoGuiMove> {
+        let (from, to, o) = split_move(mv);
+        let orientation =
+            AutoGuiMove::Token { token: ['+', 'x'][usize::from(o)], at: PANEL + usize::from(o) };
+        let target = AutoGuiMove::Token { token: 't', at: to };
+        if from == PLACE {
+            vec![target, orientation]
+        } else {
+            vec![AutoGuiMove::Token { token: 's', at: from }, target, orientation]
+        }
     }
 }

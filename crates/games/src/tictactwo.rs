@@ -815,7 +815,8 @@ impl ImageGui for TicTacTwo {
 
 impl MultipartMoves for TicTacTwo {
     /// 003 6.4.3: a grid move is the button under the board, then the new center; a mark move is
-    /// the mark, then an arrow to where it goes.
+    /// the mark, then where it goes (003 draws an arrow there; a mark's arrows along one line
+    /// would lie on top of each other, so the destination is a dot).
     fn move_parts(&self, _p: Position, mv: Move) -> Vec<AutoGuiMove> {
         match mv.0 {
             c if c < GRID_MOVE => Vec::new(),
@@ -825,7 +826,7 @@ impl MultipartMoves for TicTacTwo {
             ],
             m => {
                 let (from, to) = (((m - MARK_MOVE) / 32) as usize, ((m - MARK_MOVE) % 32) as usize);
-                vec![AutoGuiMove::Token { token: 's', at: from }, AutoGuiMove::Arrow { from, to }]
+                vec![AutoGuiMove::Token { token: 's', at: from }, AutoGuiMove::Token { token: 't', at: to }]
             }
         }
     }
