@@ -826,7 +826,10 @@ impl MultipartMoves for TicTacTwo {
             ],
             m => {
                 let (from, to) = (((m - MARK_MOVE) / 32) as usize, ((m - MARK_MOVE) % 32) as usize);
-                vec![AutoGuiMove::Token { token: 's', at: from }, AutoGuiMove::Token { token: 't', at: to }]
+                vec![
+                    AutoGuiMove::Token { token: 's', at: from },
+                    AutoGuiMove::Token { token: 't', at: to },
+                ]
             }
         }
     }

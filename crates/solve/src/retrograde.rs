@@ -393,8 +393,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let codes = Codes::new(max_codes);
         // The best result from outside the tier, where a child can be outside it: not in a single
         // dense tier, nor in a tier of a tiered game that has no child tiers.
-        let has_external =
-            !self.one_tier && !(dense && self.game.child_tiers(self.tier).is_empty());
+        let has_external = !(self.one_tier || dense && self.game.child_tiers(self.tier).is_empty());
         let external: Vec<AtomicU16> = if has_external {
             (0..n).map(|_| AtomicU16::new(NO_EXTERNAL)).collect()
         } else {

@@ -229,12 +229,12 @@ pub fn analyze_tiered<G: Game + ?Sized>(
         if lines.len() < counts.reachable.len() {
             lines.resize(counts.reachable.len(), None);
         }
-        for r in 0..counts.reachable.len() {
+        for (r, line) in lines.iter_mut().enumerate().take(counts.reachable.len()) {
             let (reachable, canonical) = (counts.reachable[r], counts.canonical[r]);
             if reachable == 0 && canonical == 0 {
                 continue;
             }
-            let line = lines[r].get_or_insert_with(|| TierReport {
+            let line = line.get_or_insert_with(|| TierReport {
                 tier: Tier(r as u32),
                 name: game.tier_name(Tier(r as u32)),
                 reachable: 0,
