@@ -10,19 +10,19 @@
 //! its two rim neighbors. Without it (`no-putahi-rule`, the seed's text taken literally) black
 //! wins at once: an inner black piece moves to the center and white has no move.
 //!
-//! Position code: the nine points in base 3 (rim points 0-7, then the center 8: 0 empty, 1 black,
-//! 2 white), plus 3^9 when white is to move. Symmetries: the 16 of the octagon.
+//! Position code: a perfect hash, the rearranger rank of the nine points (rim points 0-7, then the
+//! center 8: 0 empty, 1 black, 2 white; one empty, four of each) times two, plus one when white is
+//! to move: 1,260 codes, every one a position, solved as a dense space. Symmetries: the 16 of the
+//! octagon.
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Value,
+    Position, PositionSpace, Rearranger, SizeClass, Symmetry, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
 
-/// 3^9: the code's turn digit.
-const TURN: u64 = 19_683;
 /// The center.
 const PUTAHI: usize = 8;
 
@@ -32,6 +32,8 @@ pub struct MuTorere {
     board: Board,
     symmetries: Symmetries,
     putahi_rule: bool,
+    /// Ranks the arrangements of one empty point, four black and four white pieces.
+    rearranger: Rearranger,
 }
 
 impl MuTorere {
@@ -53,15 +55,20 @@ impl MuTorere {
         let names = ["1", "2", "3", "4", "5", "6", "7", "8", "p"];
         let board = Board::graph(&names, &xy, &edges);
         let symmetries = board.symmetries(&board::dihedral(8));
-        Ok(MuTorere { board, symmetries, putahi_rule })
+        let rearranger = Rearranger::new(&[1, 4, 4]).expect("630 arrangements");
+        Ok(MuTorere { board, symmetries, putahi_rule, rearranger })
     }
 
     /// The points (0 empty, 1 black, 2 white) and the color to move.
-    fn split(p: Position) -> (Vec<u8>, u8) {
-        (board::unpack(p.0 % TURN, 9, 3), 1 + (p.0 / TURN) as u8)
+    fn split(&self, p: Position) -> (Vec<u8>, u8) {
+        let mut cells = Vec::with_capacity(9);
+        self.rearranger.unrank(p.0 / 2, &mut cells).expect("a code below the space's size");
+        (cells, 1 + (p.0 % 2) as u8)
     }
-    fn encode(cells: &[u8], mover: u8) -> Position {
-        Position(board::pack(cells, 3) + u64::from(mover - 1) * TURN)
+    /// The code of an arrangement with four of each and one empty point.
+    fn encode(&self, cells: &[u8], mover: u8) -> Position {
+        let rank = self.rearranger.rank(cells).expect("four of each and one empty point");
+        Position(rank * 2 + u64::from(mover - 1))
     }
 }
 
@@ -79,10 +86,10 @@ impl Game for MuTorere {
         SizeClass::Small
     }
     fn start(&self) -> Position {
-        Self::encode(&[1, 1, 1, 1, 2, 2, 2, 2, 0], 1)
+        self.encode(&[1, 1, 1, 1, 2, 2, 2, 2, 0], 1)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][Self::split(p).1 as usize - 1]
+        [Player::First, Player::Second][self.split(p).1 as usize - 1]
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let mut moves = Vec::new();
@@ -90,7 +97,7 @@ impl Game for MuTorere {
         moves.is_empty().then_some(Value::Lose)
     }
     fn moves(&self, p: Position, out: &mut Vec<Move>) {
-        let (c, mover) = Self::split(p);
+        let (c, mover) = self.split(p);
         for from in (0..9).filter(|&i| c[i] == mover) {
             for &to in self.board.neighbors(from).iter().filter(|&&to| c[to] == 0) {
                 let beside_opponent =
@@ -102,12 +109,12 @@ impl Game for MuTorere {
         }
     }
     fn do_move(&self, p: Position, mv: Move) -> Position {
-        let (mut c, mover) = Self::split(p);
+        let (mut c, mover) = self.split(p);
         c.swap(mv.0 as usize / 16, mv.0 as usize % 16);
-        Self::encode(&c, 3 - mover)
+        self.encode(&c, 3 - mover)
     }
     fn position_to_string(&self, p: Position) -> String {
-        let (c, mover) = Self::split(p);
+        let (c, mover) = self.split(p);
         board::cells_turn_to_string(&c, "bw", "bw", mover as usize - 1)
     }
     fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
@@ -117,7 +124,8 @@ impl Game for MuTorere {
         if (1..=2).any(|m| c.iter().filter(|&&x| x == m).count() != 4) {
             return Err(board::illegal(text, "each side has four pieces"));
         }
-        Ok(Self::encode(&c, turn as u8 + 1))
+        // Four of each on nine points leave one empty: the rearranger ranks it.
+        Ok(self.encode(&c, turn as u8 + 1))
     }
     fn move_to_string(&self, _p: Position, mv: Move) -> String {
         let (from, to) = (mv.0 as usize / 16, mv.0 as usize % 16);
@@ -132,12 +140,15 @@ impl Game for MuTorere {
         const PICTURE: &str =
             "    B   C          2   3\n  A       D      1       4\n      I              \
                                p\n  H       E      8       5\n    G   F          7   6\n";
-        let (c, _) = Self::split(p);
+        let (c, _) = self.split(p);
         let point = |ch: char| ['.', 'B', 'W'][c[ch as usize - 'A' as usize] as usize];
         PICTURE.chars().map(|ch| if ch.is_ascii_uppercase() { point(ch) } else { ch }).collect()
     }
     fn player_names(&self) -> [&'static str; 2] {
         ["black", "white"]
+    }
+    fn space(&self) -> PositionSpace<'_> {
+        PositionSpace::Dense { size: 2 * self.rearranger.size() }
     }
     perfectplay_core::capabilities!(symmetry, gui);
 }
@@ -147,12 +158,12 @@ impl Symmetry for MuTorere {
         self.symmetries.len()
     }
     fn canonical(&self, p: Position) -> Position {
-        let (c, mover) = Self::split(p);
-        self.symmetries.least(&c, |c| Self::encode(c, mover))
+        let (c, mover) = self.split(p);
+        self.symmetries.least(&c, |c| self.encode(c, mover))
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
-        let (c, mover) = Self::split(p);
-        self.symmetries.images(&c, |c| Self::encode(c, mover), out)
+        let (c, mover) = self.split(p);
+        self.symmetries.images(&c, |c| self.encode(c, mover), out)
     }
     fn exchange(&self) -> Option<&dyn Exchange> {
         None
@@ -166,7 +177,7 @@ impl ImageGui for MuTorere {
         crate::themes::points_theme(&self.board, stones)
     }
     fn autogui_position(&self, p: Position) -> String {
-        let (c, _) = Self::split(p);
+        let (c, _) = self.split(p);
         autogui_position(self.to_move(p), board::cells_to_string(&c, "xo").chars())
     }
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
