@@ -6,6 +6,8 @@
 //! The reference solver's own values for these boards are asserted equal to the table, so the
 //! table is checked twice: by the engine and by the plain solver.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
 
 use perfectplay_core::{Game, GameExt, Value};
@@ -100,14 +102,7 @@ impl Reference {
             (v, 0)
         } else {
             let kids: Vec<(Value, u16)> = self.children(b).iter().map(|c| self.solve(c)).collect();
-            let best = |v: Value| kids.iter().filter(|k| k.0 == v).map(|k| k.1).min();
-            if let Some(r) = best(Value::Lose) {
-                (Value::Win, r + 1)
-            } else if let Some(r) = best(Value::Tie) {
-                (Value::Tie, r + 1)
-            } else {
-                (Value::Lose, kids.iter().map(|k| k.1).max().unwrap() + 1)
-            }
+            common::perfect_play(&kids)
         };
         self.memo.insert(self.key(b), result);
         result

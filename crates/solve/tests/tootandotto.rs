@@ -3,6 +3,8 @@
 //! board (4 T and 4 O each) every reachable position is compared; on 4x5 and 5x4 the positions
 //! along random games (ignored: the engine's solves take a minute).
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
 
 use perfectplay_core::{Game, GameExt, Value};
@@ -101,14 +103,7 @@ impl Reference {
             (v, 0)
         } else {
             let kids: Vec<(Value, u16)> = self.children(s).iter().map(|c| self.solve(c)).collect();
-            let best = |v: Value| kids.iter().filter(|k| k.0 == v).map(|k| k.1).min();
-            if let Some(r) = best(Value::Lose) {
-                (Value::Win, r + 1)
-            } else if let Some(r) = best(Value::Tie) {
-                (Value::Tie, r + 1)
-            } else {
-                (Value::Lose, kids.iter().map(|k| k.1).max().unwrap() + 1)
-            }
+            common::perfect_play(&kids)
         };
         self.memo.insert(self.key(s), result);
         result

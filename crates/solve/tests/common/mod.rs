@@ -5,6 +5,7 @@ use perfectplay_solve::Solution;
 
 /// Checks a solved position: a primitive has its value at remoteness 0; any other position's
 /// value is the best over its children by the seeds' rules.
+#[allow(dead_code)] // reason: each test binary compiles this module; not all of them use it
 pub fn check_best_over_children<G: Game + ?Sized>(
     game: &G,
     solution: &Solution,
@@ -28,5 +29,21 @@ pub fn check_best_over_children<G: Game + ?Sized>(
         Ok(())
     } else {
         Err(format!("{}: stored {got}, best over children {want}", game.position_to_string(p)))
+    }
+}
+
+/// The seeds' perfect play over a non-primitive position's children, each `(value, remoteness)`
+/// for the player to move there: win fastest, else tie fastest, else lose slowest. For plain
+/// memoized solvers of loop-free games written in tests.
+#[allow(dead_code)] // reason: each test binary compiles this module; not all of them use it
+pub fn perfect_play(children: &[(perfectplay_core::Value, u16)]) -> (perfectplay_core::Value, u16) {
+    use perfectplay_core::Value;
+    let best = |v: Value| children.iter().filter(|k| k.0 == v).map(|k| k.1).min();
+    if let Some(r) = best(Value::Lose) {
+        (Value::Win, r + 1)
+    } else if let Some(r) = best(Value::Tie) {
+        (Value::Tie, r + 1)
+    } else {
+        (Value::Lose, children.iter().map(|k| k.1).max().expect("a child") + 1)
     }
 }
