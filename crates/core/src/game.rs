@@ -264,6 +264,9 @@ pub trait Exchange: Send + Sync {
     /// The canonical form and whether it is the canonical form of the position's exchange rather
     /// than of the position under the other symmetries.
     fn canonical_exchanged(&self, position: Position) -> (Position, bool);
+    /// Whether a position and its exchange count as one class in an analysis's canonical counts
+    /// (003's Tic-Tac-Two counts them so; its Nine Men's Morris counts board symmetries only).
+    fn merges_classes(&self) -> bool;
 }
 
 /// Undo-moves: the positions a move leads from.
@@ -272,6 +275,12 @@ pub trait UndoMoves: Send + Sync {
     /// test): `p` is appended iff `position` is among `children(p)` and `p` is not primitive.
     /// Parents need not be reachable.
     fn undo_moves(&self, position: Position, out: &mut Vec<Position>);
+    /// Appends the parents of `position` that lie in its own tier, and perhaps others (the
+    /// caller filters by tier): what the solver's loop within a tier asks for. Override it to skip
+    /// parents the game knows lie elsewhere.
+    fn undo_moves_in_tier(&self, position: Position, out: &mut Vec<Position>) {
+        self.undo_moves(position, out);
+    }
 }
 
 /// An Image AutoGUI (003 section 5.3): the theme, positions as strings, a button per move.
@@ -363,6 +372,17 @@ pub trait GameExt: Game {
         match self.symmetry().and_then(|s| s.exchange()) {
             Some(e) => e.canonical_exchanged(position),
             None => (self.canonical(position), false),
+        }
+    }
+    /// Whether canonical counts merge a position with its exchange (see [`Exchange`]).
+    fn exchange_merges_classes(&self) -> bool {
+        self.symmetry().and_then(|s| s.exchange()).is_some_and(|e| e.merges_classes())
+    }
+    /// Appends the parents of a position within its tier, and perhaps others (see
+    /// [`UndoMoves::undo_moves_in_tier`]).
+    fn undo_moves_in_tier(&self, position: Position, out: &mut Vec<Position>) {
+        if let Some(u) = self.undo() {
+            u.undo_moves_in_tier(position, out);
         }
     }
     /// Whether the game has undo-moves.

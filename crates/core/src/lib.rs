@@ -1,15 +1,17 @@
 //! perfectplay's core: values, remoteness and their order, the `Game` trait family and
-//! combinatorial ranking.
+//! combinatorial ranking, and sets of points up to symmetry.
 //!
 //! **Architecture Invariant:** no I/O, no threads, no serde. Everything here is pure data and
 //! arithmetic that every other crate may depend on.
 
 pub mod autogui;
+pub mod classes;
 pub mod game;
 pub mod ranking;
 pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
+pub use classes::SetClasses;
 pub use game::{
     Exchange, Game, GameExt, ImageGui, Move, MultipartMoves, ParseError, Player, Position,
     PositionSpace, SizeClass, StartingAt, Symmetry, Tier, TierIndex, Tiers, UndoMoves,

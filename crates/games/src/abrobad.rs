@@ -257,6 +257,11 @@ impl Symmetry for Abrobad {
 }
 
 impl Exchange for Abrobad {
+    /// The analysis counts a position and its exchange as one class.
+    fn merges_classes(&self) -> bool {
+        true
+    }
+
     fn exchanged(&self, p: Position) -> Position {
         Position(p.0 ^ 1)
     }

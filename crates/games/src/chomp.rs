@@ -202,6 +202,11 @@ impl Symmetry for Chomp {
 }
 
 impl Exchange for Chomp {
+    /// The analysis counts a position and its exchange as one class.
+    fn merges_classes(&self) -> bool {
+        true
+    }
+
     fn exchanged(&self, p: Position) -> Position {
         Position(p.0 ^ 1)
     }

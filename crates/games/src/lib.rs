@@ -15,6 +15,7 @@ pub mod dodgem;
 pub mod fivefieldkono;
 pub mod konane;
 pub mod lgame;
+pub mod morris;
 pub mod mutorere;
 pub mod quickcross;
 pub mod shifttactoe;
@@ -39,6 +40,7 @@ pub use dodgem::Dodgem;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use konane::{Konane, KonaneStart};
 pub use lgame::LGame;
+pub use morris::Morris;
 pub use mutorere::MuTorere;
 pub use quickcross::QuickCross;
 pub use shifttactoe::ShiftTacToe;
@@ -360,6 +362,33 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "regular" => Ok(Box::new(Abrobad::default())),
                 _ => Err("regular".into()),
             },
+        },
+        CatalogEntry {
+            id: "ninemensmorris",
+            name: "Nine Men's Morris",
+            default_variant: "regular",
+            variant_syntax: morris::NINE_VARIANTS,
+            listed_variants: &["regular", "mill-removal", "no-flying", "mill-removal-no-flying"],
+            also_checked: &["regular/moving-3", "no-flying/moving-4"],
+            make: |v| Morris::nine(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "sixmensmorris",
+            name: "Six Men's Morris",
+            default_variant: "regular",
+            variant_syntax: "regular",
+            listed_variants: &["regular"],
+            also_checked: &[],
+            make: |v| Morris::six(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
+        CatalogEntry {
+            id: "threemensmorris",
+            name: "Three Men's Morris",
+            default_variant: "regular",
+            variant_syntax: "regular (rows, columns and diagonals) or no-diagonals",
+            listed_variants: &["regular", "no-diagonals"],
+            also_checked: &[],
+            make: |v| Morris::three(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
     ];
     CATALOG

@@ -180,6 +180,11 @@ impl Symmetry for TacTix {
 }
 
 impl Exchange for TacTix {
+    /// The analysis counts a position and its exchange as one class.
+    fn merges_classes(&self) -> bool {
+        true
+    }
+
     fn exchanged(&self, p: Position) -> Position {
         Position(p.0 ^ 1)
     }

@@ -668,6 +668,11 @@ impl Symmetry for TicTacTwo {
 }
 
 impl Exchange for TicTacTwo {
+    /// The analysis counts a position and its exchange as one class.
+    fn merges_classes(&self) -> bool {
+        true
+    }
+
     fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
         let (mut x, mut o, grid, mut o_to_move) = Self::parts(p);
         let (nx, no) = (x.count_ones(), o.count_ones());

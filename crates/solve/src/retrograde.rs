@@ -357,7 +357,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         }
         scratch.clear();
         let Some(position) = self.position_at(child) else { return };
-        self.game.undo_moves(position, scratch);
+        self.game.undo_moves_in_tier(position, scratch);
         for &p in scratch.iter() {
             let p = self.canon(p);
             if self.one_tier || self.game.tier(p) == self.tier {

@@ -22,7 +22,9 @@ use crate::progress::Progress;
 use crate::{Solution, SolveError};
 
 /// One tier's line of a tiered analysis. Reachable positions are counted in the tier they lie in
-/// (so both of a pair of exchanged tiers have lines); canonical classes in their canonical tier.
+/// (so both of a pair of exchanged tiers have lines); canonical classes in their canonical tier,
+/// or, where the exchange does not merge classes ([`perfectplay_core::Exchange::merges_classes`]),
+/// each side of a class in its own tier.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TierReport {
     /// The tier.
@@ -178,6 +180,7 @@ pub fn analyze_tiered<G: Game + ?Sized>(
     // Counting: per canonical index reached, its value, and its reachable members (the images on
     // the sides reached), each counted in its own tier.
     let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
+    let merges = game.exchange_merges_classes() || game.exchange(start).is_none();
     progress.begin("count", Some(total));
     let mut analysis = Analysis::default();
     let mut lines: Vec<Option<TierReport>> = Vec::new();
@@ -211,8 +214,20 @@ pub fn analyze_tiered<G: Game + ?Sized>(
                                 counts.tier(game.tier(q).0 as usize, vr);
                             }
                         }
-                        counts.value(vr, members);
-                        counts.canonical_in(t.0 as usize);
+                        if merges {
+                            counts.value(vr, members, 1);
+                            counts.canonical_in(t.0 as usize);
+                        } else {
+                            // One class per side reached, each in its own tier.
+                            counts.value(vr, members, u64::from(sides.count_ones()));
+                            if sides & 1 == 1 {
+                                counts.canonical_in(t.0 as usize);
+                            }
+                            if sides & 2 == 2 {
+                                let e = game.exchange(p).unwrap_or(p);
+                                counts.canonical_in(game.tier(e).0 as usize);
+                            }
+                        }
                     }
                 }
                 progress.advance(chunk.len() as u64 * 64 / SIDES);
@@ -290,10 +305,10 @@ impl Counts {
         self.canonical[t] += 1;
     }
 
-    fn value(&mut self, vr: ValueRemoteness, members: u64) {
+    fn value(&mut self, vr: ValueRemoteness, members: u64, classes: u64) {
         let e = &mut self.values[usize::from(vr.to_bits())];
         e.0 += members;
-        e.1 += 1;
+        e.1 += classes;
     }
 
     fn tier(&mut self, t: usize, vr: ValueRemoteness) {

@@ -198,6 +198,14 @@ fn undo_moves_are_the_inverse_of_moves() {
                 game.undo_moves(c, &mut back);
                 prop_assert!(back.contains(&p), "a child does not undo to its parent");
             }
+            // The parents within the tier, as the solver asks for them: every one of them.
+            let mut in_tier = Vec::new();
+            game.undo_moves_in_tier(p, &mut in_tier);
+            in_tier.retain(|&q| game.tier(q) == game.tier(p));
+            in_tier.sort_unstable();
+            parents.retain(|&q| game.tier(q) == game.tier(p));
+            parents.sort_unstable();
+            prop_assert_eq!(in_tier, parents, "undo-moves within the tier miss parents");
         }
         Ok(())
     });
