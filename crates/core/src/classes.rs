@@ -250,35 +250,38 @@ impl SetClasses {
         }
         let a = self.class_set(ka, index / per_a)?;
         let mut r = index % per_a;
-        // Colex unranking: the largest compressed position c with C(c, j) <= r, for j = kb..1.
+        // Colex unranking: the largest compressed position c < hi with C(c, j) <= r, for
+        // j = kb..1, by binary search (C(c, j) grows with c).
         let mut compressed = 0u32;
         let mut hi = free;
         for j in (1..=kb).rev() {
-            let mut c = j - 1;
-            while c + 1 < hi && self.binomial(c + 1, j) <= r {
-                c += 1;
+            let (mut lo, mut top) = (j - 1, hi - 1);
+            while lo < top {
+                let mid = (lo + top).div_ceil(2);
+                if self.binomial[mid][j] <= r {
+                    lo = mid;
+                } else {
+                    top = mid - 1;
+                }
             }
-            r -= self.binomial(c, j);
-            compressed |= 1 << c;
-            hi = c;
+            r -= self.binomial[lo][j];
+            compressed |= 1 << lo;
+            hi = lo;
         }
-        // Deposit: compressed position i is the i-th point a leaves.
+        // Deposit: compressed position i is the i-th point a leaves, walking both in order.
         let mut b = 0u32;
-        let mut point = 0usize;
-        let mut i = 0u32;
+        let mut free_points = !a & ((1u64 << self.n) - 1) as u32;
+        let mut at = 0;
         let mut left = compressed;
         while left != 0 {
-            while a >> point & 1 == 1 {
-                point += 1;
+            let c = left.trailing_zeros();
+            left &= left - 1;
+            for _ in at..c {
+                free_points &= free_points - 1;
             }
-            if left & 1 == 1 {
-                b |= 1 << point;
-            }
-            left >>= 1;
-            i += 1;
-            point += 1;
+            at = c;
+            b |= free_points & free_points.wrapping_neg();
         }
-        debug_assert!(i <= free as u32);
         Some((a, b))
     }
 }

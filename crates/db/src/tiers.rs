@@ -94,6 +94,11 @@ impl<'g> TierFiles<'g> {
         self.order.len()
     }
 
+    /// One tier's values read back from its file (`None` if it has none).
+    pub fn tier(&self, tier: Tier) -> Result<Option<SolvedTier>, DbError> {
+        self.read_back(tier)
+    }
+
     /// Every tier's values, read back from the tier files (for an analysis after a solve that
     /// dropped tiers from memory).
     pub fn load(&self) -> Result<perfectplay_solve::Solution, DbError> {
@@ -170,5 +175,39 @@ impl ResultSink for TierFiles<'_> {
 
     fn keeps_tiers(&self) -> bool {
         true
+    }
+
+    /// The tier's file exists and its header names the tier (its blocks are checked when it is
+    /// read back).
+    fn kept(&mut self, tier: Tier) -> Result<bool, String> {
+        let path = self.tier_path(tier);
+        if !path.exists() {
+            return Ok(false);
+        }
+        let ok = Database::open(&path).is_ok_and(|db| {
+            db.check_game(self.game).is_ok()
+                && db.header().tables.len() == 1
+                && db.header().tables[0].tier == tier.0
+        });
+        if !ok {
+            std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            self.discarded.push(path);
+            return Ok(false);
+        }
+        self.resumed.push(tier);
+        self.order.push(tier);
+        Ok(true)
+    }
+
+    /// A damaged file is removed, so that the next solve does its tier again.
+    fn reload(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+        match self.read_back(tier) {
+            Ok(found) => Ok(found),
+            Err(e) => {
+                let path = self.tier_path(tier);
+                let _ = std::fs::remove_file(&path);
+                Err(format!("{}: {e} (removed; solve again to redo the tier)", path.display()))
+            }
+        }
     }
 }

@@ -267,12 +267,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     p.display()
                 )?;
             }
-            // A solve under a memory limit may have dropped tiers: read them back for the rest.
-            let solution =
-                if solution.tiers().len() < tiers.tiers() { tiers.load()? } else { solution };
-            let start =
-                solution.get(game.as_ref(), game.start()).context("the start was not solved")?;
-            let stored = solution.len();
+            // A solve under a memory limit may have dropped tiers: read them back for the
+            // analysis, or only the start's for the summary.
+            let dropped = solution.tiers().len() < tiers.tiers();
+            let solution = if dropped && !no_analysis { tiers.load()? } else { solution };
+            let start = match solution.get(game.as_ref(), game.start()) {
+                Some(start) => start,
+                None => {
+                    let c = game.canonical(game.start());
+                    let tier = tiers.tier(game.tier(c))?.context("the start was not solved")?;
+                    perfectplay_solve::Solution::from_tiers(vec![tier], solution.is_canonical())
+                        .get(game.as_ref(), game.start())
+                        .context("the start was not solved")?
+                }
+            };
+            let stored = if game.space().is_tiered() {
+                game.tiers().iter().map(|&t| game.tier_size(t)).sum()
+            } else {
+                solution.len()
+            };
             writeln!(out, "game:       {} ({})", game.name(), game.variant())?;
             writeln!(out, "{}", start_line(game.as_ref(), start))?;
             writeln!(
@@ -290,16 +303,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 None
             } else {
                 let started = Instant::now();
-                let analysis =
-                    perfectplay_solve::analyze(game.as_ref(), &solution, &progress::Bar::new())?;
-                writeln!(
-                    out,
-                    "reachable:  {} positions, {} canonical ({:.2} s)",
-                    analysis.total(),
-                    analysis.canonical_total(),
-                    started.elapsed().as_secs_f64()
-                )?;
-                Some(analysis)
+                match perfectplay_solve::analyze(game.as_ref(), &solution, &progress::Bar::new()) {
+                    Ok(analysis) => {
+                        writeln!(
+                            out,
+                            "reachable:  {} positions, {} canonical ({:.2} s)",
+                            analysis.total(),
+                            analysis.canonical_total(),
+                            started.elapsed().as_secs_f64()
+                        )?;
+                        Some(analysis)
+                    }
+                    Err(perfectplay_solve::SolveError::Unsupported { what }) => {
+                        writeln!(out, "reachable:  not counted ({what})")?;
+                        None
+                    }
+                    Err(e) => return Err(e.into()),
+                }
             };
             drop(solution);
             let started = Instant::now();

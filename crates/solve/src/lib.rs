@@ -182,6 +182,19 @@ pub trait ResultSink {
     fn keeps_tiers(&self) -> bool {
         false
     }
+
+    /// Whether the sink holds the tier finished by an earlier, interrupted solve, checked cheaply
+    /// (its values are read only if a later tier needs them, by [`ResultSink::reload`]). Used by
+    /// solves under a memory limit; the default holds nothing.
+    fn kept(&mut self, _tier: Tier) -> Result<bool, String> {
+        Ok(false)
+    }
+
+    /// A tier the sink holds, read back whole and checked, for a tier that needs it as a child
+    /// after it was dropped from memory. The default holds nothing.
+    fn reload(&mut self, _tier: Tier) -> Result<Option<SolvedTier>, String> {
+        Ok(None)
+    }
 }
 
 /// Options for a solve.
@@ -189,9 +202,11 @@ pub trait ResultSink {
 pub struct SolveOptions {
     /// Reduce positions by the game's symmetries (solve canonical positions only).
     pub canonicalize: bool,
-    /// Bytes the solve may hold (tiered games): tiers no later tier needs are dropped from the
-    /// returned solution when the sink keeps them, and a tier that cannot fit is refused with
-    /// [`SolveError::OverMemoryLimit`] before any of its work is done.
+    /// Bytes the solve may hold (tiered games): when the sink keeps the tiers, only the child
+    /// tiers of the tier in progress stay in memory (others are dropped and read back from the
+    /// sink when a later tier needs them, and tiers an earlier solve finished are not read at all
+    /// unless needed), so the returned solution holds only the last tiers; a tier that cannot fit
+    /// is refused with [`SolveError::OverMemoryLimit`] before any of its work is done.
     pub memory_limit: Option<u64>,
 }
 
@@ -368,10 +383,40 @@ pub fn solve<G: Game + ?Sized>(
     let needed_by = |tier: Tier, from: usize| {
         !tiered || order[from..].iter().any(|t| game.child_tiers(*t).contains(&tier))
     };
+    // Under a memory limit with a sink that keeps tiers, the solve holds only what the tier in
+    // progress needs.
+    let lean = tiered
+        && options.memory_limit.is_some()
+        && sink.as_deref().is_some_and(ResultSink::keeps_tiers);
     for (k, (tier, space)) in spaces.into_iter().enumerate() {
         let size = space.len();
         let name = game.tier_name(tier);
-        if let Some(sink) = sink.as_deref_mut() {
+        if let (true, Some(sink)) = (lean, sink.as_deref_mut()) {
+            if sink.kept(tier).map_err(SolveError::Sink)? {
+                progress.note(&format!("tier {name}: finished by an earlier solve"));
+                done += size;
+                continue;
+            }
+            let children = game.child_tiers(tier);
+            let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
+            for t in held {
+                if !children.contains(&t) {
+                    solution.evict(t);
+                }
+            }
+            for &c in &children {
+                if solution.tier(c).is_none() {
+                    let back = sink.reload(c).map_err(SolveError::Sink)?.ok_or_else(|| {
+                        SolveError::Sink(format!(
+                            "tier {} is needed by tier {name} but could not be read back; \
+                             solve again to redo it",
+                            game.tier_name(c)
+                        ))
+                    })?;
+                    solution.push(back);
+                }
+            }
+        } else if let Some(sink) = sink.as_deref_mut() {
             if let Some(kept) = sink.resume(tier).map_err(SolveError::Sink)? {
                 progress.note(&format!("tier {name}: finished by an earlier solve, read back"));
                 done += size;
@@ -381,7 +426,7 @@ pub fn solve<G: Game + ?Sized>(
         }
         if let Some(limit) = options.memory_limit {
             let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
-            if keeps {
+            if keeps && !lean {
                 let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
                 for t in held {
                     if !needed_by(t, k) {
@@ -398,6 +443,14 @@ pub fn solve<G: Game + ?Sized>(
         let started = std::time::Instant::now();
         let values = {
             let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
+            // One-byte cells hold 127 codes: children that already use nearly as many make a
+            // one-byte attempt unlikely to finish.
+            let start_wide = game.child_tiers(tier).iter().any(|&c| {
+                solution.tier(c).is_some_and(|t| match &t.values {
+                    TierValues::Narrow { dictionary, .. } => dictionary.len() > 100,
+                    TierValues::Wide(_) => true,
+                })
+            });
             let problem = retrograde::TierProblem {
                 game,
                 tier,
@@ -405,6 +458,7 @@ pub fn solve<G: Game + ?Sized>(
                 canonicalize,
                 one_tier,
                 external: &lookup,
+                start_wide,
             };
             problem.solve(progress)?
         };

@@ -55,6 +55,9 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     pub one_tier: bool,
     /// The solved value of a canonical position in a lower tier.
     pub external: &'a (dyn Fn(Tier, Position) -> Option<ValueRemoteness> + Sync),
+    /// Start with two-byte cells (the child tiers already hold nearly as many distinct values as
+    /// one-byte cells can: a one-byte attempt would most likely be abandoned part way).
+    pub start_wide: bool,
 }
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per
@@ -374,7 +377,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// In a dense space, positions that are not canonical get a placeholder (draw): nothing
     /// refers to them, every lookup goes through the canonical form.
     pub fn solve(&self, progress: &dyn Progress) -> Result<TierValues, SolveError> {
-        match self.attempt(true, progress) {
+        let first = if self.start_wide { Err(Fail::Narrow) } else { self.attempt(true, progress) };
+        match first {
             Ok(values) => Ok(values),
             Err(Fail::Error(e)) => Err(e),
             Err(Fail::Narrow) => match self.attempt(false, progress) {
