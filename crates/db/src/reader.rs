@@ -379,8 +379,23 @@ impl Database {
 
     /// Reads every table into memory, for recounting or for answering many positions at once.
     pub fn load(&self) -> Result<Solution, DbError> {
-        let mut tiers = Vec::with_capacity(self.header.tables.len());
-        for (t, table) in self.header.tables.iter().enumerate() {
+        let tiers = (0..self.header.tables.len())
+            .map(|t| self.load_table(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Solution::from_tiers(tiers, self.header.canonical))
+    }
+
+    /// Reads one tier's table into memory (`None` if the database has no table for it).
+    pub fn load_tier(&self, tier: Tier) -> Result<Option<SolvedTier>, DbError> {
+        match self.header.tables.iter().position(|table| table.tier == tier.0) {
+            Some(t) => self.load_table(t).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn load_table(&self, t: usize) -> Result<SolvedTier, DbError> {
+        let table = &self.header.tables[t];
+        {
             let space = match table.kind {
                 TableKind::Dense => TierSpace::Dense { size: table.positions },
                 TableKind::Sorted => {
@@ -418,9 +433,8 @@ impl Database {
                 })?;
                 TierValues::Wide(values)
             };
-            tiers.push(SolvedTier { tier: Tier(table.tier), space, values });
+            Ok(SolvedTier { tier: Tier(table.tier), space, values })
         }
-        Ok(Solution::from_tiers(tiers, self.header.canonical))
     }
 
     fn check_codes(

@@ -189,6 +189,31 @@ fn with_solution<T>(
     f(solution)
 }
 
+/// A tiered game's analysis: from its database one tier at a time where there is one (a
+/// database may be larger than memory), else from a solve in memory.
+fn tiered_analysis(
+    game: &dyn Game,
+    data_dir: &std::path::Path,
+    args: &GameArgs,
+) -> Result<(perfectplay_solve::Analysis, Vec<perfectplay_solve::TierReport>)> {
+    let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
+    if path.exists() {
+        let db = Database::open(&path)?;
+        db.check_game(game)?;
+        let read = |t: perfectplay_core::Tier| match db.load_tier(t) {
+            Ok(Some(solved)) => Ok(std::borrow::Cow::Owned(solved)),
+            Ok(None) => Err(perfectplay_solve::SolveError::Inconsistent {
+                what: format!("tier {} is not in {}", game.tier_name(t), path.display()),
+            }),
+            Err(e) => Err(perfectplay_solve::SolveError::Sink(e.to_string())),
+        };
+        return Ok(perfectplay_solve::analyze_tiered_from(game, &read, &progress::Bar::new())?);
+    }
+    with_solution(game, data_dir, args, |solution| {
+        Ok(perfectplay_solve::analyze_tiered(game, solution, &progress::Bar::new())?)
+    })
+}
+
 fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
     Ok(perfectplay_games::lookup(&args.game, args.variant.as_deref())?)
 }
@@ -337,13 +362,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !game.space().is_tiered() {
                 anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
             }
-            let (_, lines) = with_solution(game.as_ref(), &cli.data_dir, &args, |solution| {
-                Ok(perfectplay_solve::analyze_tiered(
-                    game.as_ref(),
-                    solution,
-                    &progress::Bar::new(),
-                )?)
-            })?;
+            let (_, lines) = tiered_analysis(game.as_ref(), &cli.data_dir, &args)?;
             let rem = |r: Option<u16>| r.map_or("-".to_string(), |r| r.to_string());
             let rows = lines.iter().map(|l| {
                 [
@@ -389,6 +408,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let analysis = match stored {
                 Some(a) => a,
+                None if game.space().is_tiered() => {
+                    tiered_analysis(game.as_ref(), &cli.data_dir, &args)?.0
+                }
                 None => with_solution(game.as_ref(), &cli.data_dir, &args, |solution| {
                     Ok(perfectplay_solve::analyze(game.as_ref(), solution, &progress::Bar::new())?)
                 })?,

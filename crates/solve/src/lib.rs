@@ -16,7 +16,7 @@ use perfectplay_core::{Game, GameExt, Position, PositionSpace, Tier, ValueRemote
 pub use analysis::{analyze, analyze_counting, Analysis, CountRow};
 pub use progress::{NoProgress, Progress};
 pub use space::{SortedPositions, TierSpace};
-pub use tiered::{analyze_tiered, TierReport};
+pub use tiered::{analyze_tiered, analyze_tiered_from, TierReport};
 
 /// Why a solve failed. Each is a bug in a game's rules or a limit of the engine, never bad input.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -82,7 +82,7 @@ pub enum SolveError {
 }
 
 /// One solved tier: its positions and their values, index for index.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SolvedTier {
     /// The tier.
     pub tier: Tier,

@@ -12,6 +12,7 @@
 //!
 //! [`PositionSpace::Tiered`]: perfectplay_core::PositionSpace::Tiered
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use perfectplay_core::{Game, GameExt, Position, Tier, Value, ValueRemoteness};
@@ -19,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::analysis::Analysis;
 use crate::progress::Progress;
-use crate::{Solution, SolveError};
+use crate::{Solution, SolveError, SolvedTier};
 
 /// One tier's line of a tiered analysis. Reachable positions are counted in the tier they lie in
 /// (so both of a pair of exchanged tiers have lines); canonical classes in their canonical tier,
@@ -90,6 +91,22 @@ fn marked(word: usize, w: u64) -> impl Iterator<Item = (u64, u64)> {
 pub fn analyze_tiered<G: Game + ?Sized>(
     game: &G,
     solution: &Solution,
+    progress: &dyn Progress,
+) -> Result<(Analysis, Vec<TierReport>), SolveError> {
+    let lookup = |t: Tier| -> Result<Cow<'_, SolvedTier>, SolveError> {
+        solution.tier(t).map(Cow::Borrowed).ok_or_else(|| SolveError::Inconsistent {
+            what: format!("tier {} is not in the solution", game.tier_name(t)),
+        })
+    };
+    analyze_tiered_from(game, &lookup, progress)
+}
+
+/// [`analyze_tiered`] with each tier's values read when its count starts, one tier at a time
+/// (from a database too large to load whole): the search for reachable positions needs no
+/// values, only two bits per index.
+pub fn analyze_tiered_from<'s, G: Game + ?Sized>(
+    game: &G,
+    tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
     progress: &dyn Progress,
 ) -> Result<(Analysis, Vec<TierReport>), SolveError> {
     let tiers = game.tiers();
@@ -185,9 +202,7 @@ pub fn analyze_tiered<G: Game + ?Sized>(
     let mut analysis = Analysis::default();
     let mut lines: Vec<Option<TierReport>> = Vec::new();
     for (k, &t) in tiers.iter().enumerate() {
-        let solved = solution.tier(t).ok_or_else(|| SolveError::Inconsistent {
-            what: format!("tier {} is not in the solution", game.tier_name(t)),
-        })?;
+        let solved = tier_values(t)?;
         let counts = marks.bits[k]
             .par_chunks(WORDS_PER_TASK)
             .enumerate()
