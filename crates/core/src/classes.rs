@@ -292,7 +292,8 @@ mod tests {
 
     /// The 8 symmetries of the 3x3 grid (points row by row).
     fn square() -> Vec<Vec<usize>> {
-        let maps: [fn(usize, usize) -> (usize, usize); 8] = [
+        type Map = fn(usize, usize) -> (usize, usize);
+        let maps: [Map; 8] = [
             |x, y| (x, y),
             |x, y| (2 - y, x),
             |x, y| (2 - x, 2 - y),

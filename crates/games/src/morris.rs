@@ -475,11 +475,11 @@ impl Morris {
 
     #[inline]
     fn forms_mill(&self, set: u32, at: usize) -> bool {
-        self.layout.mills_at[at].iter().any(|&m| set & m == m)
+        self.layout.mills_at[at].iter().any(|&m| m & !set == 0)
     }
 
     fn has_mill(&self, set: u32) -> bool {
-        self.layout.mills.iter().any(|&m| set & m == m)
+        self.layout.mills.iter().any(|&m| m & !set == 0)
     }
 
     /// The points of `set` that lie in one of its mills.

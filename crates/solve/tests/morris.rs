@@ -80,9 +80,11 @@ fn rows_of(game: &Morris, solution: &Solution, t: Tier) -> BTreeMap<(u32, u32), 
         })
 }
 
-/// B.5's rows from the reference table: (white, black) -> (upper bound, reachable, canonical,
-/// highest win, highest lose).
-fn table_b5() -> BTreeMap<(u32, u32), (u64, u64, u64, u16, u16)> {
+/// A B.5 row: upper bound, reachable, canonical, highest win, highest lose.
+type B5Row = (u64, u64, u64, u16, u16);
+
+/// B.5's rows from the reference table, by (white, black).
+fn table_b5() -> BTreeMap<(u32, u32), B5Row> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/reference/ninemensmorris-phase2-tiers.tsv"
