@@ -10,8 +10,10 @@
 //! (colex order). Where `a` has symmetries of its own some indices name pairs that are not
 //! canonical: a few don't-care indices per symmetric `a`, which the solver skips.
 //!
-//! Up to [`TABLE_POINTS`] points a table of `2^n` entries gives every set's least image in one
-//! lookup (64 MiB for 24 points); beyond, images are computed per call.
+//! Up to [`TABLE_POINTS`] points a table of `2^n` entries gives every set's least image and that
+//! image's rank in one lookup (128 MiB for 24 points); beyond, images are computed per call and
+//! ranks found by binary search. [`SetClasses::next_pair`] walks a range of indices in order
+//! without unranking each one.
 
 /// Boards up to this many points get the `2^n` lookup table.
 pub const TABLE_POINTS: usize = 25;
@@ -23,11 +25,20 @@ pub struct SetClasses {
     perms: Vec<Vec<usize>>,
     /// Per symmetry, per byte of the set: that byte's image bits.
     bytes: Vec<Vec<[u32; 256]>>,
-    /// Per set (small boards): the symmetries that take it to its least image, as a bit mask.
-    least_mask: Vec<u32>,
+    /// Per set (small boards): the symmetries that take it to its least image, as a bit mask (low
+    /// 32 bits), and the rank of that image among the least sets of its size (high 32 bits).
+    least_table: Vec<u64>,
     /// Per size: the least sets, sorted.
     least_sets: Vec<Vec<u32>>,
-    binomial: Vec<Vec<u64>>,
+    /// The largest size ranked.
+    max_k: usize,
+    /// `binomial[m][k]` = C(m, k), for m and k up to 33.
+    binomial: Box<[[u64; 34]; 34]>,
+    /// Colex ranks by byte: `colex_bytes[t][j][v]` is the rank contribution of the points of byte
+    /// value `v` at byte `t` of a compressed set that has `j` points below that byte.
+    colex_bytes: Vec<[[u32; 256]; 33]>,
+    /// `extract8[m][v]`: the bits of byte `v` at the points of byte mask `m`, packed low.
+    extract8: Box<[[u8; 256]; 256]>,
 }
 
 impl SetClasses {
@@ -66,31 +77,69 @@ impl SetClasses {
                     .collect()
             })
             .collect();
-        let mut binomial = vec![vec![0u64; n + 2]; n + 2];
-        for m in 0..=n + 1 {
+        let mut binomial = Box::new([[0u64; 34]; 34]);
+        for m in 0..34 {
             binomial[m][0] = 1;
             for k in 1..=m {
                 binomial[m][k] = binomial[m - 1][k - 1] + binomial[m - 1][k];
             }
         }
+        let colex_bytes = (0..n.div_ceil(8))
+            .map(|t| {
+                let mut table = [[0u32; 256]; 33];
+                for (j, row) in table.iter_mut().enumerate() {
+                    for (v, entry) in row.iter_mut().enumerate() {
+                        let mut sum = 0u64;
+                        let mut ordinal = j;
+                        for bit in 0..8 {
+                            if v >> bit & 1 == 1 {
+                                ordinal += 1;
+                                if ordinal < 34 {
+                                    sum += binomial[8 * t + bit][ordinal];
+                                }
+                            }
+                        }
+                        *entry = u32::try_from(sum).unwrap_or(u32::MAX);
+                    }
+                }
+                table
+            })
+            .collect();
         let mut classes = SetClasses {
             n,
             perms,
             bytes,
-            least_mask: Vec::new(),
+            colex_bytes,
+            extract8: extract_table(),
+            least_table: Vec::new(),
             least_sets: vec![Vec::new(); n + 1],
+            max_k: max_k.min(n),
             binomial,
         };
         if n <= TABLE_POINTS {
-            let mut table = vec![0u32; 1 << n];
+            let mut table = vec![0u64; 1 << n];
+            let mut leasts = vec![0u32; 1 << n];
             for (set, entry) in table.iter_mut().enumerate() {
                 let (least, mask) = classes.least_computed(set as u32);
-                *entry = mask;
-                if least == set as u32 && set.count_ones() as usize <= max_k {
-                    classes.least_sets[set.count_ones() as usize].push(set as u32);
+                *entry = u64::from(mask);
+                leasts[set] = least;
+                let k = set.count_ones() as usize;
+                if least == set as u32 && k <= max_k {
+                    classes.least_sets[k].push(set as u32);
                 }
             }
-            classes.least_mask = table;
+            // Least sets are visited in increasing order, so each size's list is sorted and a
+            // set's position in it is its rank.
+            let mut rank = vec![0u32; 1 << n];
+            for sets in &classes.least_sets {
+                for (r, &set) in sets.iter().enumerate() {
+                    rank[set as usize] = r as u32;
+                }
+            }
+            for (entry, &least) in table.iter_mut().zip(&leasts) {
+                *entry |= u64::from(rank[least as usize]) << 32;
+            }
+            classes.least_table = table;
         } else {
             // Least sets by size, enumerated without a table: every set of each size up to
             // `max_k` is visited once.
@@ -159,17 +208,36 @@ impl SetClasses {
     /// The least image of a set and the symmetries (bit mask) that take it there.
     #[inline]
     pub fn least(&self, set: u32) -> (u32, u32) {
-        match self.least_mask.get(set as usize) {
-            Some(&mask) => (self.image(mask.trailing_zeros() as usize, set), mask),
+        match self.least_table.get(set as usize) {
+            Some(&entry) => {
+                let mask = entry as u32;
+                (self.image(mask.trailing_zeros() as usize, set), mask)
+            }
             None => self.least_computed(set),
         }
     }
 
-    /// The canonical form of a pair of disjoint sets: `a`'s least image, and the least image of
-    /// `b` under the symmetries that take `a` there. Also the symmetry used.
+    /// The least image of a set, the symmetries that take it there, and the image's rank among
+    /// the least sets of its size (`None` beyond `max_k`).
     #[inline]
-    pub fn canonical_pair(&self, a: u32, b: u32) -> (u32, u32, usize) {
-        let (least, mask) = self.least(a);
+    pub fn least_ranked(&self, set: u32) -> (u32, u32, Option<u64>) {
+        match self.least_table.get(set as usize) {
+            Some(&entry) => {
+                let mask = entry as u32;
+                let least = self.image(mask.trailing_zeros() as usize, set);
+                let ranked = least.count_ones() as usize <= self.max_k;
+                (least, mask, ranked.then_some(entry >> 32))
+            }
+            None => {
+                let (least, mask) = self.least_computed(set);
+                (least, mask, self.class_rank(least))
+            }
+        }
+    }
+
+    /// The least image of `b` under the symmetries of `mask`, and the first symmetry reaching it.
+    #[inline]
+    fn least_under(&self, mask: u32, b: u32) -> (u32, usize) {
         let first = mask.trailing_zeros() as usize;
         let mut best = (self.image(first, b), first);
         let mut rest = mask & (mask - 1);
@@ -181,7 +249,29 @@ impl SetClasses {
                 best = (image, s);
             }
         }
-        (least, best.0, best.1)
+        best
+    }
+
+    /// The index of the canonical form of any pair of disjoint sets (`None` if `a` is larger
+    /// than the ranked sizes): [`SetClasses::canonical_pair`] and [`SetClasses::pair_index`] in
+    /// one step, with one table lookup on small boards.
+    #[inline]
+    pub fn canonical_pair_index(&self, a: u32, b: u32) -> Option<u64> {
+        let (least, mask, rank) = self.least_ranked(a);
+        let (b, _) = self.least_under(mask, b);
+        Some(
+            rank? * self.binomial(self.n - least.count_ones() as usize, b.count_ones() as usize)
+                + self.colex_rank(least, b),
+        )
+    }
+
+    /// The canonical form of a pair of disjoint sets: `a`'s least image, and the least image of
+    /// `b` under the symmetries that take `a` there. Also the symmetry used.
+    #[inline]
+    pub fn canonical_pair(&self, a: u32, b: u32) -> (u32, u32, usize) {
+        let (least, mask) = self.least(a);
+        let (b, s) = self.least_under(mask, b);
+        (least, b, s)
     }
 
     /// The number of classes of sets of `k` points.
@@ -192,8 +282,14 @@ impl SetClasses {
     /// The rank of a least set among the least sets of its size.
     #[inline]
     pub fn class_rank(&self, least: u32) -> Option<u64> {
-        let sets = &self.least_sets[least.count_ones() as usize];
-        sets.binary_search(&least).ok().map(|r| r as u64)
+        let sets = self.least_sets.get(least.count_ones() as usize)?;
+        match self.least_table.get(least as usize) {
+            Some(&entry) => {
+                let r = entry >> 32;
+                (sets.get(r as usize) == Some(&least)).then_some(r)
+            }
+            None => sets.binary_search(&least).ok().map(|r| r as u64),
+        }
     }
 
     /// The least set of `k` points with a rank.
@@ -226,8 +322,33 @@ impl SetClasses {
         let rank_a = self.class_rank(a)?;
         let kb = b.count_ones() as usize;
         let free = self.n - a.count_ones() as usize;
-        // b's points renumbered among the points a leaves, ranked in colex order.
-        let mut rank_b = 0u64;
+        Some(rank_a * self.binomial(free, kb) + self.colex_rank(a, b))
+    }
+
+    /// The colex rank of `b` among the points `a` leaves (renumbered in order).
+    #[inline]
+    fn colex_rank(&self, a: u32, b: u32) -> u64 {
+        if self.n <= 24 {
+            // b compressed to the points a leaves, byte by byte, then ranked byte by byte.
+            let free = !a & self.all_points();
+            let mut compressed = 0u32;
+            let mut shift = 0;
+            for t in 0..self.colex_bytes.len() {
+                let m = (free >> (8 * t) & 0xff) as usize;
+                let v = (b >> (8 * t) & 0xff) as usize;
+                compressed |= u32::from(self.extract8[m][v]) << shift;
+                shift += m.count_ones();
+            }
+            let mut rank = 0u64;
+            let mut below = 0usize;
+            for (t, table) in self.colex_bytes.iter().enumerate() {
+                let v = (compressed >> (8 * t) & 0xff) as usize;
+                rank += u64::from(table[below.min(32)][v]);
+                below += v.count_ones() as usize;
+            }
+            return rank;
+        }
+        let mut rank = 0u64;
         let mut rest = b;
         let mut j = 0;
         while rest != 0 {
@@ -235,9 +356,36 @@ impl SetClasses {
             rest &= rest - 1;
             j += 1;
             let compressed = c - (a & ((1u32 << c) - 1)).count_ones();
-            rank_b += self.binomial(compressed as usize, j);
+            rank += self.binomial[compressed as usize & 31][j & 31];
         }
-        Some(rank_a * self.binomial(free, kb) + rank_b)
+        rank
+    }
+
+    /// The pair after `(a, b)` in index order among pairs of their sizes (`a` least), or `None`
+    /// after the last: the next set of the points `a` leaves in colex order (which is numeric
+    /// order), else the next least `a` with the lowest such set.
+    #[inline]
+    pub fn next_pair(&self, a: u32, b: u32) -> Option<(u32, u32)> {
+        let free = !a & self.all_points();
+        if b != 0 {
+            // Add b's lowest bit within the free points: the carry clears b's lowest run and sets
+            // the next free point; the run's other bits go back to the lowest free points.
+            let low = b & b.wrapping_neg();
+            let moved = (b | !free).wrapping_add(low) & free;
+            if moved != 0 && moved > b {
+                let refill = b.count_ones() - moved.count_ones();
+                return Some((a, moved | lowest_bits(free, refill)));
+            }
+        }
+        let ka = a.count_ones() as usize;
+        let next = self.class_set(ka, self.class_rank(a)? + 1)?;
+        let free = !next & self.all_points();
+        let kb = b.count_ones();
+        (free.count_ones() >= kb).then(|| (next, lowest_bits(free, kb)))
+    }
+
+    fn all_points(&self) -> u32 {
+        ((1u64 << self.n) - 1) as u32
     }
 
     /// The pair of `ka` and `kb` points at an index: `a` least, `b` any set of the points it
@@ -284,6 +432,35 @@ impl SetClasses {
         }
         Some((a, b))
     }
+}
+
+/// Bit extraction within a byte, for every mask and value.
+fn extract_table() -> Box<[[u8; 256]; 256]> {
+    let mut table = Box::new([[0u8; 256]; 256]);
+    for (m, row) in table.iter_mut().enumerate() {
+        for (v, out) in row.iter_mut().enumerate() {
+            let mut at = 0;
+            for bit in 0..8 {
+                if m >> bit & 1 == 1 {
+                    *out |= ((v >> bit & 1) as u8) << at;
+                    at += 1;
+                }
+            }
+        }
+    }
+    table
+}
+
+/// The lowest `k` bits of `set`.
+#[inline]
+fn lowest_bits(mut set: u32, k: u32) -> u32 {
+    let mut out = 0;
+    for _ in 0..k {
+        let low = set & set.wrapping_neg();
+        out |= low;
+        set ^= low;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -336,6 +513,8 @@ mod tests {
                 assert_eq!(a & b, 0);
                 assert_eq!((a.count_ones() as usize, b.count_ones() as usize), (ka, kb));
                 assert_eq!(classes.pair_index(a, b), Some(index));
+                let next = classes.pair_at(ka, kb, index + 1);
+                assert_eq!(classes.next_pair(a, b), next, "after {a:b} {b:b}");
                 let (ca, cb, _) = classes.canonical_pair(a, b);
                 if (ca, cb) == (a, b) {
                     canonical_seen.insert(index);
@@ -355,6 +534,7 @@ mod tests {
                     assert_eq!((classes.image(s, a), classes.image(s, b)), (ca, cb));
                     let i = classes.pair_index(ca, cb).unwrap();
                     assert!(canonical_seen.contains(&i));
+                    assert_eq!(classes.canonical_pair_index(a, b), Some(i));
                 }
             }
         }

@@ -208,6 +208,12 @@ pub trait Game: Send + Sync {
     fn gui(&self) -> Option<&dyn ImageGui> {
         None
     }
+
+    /// Capability: the tier engine's hot paths, each in one call (a game with symmetries and a
+    /// tier index, for speed).
+    fn kernel(&self) -> Option<&dyn TierKernel> {
+        None
+    }
 }
 
 /// Tiers of a game: every move leads to a position of the same tier or a lower one.
@@ -238,6 +244,24 @@ pub trait TierIndex: Tiers {
     /// Inverse of [`TierIndex::tier_index`] on canonical positions; an index may also name a
     /// position that is not canonical, which the solver skips.
     fn tier_position(&self, tier: Tier, index: u64) -> Option<Position>;
+}
+
+/// What the tier engine asks most often of a tiered game with symmetries, each in one call, so a
+/// game can fuse the steps (canonical form, tier, index) and walk its index in order. Each method
+/// must agree with its composition of [`Symmetry::canonical`], [`Tiers::tier`],
+/// [`TierIndex::tier_index`], [`TierIndex::tier_position`], [`Game::children`] and
+/// [`UndoMoves::undo_moves_in_tier`]; the conformance suite checks that it does.
+pub trait TierKernel: Send + Sync {
+    /// The positions at indices `first..first + out.len()` of a tier, in order, as
+    /// [`TierIndex::tier_position`] gives them.
+    fn tier_positions(&self, tier: Tier, first: u64, out: &mut [Option<Position>]);
+    /// The tier and index of a position's canonical form.
+    fn locate(&self, position: Position) -> (Tier, u64);
+    /// The distinct (tier, index) of the canonical forms of a position's children, sorted.
+    fn child_locations(&self, position: Position, out: &mut Vec<(Tier, u64)>);
+    /// The distinct indices of the canonical forms of a position's parents in `tier` (the
+    /// position's own), sorted.
+    fn parent_indices(&self, tier: Tier, position: Position, out: &mut Vec<u64>);
 }
 
 /// The symmetries of a game: maps of positions that keep values and remoteness.
@@ -551,6 +575,9 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
     fn gui(&self) -> Option<&dyn ImageGui> {
         self.game.gui()
     }
+    fn kernel(&self) -> Option<&dyn TierKernel> {
+        self.game.kernel()
+    }
 }
 
 /// Opts a game into capabilities, inside its `impl Game` block: each one named gets the method
@@ -590,6 +617,11 @@ macro_rules! capabilities {
     };
     (@one gui) => {
         fn gui(&self) -> Option<&dyn $crate::ImageGui> {
+            Some(self)
+        }
+    };
+    (@one kernel) => {
+        fn kernel(&self) -> Option<&dyn $crate::TierKernel> {
             Some(self)
         }
     };

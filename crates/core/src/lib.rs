@@ -14,7 +14,7 @@ pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
 pub use classes::SetClasses;
 pub use game::{
     Exchange, Game, GameExt, ImageGui, Move, MultipartMoves, ParseError, Player, Position,
-    PositionSpace, SizeClass, StartingAt, Symmetry, Tier, TierIndex, Tiers, UndoMoves,
+    PositionSpace, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel, Tiers, UndoMoves,
 };
 pub use ranking::{RankError, Rearranger};
 pub use value::{Remoteness, Value, ValueRemoteness};

@@ -47,7 +47,8 @@ use std::sync::{Arc, OnceLock};
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
+    Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel, Tiers, UndoMoves,
+    Value,
 };
 
 use crate::board::{self, Board};
@@ -975,7 +976,7 @@ impl Game for Morris {
         ["white", "black"]
     }
 
-    perfectplay_core::capabilities!(tier_index, symmetry, undo, gui);
+    perfectplay_core::capabilities!(tier_index, symmetry, undo, gui, kernel);
 }
 
 impl Morris {
@@ -1152,6 +1153,12 @@ impl Exchange for Morris {
 impl Morris {
     /// Parents of `p`; with `same_tier`, only those in `p`'s tier (no placements, no removals).
     fn parents(&self, p: Position, same_tier: bool, out: &mut Vec<Position>) {
+        self.each_parent(p, same_tier, |parent| out.push(parent.code()));
+    }
+
+    /// Each parent of `p` (see [`Morris::parents`]).
+    #[inline]
+    fn each_parent(&self, p: Position, same_tier: bool, mut f: impl FnMut(Parts)) {
         let q = Parts::of(p);
         // The last mover is the side not to move now.
         let last = q.passed();
@@ -1159,7 +1166,7 @@ impl Morris {
         let empty = self.all() & !(x | y);
         let mut push = |parent: Parts| {
             if self.illegal(parent).is_none() && self.primitive(parent.code()).is_none() {
-                out.push(parent.code());
+                f(parent);
             }
         };
         let mut each_removal = |y_before: u32, y_hand_before: u32, to: u32, from_point: u32| {
@@ -1205,6 +1212,83 @@ impl Morris {
                 }
             }
         }
+    }
+}
+
+impl Morris {
+    /// The tier and index of a position's canonical form, in one step (see [`TierKernel`]).
+    #[inline]
+    fn locate_parts(&self, q: Parts) -> (Tier, u64) {
+        let in_hand = q.in_hand();
+        let exchanged = if in_hand > 0 {
+            !q.turn_matches_hands()
+        } else {
+            let (w, b) = (q.white.count_ones(), q.black.count_ones());
+            w < b || (w == b && q.black_to_move)
+        };
+        let q = if exchanged { q.exchanged() } else { q };
+        let (w, b) = (q.white.count_ones(), q.black.count_ones());
+        let index = self.layout.classes.canonical_pair_index(q.white, q.black).unwrap_or(u64::MAX);
+        let index =
+            if in_hand == 0 && q.black_to_move { self.pair_size(w, b) + index } else { index };
+        (Self::tier_of(in_hand, w, b, false), index)
+    }
+}
+
+impl TierKernel for Morris {
+    /// Walks the index in order: the next pair of sets from the last, unranked only where a run
+    /// starts (or the turn changes in a moving-phase tier).
+    fn tier_positions(&self, t: Tier, first: u64, out: &mut [Option<Position>]) {
+        let (in_hand, w, b, flip) = self.tier_parts(t);
+        if flip {
+            out.fill(None);
+            return;
+        }
+        let classes = &self.layout.classes;
+        let pairs = self.pair_size(w, b).max(1);
+        let (white_hand, black_hand, placing_black) = self.hands(in_hand);
+        let mut previous: Option<(u32, u32)> = None;
+        for (k, slot) in out.iter_mut().enumerate() {
+            let index = first + k as u64;
+            let (local, black_to_move) =
+                if in_hand == 0 { (index % pairs, index >= pairs) } else { (index, placing_black) };
+            let pair = match previous {
+                Some((a, b)) if local != 0 => classes.next_pair(a, b),
+                _ => classes.pair_at(w as usize, b as usize, local),
+            };
+            previous = pair;
+            *slot = pair.and_then(|(white, black)| {
+                let (white_hand, black_hand) =
+                    if in_hand == 0 { (0, 0) } else { (white_hand, black_hand) };
+                let q = Parts { white, black, white_hand, black_hand, black_to_move };
+                self.illegal(q).is_none().then(|| q.code())
+            });
+        }
+    }
+
+    fn locate(&self, p: Position) -> (Tier, u64) {
+        self.locate_parts(Parts::of(p))
+    }
+
+    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>) {
+        out.clear();
+        self.each_move(p, |from, to, removed| {
+            out.push(self.locate_parts(Parts::of(self.apply(p, from, to, removed))));
+        });
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>) {
+        out.clear();
+        self.each_parent(p, true, |parent| {
+            let (t, i) = self.locate_parts(parent);
+            if t == tier {
+                out.push(i);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
     }
 }
 

@@ -443,6 +443,11 @@ pub fn solve<G: Game + ?Sized>(
         let started = std::time::Instant::now();
         let values = {
             let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
+            let lookup_at = |t: Tier, i: u64| {
+                let solved = solution.tier(t)?;
+                (i < solved.values.len() as u64).then(|| solved.values.get(i as usize))
+            };
+            let kernel = game.kernel().filter(|_| tiered && canonicalize);
             // One-byte cells hold 127 codes: children that already use nearly as many make a
             // one-byte attempt unlikely to finish.
             let start_wide = game.child_tiers(tier).iter().any(|&c| {
@@ -458,6 +463,8 @@ pub fn solve<G: Game + ?Sized>(
                 canonicalize,
                 one_tier,
                 external: &lookup,
+                external_at: &lookup_at,
+                kernel,
                 start_wide,
             };
             problem.solve(progress)?

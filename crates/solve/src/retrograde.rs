@@ -30,7 +30,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use perfectplay_core::{Game, GameExt, Position, Remoteness, Tier, Value, ValueRemoteness};
+use perfectplay_core::{
+    Game, GameExt, Position, Remoteness, Tier, TierKernel, Value, ValueRemoteness,
+};
 use rayon::prelude::*;
 
 use crate::progress::Progress;
@@ -55,6 +57,10 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     pub one_tier: bool,
     /// The solved value of a canonical position in a lower tier.
     pub external: &'a (dyn Fn(Tier, Position) -> Option<ValueRemoteness> + Sync),
+    /// The solved value at an index of a lower tier (for the kernel's child locations).
+    pub external_at: &'a (dyn Fn(Tier, u64) -> Option<ValueRemoteness> + Sync),
+    /// The game's fused hot paths, used where positions are canonical in a dense tier index.
+    pub kernel: Option<&'a dyn TierKernel>,
     /// Start with two-byte cells (the child tiers already hold nearly as many distinct values as
     /// one-byte cells can: a one-byte attempt would most likely be abandoned part way).
     pub start_wide: bool,
@@ -323,6 +329,15 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         self.space.index_in(self.game, p)
     }
 
+    /// Whether the position at `index` of the tier is the canonical form of its class.
+    #[inline]
+    fn is_canonical(&self, p: Position, index: u64) -> bool {
+        match self.kernel {
+            Some(kernel) => kernel.locate(p) == (self.tier, index),
+            None => self.game.canonical(p) == p,
+        }
+    }
+
     fn canon(&self, p: Position) -> Position {
         if self.canonicalize {
             self.game.canonical(p)
@@ -360,6 +375,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         }
         scratch.clear();
         let Some(position) = self.position_at(child) else { return };
+        if let Some(kernel) = self.kernel {
+            kernel.parent_indices(self.tier, position, out);
+            return;
+        }
         self.game.undo_moves_in_tier(position, scratch);
         for &p in scratch.iter() {
             let p = self.canon(p);
@@ -410,12 +429,17 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             .into_par_iter()
             .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>), Fail> {
                 let mut children = Vec::new();
+                let mut locations = Vec::new();
                 let mut edges = Vec::new();
                 let mut sources = Sources::default();
                 let mut keys = Vec::with_capacity(CHUNK);
                 let first = (chunk * CHUNK) as u64;
                 let last = (first + CHUNK as u64).min(n as u64);
-                let positions: Vec<Option<Position>> = if dense {
+                let positions: Vec<Option<Position>> = if let Some(kernel) = self.kernel {
+                    let mut positions = vec![None; (last - first) as usize];
+                    kernel.tier_positions(self.tier, first, &mut positions);
+                    positions
+                } else if dense {
                     (first..last).map(|i| self.game.tier_position(self.tier, i)).collect()
                 } else {
                     self.space.positions_into(first..last, &mut keys);
@@ -427,7 +451,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     // Indices that name no position, or a position that is not canonical, are
                     // placeholders: nothing refers to them.
                     let p = match p {
-                        Some(p) if !(dense && self.canonicalize && self.game.canonical(p) != p) => {
+                        Some(p)
+                            if !(dense && self.canonicalize && !self.is_canonical(p, index)) =>
+                        {
                             p
                         }
                         _ => {
@@ -443,12 +469,31 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                         }
                         continue;
                     }
-                    self.children(p, &mut children);
-                    if children.is_empty() {
-                        return Err(SolveError::NoMoves { position: p }.into());
-                    }
                     let mut best: Option<ValueRemoteness> = None;
                     let mut inside = 0u32;
+                    if let Some(kernel) = self.kernel {
+                        kernel.child_locations(p, &mut locations);
+                        children.clear();
+                    } else {
+                        self.children(p, &mut children);
+                        locations.clear();
+                    }
+                    if children.is_empty() && locations.is_empty() {
+                        return Err(SolveError::NoMoves { position: p }.into());
+                    }
+                    for &(child_tier, ci) in &locations {
+                        if child_tier == self.tier {
+                            inside += 1;
+                            if collect_edges {
+                                edges.push((ci, index));
+                            }
+                        } else {
+                            let vr = (self.external_at)(child_tier, ci)
+                                .ok_or(SolveError::ChildNotSolved { position: p })?
+                                .to_parent();
+                            best = Some(best.map_or(vr, |b| b.max(vr)));
+                        }
+                    }
                     for &c in &children {
                         let child_tier = if self.one_tier { self.tier } else { self.game.tier(c) };
                         if child_tier == self.tier {
@@ -599,6 +644,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 r += 1;
                 continue;
             }
+            // In index order, neighbouring children share most of their parents' memory.
+            frontier.par_sort_unstable();
             let next = Remoteness(r as u16 + 1);
             let step = Step {
                 table: state.codes.snapshot(),

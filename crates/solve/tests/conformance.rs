@@ -236,6 +236,50 @@ fn tier_indices_round_trip() {
     });
 }
 
+/// A game's fused tier kernel agrees with the composition it stands for: locations of canonical
+/// forms, of children, of parents within the tier, and runs of positions in index order.
+#[test]
+fn tier_kernels_agree_with_their_composition() {
+    for_every_variant(30, |game, walk| {
+        let Some(kernel) = game.kernel() else { return Ok(()) };
+        let locate = |p: Position| {
+            let c = game.canonical(p);
+            (game.tier(c), game.tier_index(c))
+        };
+        for &p in walk {
+            let (t, i) = locate(p);
+            prop_assert_eq!(kernel.locate(p), (t, i));
+            let mut expected: Vec<_> = sorted_children(game, p).into_iter().map(locate).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            let mut got = Vec::new();
+            if game.primitive(p).is_none() {
+                kernel.child_locations(p, &mut got);
+            }
+            prop_assert_eq!(got, expected, "children of {}", game.position_to_string(p));
+            let c = game.tier_position(t, i).unwrap_or(p);
+            let mut parents = Vec::new();
+            game.undo_moves_in_tier(c, &mut parents);
+            let mut expected: Vec<u64> =
+                parents.into_iter().map(locate).filter(|l| l.0 == t).map(|l| l.1).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            let mut got = Vec::new();
+            kernel.parent_indices(t, c, &mut got);
+            prop_assert_eq!(got, expected, "parents of {}", game.position_to_string(c));
+            // A run of positions from a little before this one, across the tier's turn boundary
+            // where there is one.
+            let first = i.saturating_sub(40);
+            let mut run = vec![None; (i - first + 40).min(game.tier_size(t) - first) as usize];
+            kernel.tier_positions(t, first, &mut run);
+            for (k, q) in run.into_iter().enumerate() {
+                prop_assert_eq!(q, game.tier_position(t, first + k as u64));
+            }
+        }
+        Ok(())
+    });
+}
+
 /// Every move has a button; buttons and part sequences tell moves apart, and no move's parts are
 /// the start of another's (so the page always knows when a move is complete); only games that
 /// declare multipart moves have parts, and those that do show some along the walks.
