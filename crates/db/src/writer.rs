@@ -108,11 +108,26 @@ impl<'g> Writer<'g> {
                         .into_par_iter()
                         .map(|b| {
                             let mut mask = vec![0u64; per as usize / 64];
-                            for i in b * per..((b + 1) * per).min(n) {
-                                let p = game.tier_position(tier.tier, i);
-                                if p.is_some_and(|p| game.canonical(p) == p) {
-                                    let k = (i - b * per) as usize;
-                                    mask[k / 64] |= 1 << (k % 64);
+                            let first = b * per;
+                            let last = ((b + 1) * per).min(n);
+                            let mut mark = |i: u64| {
+                                let k = (i - first) as usize;
+                                mask[k / 64] |= 1 << (k % 64);
+                            };
+                            if let Some(kernel) = game.kernel() {
+                                let mut positions = vec![None; (last - first) as usize];
+                                kernel.tier_positions(tier.tier, first, &mut positions);
+                                for (i, p) in (first..last).zip(positions) {
+                                    if p.is_some_and(|p| kernel.locate(p) == (tier.tier, i)) {
+                                        mark(i);
+                                    }
+                                }
+                            } else {
+                                for i in first..last {
+                                    let p = game.tier_position(tier.tier, i);
+                                    if p.is_some_and(|p| game.canonical(p) == p) {
+                                        mark(i);
+                                    }
                                 }
                             }
                             mask

@@ -490,11 +490,28 @@ fn db_info(db: &Database) -> String {
         if h.canonical { ", canonical forms (others are don't-care)" } else { "" }
     );
     for t in &h.tables {
+        // The highest remoteness of each decisive value among the tier's stored positions.
+        let highest = |v: Value| {
+            t.dictionary
+                .iter()
+                .filter(|vr| vr.value() == v)
+                .map(|vr| vr.remoteness_or_zero().to_string())
+                .max_by_key(|r| r.parse::<u16>().unwrap_or(0))
+                .unwrap_or_else(|| "-".into())
+        };
         let _ = writeln!(
             s,
-            "  tier {:>4}:  {:?}, {} positions, {} values in {} bits, {} value blocks, {} key blocks",
-            t.tier, t.kind, t.positions, t.dictionary.len(), t.bits,
-            t.value_blocks.len(), t.key_blocks.len()
+            "  tier {:>4}:  {:?}, {} positions, {} values in {} bits, {} value blocks, {} key \
+             blocks; highest win {}, lose {}",
+            t.tier,
+            t.kind,
+            t.positions,
+            t.dictionary.len(),
+            t.bits,
+            t.value_blocks.len(),
+            t.key_blocks.len(),
+            highest(Value::Win),
+            highest(Value::Lose)
         );
     }
     if let (Some(r), Some(c)) = (i.reachable, i.canonical_reachable) {
