@@ -366,6 +366,19 @@ impl Parts {
         self.white_hand + self.black_hand
     }
 
+    /// Whether the canonical form has the colors exchanged: the side to move does not match the
+    /// hands (an exchanged image of a placement position), or in the moving phase black has more
+    /// pieces, or as many and is to move.
+    #[inline]
+    fn exchanged_is_canonical(self) -> bool {
+        if self.in_hand() > 0 {
+            !self.turn_matches_hands()
+        } else {
+            let (w, b) = (self.white.count_ones(), self.black.count_ones());
+            w < b || (w == b && self.black_to_move)
+        }
+    }
+
     /// While pieces are placed: white to move with as many in hand as black, black with one more.
     #[inline]
     fn turn_matches_hands(self) -> bool {
@@ -1131,12 +1144,7 @@ impl Exchange for Morris {
     #[inline]
     fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
         let mut q = Parts::of(p);
-        let exchanged = if q.in_hand() > 0 {
-            !q.turn_matches_hands()
-        } else {
-            let (w, b) = (q.white.count_ones(), q.black.count_ones());
-            w < b || (w == b && q.black_to_move)
-        };
+        let exchanged = q.exchanged_is_canonical();
         if exchanged {
             q = q.exchanged();
         }
@@ -1220,13 +1228,7 @@ impl Morris {
     #[inline]
     fn locate_parts(&self, q: Parts) -> (Tier, u64) {
         let in_hand = q.in_hand();
-        let exchanged = if in_hand > 0 {
-            !q.turn_matches_hands()
-        } else {
-            let (w, b) = (q.white.count_ones(), q.black.count_ones());
-            w < b || (w == b && q.black_to_move)
-        };
-        let q = if exchanged { q.exchanged() } else { q };
+        let q = if q.exchanged_is_canonical() { q.exchanged() } else { q };
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let index = self.layout.classes.canonical_pair_index(q.white, q.black).unwrap_or(u64::MAX);
         let index =
