@@ -13,14 +13,38 @@
 //! Up to [`TABLE_POINTS`] points a table of `2^n` entries gives every set's least image and that
 //! image's rank in one lookup (128 MiB for 24 points); beyond, images are computed per call and
 //! ranks found by binary search. [`SetClasses::next_pair`] walks a range of indices in order
-//! without unranking each one.
+//! without unranking each one. Neighbouring positions mostly share their sets, so a worker that
+//! keeps a [`LeastCache`] finds most table entries in it instead of in the table's 128 MiB.
 
 /// Boards up to this many points get the `2^n` lookup table.
 pub const TABLE_POINTS: usize = 25;
 
+/// Slots of a [`LeastCache`] (a power of two).
+const CACHE_SLOTS: usize = 1 << 8;
+
+/// Which [`SetClasses`] a [`LeastCache`] holds entries of: each new one gets the next number.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// One worker's small direct-mapped cache of least-image table entries (see the module
+/// documentation). It serves any [`SetClasses`]: entries of another are dropped on first use.
+#[derive(Clone, Debug)]
+pub struct LeastCache {
+    owner: u64,
+    /// Per slot: the set (`u32::MAX`: empty; tables cover at most 25 points) and its entry.
+    slots: Box<[(u32, u64); CACHE_SLOTS]>,
+}
+
+impl Default for LeastCache {
+    fn default() -> Self {
+        LeastCache { owner: 0, slots: Box::new([(u32::MAX, 0); CACHE_SLOTS]) }
+    }
+}
+
 /// Sets of points up to a group of permutations; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct SetClasses {
+    /// This instance's number, for [`LeastCache`].
+    id: u64,
     n: usize,
     perms: Vec<Vec<usize>>,
     /// Per symmetry, per byte of the set: that byte's image bits.
@@ -106,6 +130,7 @@ impl SetClasses {
             })
             .collect();
         let mut classes = SetClasses {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             n,
             perms,
             bytes,
@@ -221,8 +246,30 @@ impl SetClasses {
     /// the least sets of its size (`None` beyond `max_k`).
     #[inline]
     pub fn least_ranked(&self, set: u32) -> (u32, u32, Option<u64>) {
-        match self.least_table.get(set as usize) {
-            Some(&entry) => {
+        self.least_ranked_from(set, self.least_table.get(set as usize).copied())
+    }
+
+    /// [`SetClasses::least_ranked`] through a worker's cache.
+    #[inline]
+    pub fn least_ranked_cached(&self, set: u32, cache: &mut LeastCache) -> (u32, u32, Option<u64>) {
+        if self.least_table.is_empty() {
+            return self.least_ranked_from(set, None);
+        }
+        if cache.owner != self.id {
+            *cache = LeastCache { owner: self.id, ..LeastCache::default() };
+        }
+        let slot = &mut cache.slots[(set.wrapping_mul(0x9e37_79b1) >> 24) as usize % CACHE_SLOTS];
+        if slot.0 != set {
+            *slot = (set, self.least_table.get(set as usize).copied().unwrap_or(0));
+        }
+        self.least_ranked_from(set, Some(slot.1))
+    }
+
+    /// [`SetClasses::least_ranked`] given the set's table entry, if the board has a table.
+    #[inline]
+    fn least_ranked_from(&self, set: u32, entry: Option<u64>) -> (u32, u32, Option<u64>) {
+        match entry {
+            Some(entry) => {
                 let mask = entry as u32;
                 let least = self.image(mask.trailing_zeros() as usize, set);
                 let ranked = least.count_ones() as usize <= self.max_k;
@@ -257,7 +304,28 @@ impl SetClasses {
     /// one step, with one table lookup on small boards.
     #[inline]
     pub fn canonical_pair_index(&self, a: u32, b: u32) -> Option<u64> {
-        let (least, mask, rank) = self.least_ranked(a);
+        self.ranked_pair_index(self.least_ranked(a), b)
+    }
+
+    /// [`SetClasses::canonical_pair_index`] through a worker's cache.
+    #[inline]
+    pub fn canonical_pair_index_cached(
+        &self,
+        a: u32,
+        b: u32,
+        cache: &mut LeastCache,
+    ) -> Option<u64> {
+        self.ranked_pair_index(self.least_ranked_cached(a, cache), b)
+    }
+
+    /// The index of the canonical pair of `a` (given as [`SetClasses::least_ranked`] gives it)
+    /// and `b`.
+    #[inline]
+    fn ranked_pair_index(
+        &self,
+        (least, mask, rank): (u32, u32, Option<u64>),
+        b: u32,
+    ) -> Option<u64> {
         let (b, _) = self.least_under(mask, b);
         Some(
             rank? * self.binomial(self.n - least.count_ones() as usize, b.count_ones() as usize)
@@ -535,6 +603,27 @@ mod tests {
                     let i = classes.pair_index(ca, cb).unwrap();
                     assert!(canonical_seen.contains(&i));
                     assert_eq!(classes.canonical_pair_index(a, b), Some(i));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_shared_cache_gives_what_the_table_gives_for_every_instance() {
+        // Two groups on the same points: one cache serves both in turn, colliding slots included.
+        let square = SetClasses::new(9, square(), 9).unwrap();
+        let mirror: Vec<Vec<usize>> = vec![(0..9).collect(), (0..9).map(|p| 8 - p).collect()];
+        let mirror = SetClasses::new(9, mirror, 9).unwrap();
+        let mut cache = LeastCache::default();
+        for round in 0..2 {
+            for classes in [&square, &mirror] {
+                for a in 0u32..1 << 9 {
+                    let b = !a & 0x1ff & (0x155 >> round);
+                    assert_eq!(classes.least_ranked_cached(a, &mut cache), classes.least_ranked(a));
+                    assert_eq!(
+                        classes.canonical_pair_index_cached(a, b, &mut cache),
+                        classes.canonical_pair_index(a, b)
+                    );
                 }
             }
         }

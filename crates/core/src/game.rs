@@ -251,17 +251,37 @@ pub trait TierIndex: Tiers {
 /// must agree with its composition of [`Symmetry::canonical`], [`Tiers::tier`],
 /// [`TierIndex::tier_index`], [`TierIndex::tier_position`], [`Game::children`] and
 /// [`UndoMoves::undo_moves_in_tier`]; the conformance suite checks that it does.
+/// The methods that canonicalize take a worker's [`KernelCache`]: one per thread of work, reused
+/// from position to position (neighbouring positions repeat most lookups).
 pub trait TierKernel: Send + Sync {
     /// The positions at indices `first..first + out.len()` of a tier, in order, as
     /// [`TierIndex::tier_position`] gives them.
     fn tier_positions(&self, tier: Tier, first: u64, out: &mut [Option<Position>]);
     /// The tier and index of a position's canonical form.
-    fn locate(&self, position: Position) -> (Tier, u64);
+    fn locate(&self, position: Position, cache: &mut KernelCache) -> (Tier, u64);
     /// The distinct (tier, index) of the canonical forms of a position's children, sorted.
-    fn child_locations(&self, position: Position, out: &mut Vec<(Tier, u64)>);
+    fn child_locations(
+        &self,
+        position: Position,
+        out: &mut Vec<(Tier, u64)>,
+        cache: &mut KernelCache,
+    );
     /// The distinct indices of the canonical forms of a position's parents in `tier` (the
     /// position's own), sorted.
-    fn parent_indices(&self, tier: Tier, position: Position, out: &mut Vec<u64>);
+    fn parent_indices(
+        &self,
+        tier: Tier,
+        position: Position,
+        out: &mut Vec<u64>,
+        cache: &mut KernelCache,
+    );
+}
+
+/// One worker's scratch for a [`TierKernel`]: caches any game's kernel may use.
+#[derive(Clone, Debug, Default)]
+pub struct KernelCache {
+    /// Least-image table entries of [`crate::SetClasses`].
+    pub least: crate::LeastCache,
 }
 
 /// The symmetries of a game: maps of positions that keep values and remoteness.

@@ -11,10 +11,11 @@ pub mod ranking;
 pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
-pub use classes::SetClasses;
+pub use classes::{LeastCache, SetClasses};
 pub use game::{
-    Exchange, Game, GameExt, ImageGui, Move, MultipartMoves, ParseError, Player, Position,
-    PositionSpace, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel, Tiers, UndoMoves,
+    Exchange, Game, GameExt, ImageGui, KernelCache, Move, MultipartMoves, ParseError, Player,
+    Position, PositionSpace, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel, Tiers,
+    UndoMoves,
 };
 pub use ranking::{RankError, Rearranger};
 pub use value::{Remoteness, Value, ValueRemoteness};

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use perfectplay_core::{Game, GameExt};
+use perfectplay_core::{Game, GameExt, KernelCache};
 use perfectplay_solve::{Analysis, ResultSink, SolvedTier, TierSpace, TierValues};
 use rayon::prelude::*;
 
@@ -115,10 +115,13 @@ impl<'g> Writer<'g> {
                                 mask[k / 64] |= 1 << (k % 64);
                             };
                             if let Some(kernel) = game.kernel() {
+                                let mut cache = KernelCache::default();
                                 let mut positions = vec![None; (last - first) as usize];
                                 kernel.tier_positions(tier.tier, first, &mut positions);
                                 for (i, p) in (first..last).zip(positions) {
-                                    if p.is_some_and(|p| kernel.locate(p) == (tier.tier, i)) {
+                                    if p.is_some_and(|p| {
+                                        kernel.locate(p, &mut cache) == (tier.tier, i)
+                                    }) {
                                         mark(i);
                                     }
                                 }

@@ -46,9 +46,9 @@ use std::sync::{Arc, OnceLock};
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel, Tiers, UndoMoves,
-    Value,
+    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, KernelCache, Move, MultipartMoves,
+    ParseError, Player, Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel,
+    Tiers, UndoMoves, Value,
 };
 
 use crate::board::{self, Board};
@@ -1226,11 +1226,15 @@ impl Morris {
 impl Morris {
     /// The tier and index of a position's canonical form, in one step (see [`TierKernel`]).
     #[inline]
-    fn locate_parts(&self, q: Parts) -> (Tier, u64) {
+    fn locate_parts(&self, q: Parts, cache: &mut KernelCache) -> (Tier, u64) {
         let in_hand = q.in_hand();
         let q = if q.exchanged_is_canonical() { q.exchanged() } else { q };
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
-        let index = self.layout.classes.canonical_pair_index(q.white, q.black).unwrap_or(u64::MAX);
+        let index = self
+            .layout
+            .classes
+            .canonical_pair_index_cached(q.white, q.black, &mut cache.least)
+            .unwrap_or(u64::MAX);
         let index =
             if in_hand == 0 && q.black_to_move { self.pair_size(w, b) + index } else { index };
         (Self::tier_of(in_hand, w, b, false), index)
@@ -1268,23 +1272,23 @@ impl TierKernel for Morris {
         }
     }
 
-    fn locate(&self, p: Position) -> (Tier, u64) {
-        self.locate_parts(Parts::of(p))
+    fn locate(&self, p: Position, cache: &mut KernelCache) -> (Tier, u64) {
+        self.locate_parts(Parts::of(p), cache)
     }
 
-    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>) {
+    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
         out.clear();
         self.each_move(p, |from, to, removed| {
-            out.push(self.locate_parts(Parts::of(self.apply(p, from, to, removed))));
+            out.push(self.locate_parts(Parts::of(self.apply(p, from, to, removed)), cache));
         });
         out.sort_unstable();
         out.dedup();
     }
 
-    fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>) {
+    fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
         out.clear();
         self.each_parent(p, true, |parent| {
-            let (t, i) = self.locate_parts(parent);
+            let (t, i) = self.locate_parts(parent, cache);
             if t == tier {
                 out.push(i);
             }

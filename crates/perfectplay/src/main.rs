@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use perfectplay_core::{Game, GameExt, Value};
+use perfectplay_core::{Game, GameExt, Tier, Value};
 
 use perfectplay_db::{Database, TierFiles};
 
@@ -53,6 +53,10 @@ enum Command {
         /// longer needed are dropped, and a tier that cannot fit is refused before it starts).
         #[arg(long, value_parser = parse_bytes)]
         memory_limit: Option<u64>,
+        /// Solve only this tier (repeatable; names as `db info` prints them) into the tier files,
+        /// reading its child tiers from them, and stop without writing the database.
+        #[arg(long = "tier", value_name = "NAME")]
+        only_tiers: Vec<String>,
     },
     /// Count reachable positions per value and remoteness, all and canonical.
     Analyze {
@@ -124,7 +128,7 @@ struct GameArgs {
 
 impl GameArgs {
     fn options(&self) -> perfectplay_solve::SolveOptions {
-        perfectplay_solve::SolveOptions { canonicalize: !self.no_symmetry, memory_limit: None }
+        perfectplay_solve::SolveOptions { canonicalize: !self.no_symmetry, ..Default::default() }
     }
 }
 
@@ -218,6 +222,30 @@ fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
     Ok(perfectplay_games::lookup(&args.game, args.variant.as_deref())?)
 }
 
+/// The tiers named by `solve --tier` (None when none is named).
+fn chosen_tiers(game: &dyn Game, names: &[String]) -> Result<Option<Vec<Tier>>> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    if !game.space().is_tiered() {
+        anyhow::bail!("--tier: {} is not solved by tiers", game.id());
+    }
+    let tiers = game.tiers();
+    let chosen = names
+        .iter()
+        .map(|name| {
+            tiers.iter().copied().find(|&t| game.tier_name(t) == *name).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--tier: expected a tier of {} named as `db info` prints it, like {}; got {name:?}",
+                    game.id(),
+                    tiers.last().map(|&t| game.tier_name(t)).unwrap_or_default()
+                )
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Some(chosen))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -247,10 +275,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 writeln!(out, "  listed:   {}", entry.listed_variants.join(", "))?;
             }
         }
-        Command::Solve { game: args, force, no_analysis, memory_limit } => {
+        Command::Solve { game: args, force, no_analysis, memory_limit, only_tiers } => {
             let game = load_game(&args)?;
+            let only = chosen_tiers(game.as_ref(), &only_tiers)?;
+            if force && only.is_some() {
+                anyhow::bail!("--force clears every tier file; it cannot be given with --tier");
+            }
             let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
-            if path.exists() && !force {
+            if path.exists() && !force && only.is_none() {
                 let db = Database::open(&path)?;
                 db.check_game(game.as_ref())?;
                 writeln!(out, "already solved: {} (--force solves again)", path.display())?;
@@ -263,6 +295,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let started = Instant::now();
             let mut options = args.options();
             options.memory_limit = memory_limit;
+            options.only = only.clone();
             // Each tier goes to its own file as it is solved; a solve that was killed resumes
             // from the tiers it finished (unless --force).
             let mut tiers = TierFiles::new(&path, game.as_ref(), options.canonicalize);
@@ -276,6 +309,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(&mut tiers),
             )?;
             let secs = started.elapsed().as_secs_f64();
+            if only.is_some() {
+                writeln!(
+                    out,
+                    "tiers:      {} solved into {} in {secs:.2} s",
+                    only_tiers.join(" "),
+                    perfectplay_db::tier_dir(&path).display()
+                )?;
+                return Ok(ExitCode::SUCCESS);
+            }
             if !tiers.resumed().is_empty() {
                 let names: Vec<String> =
                     tiers.resumed().iter().map(|&t| game.tier_name(t)).collect();

@@ -284,3 +284,35 @@ fn killed_solve_resumes_with_the_same_database() {
     assert!(!tiers.exists(), "the tier files are removed once the database is written");
     let _ = std::fs::remove_dir_all(&base);
 }
+
+#[test]
+fn chosen_tiers_are_solved_alone_and_the_rest_resumes_from_them() {
+    let base = std::env::temp_dir().join(format!("perfectplay-cli-tiers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let (whole, parts) = (base.join("whole"), base.join("parts"));
+    let solve = ["solve", "tictactwo", "--variant", "2-marks", "--no-analysis"];
+    let file = |data: &std::path::Path| data.join("tictactwo").join("2-marks.ppdb");
+    let o = run_in(&whole, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+
+    // A tier whose child tiers are not finished is refused, naming the one it needs.
+    let o = run_in(&parts, &[&solve[..], &["--tier", "(1,1)"]].concat(), "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("tier (2,1) is needed by tier (1,1)"), "{}", text(&o).1);
+    // Unknown names and --force are refused with what was expected.
+    let o = run_in(&parts, &[&solve[..], &["--tier", "(9,9)"]].concat(), "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("named as `db info` prints it"), "{}", text(&o).1);
+    let o = run_in(&parts, &[&solve[..], &["--tier", "(2,2)", "--force"]].concat(), "");
+    assert_eq!(o.status.code(), Some(2));
+
+    let o = run_in(&parts, &[&solve[..], &["--tier", "(2,2)", "--tier", "(2,1)"]].concat(), "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("(2,2) (2,1) solved into"), "{}", text(&o).0);
+    assert!(!file(&parts).exists(), "chosen tiers alone write no database");
+    let o = run_in(&parts, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("resumed:    tiers (2,2) (2,1)"), "{}", text(&o).0);
+    assert_eq!(std::fs::read(file(&parts)).unwrap(), std::fs::read(file(&whole)).unwrap());
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -198,7 +198,7 @@ pub trait ResultSink {
 }
 
 /// Options for a solve.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SolveOptions {
     /// Reduce positions by the game's symmetries (solve canonical positions only).
     pub canonicalize: bool,
@@ -208,11 +208,15 @@ pub struct SolveOptions {
     /// unless needed), so the returned solution holds only the last tiers; a tier that cannot fit
     /// is refused with [`SolveError::OverMemoryLimit`] before any of its work is done.
     pub memory_limit: Option<u64>,
+    /// Solve only these tiers (tiered games with a sink that keeps tiers): their child tiers must
+    /// have been finished by an earlier solve, and are read back from the sink. For solving a
+    /// game's tiers in separate processes, or timing one tier.
+    pub only: Option<Vec<Tier>>,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { canonicalize: true, memory_limit: None }
+        SolveOptions { canonicalize: true, memory_limit: None, only: None }
     }
 }
 
@@ -373,7 +377,8 @@ pub fn solve<G: Game + ?Sized>(
             tiers
         }
     };
-    let total: u64 = spaces.iter().map(|(_, s)| s.len()).sum();
+    let chosen = |t: &Tier| options.only.as_ref().is_none_or(|only| only.contains(t));
+    let total: u64 = spaces.iter().filter(|(t, _)| chosen(t)).map(|(_, s)| s.len()).sum();
     let (mut done, mut solved_here) = (0u64, 0u64);
     let overall = std::time::Instant::now();
     let order: Vec<Tier> = spaces.iter().map(|(t, _)| *t).collect();
@@ -385,12 +390,19 @@ pub fn solve<G: Game + ?Sized>(
     };
     // Under a memory limit with a sink that keeps tiers, the solve holds only what the tier in
     // progress needs.
-    let lean = tiered
-        && options.memory_limit.is_some()
-        && sink.as_deref().is_some_and(ResultSink::keeps_tiers);
+    let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
+    if options.only.is_some() && !(tiered && keeps) {
+        return Err(SolveError::Sink(
+            "solving chosen tiers needs a tiered game and tier files".into(),
+        ));
+    }
+    let lean = tiered && (options.memory_limit.is_some() || options.only.is_some()) && keeps;
     for (k, (tier, space)) in spaces.into_iter().enumerate() {
         let size = space.len();
         let name = game.tier_name(tier);
+        if !chosen(&tier) {
+            continue;
+        }
         if let (true, Some(sink)) = (lean, sink.as_deref_mut()) {
             if sink.kept(tier).map_err(SolveError::Sink)? {
                 progress.note(&format!("tier {name}: finished by an earlier solve"));

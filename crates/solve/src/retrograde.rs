@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use perfectplay_core::{
-    Game, GameExt, Position, Remoteness, Tier, TierKernel, Value, ValueRemoteness,
+    Game, GameExt, KernelCache, Position, Remoteness, Tier, TierKernel, Value, ValueRemoteness,
 };
 use rayon::prelude::*;
 
@@ -304,11 +304,11 @@ impl Levels {
     }
 }
 
-/// What initialisation found: decided positions and candidates from outside the tier.
+/// What initialisation found besides the cells: candidates from outside the tier. (The positions
+/// it decided are read back from the cells, and only where something is left to propagate: a
+/// tier with no moves inside itself never holds a list of them.)
 #[derive(Default)]
 struct Sources {
-    /// Decided (index, packed value), wins, losses and ties only.
-    decided: Vec<(u64, u16)>,
     /// Undecided positions whose best external result is a win or tie (index, packed value).
     candidates: Vec<(u64, u16)>,
 }
@@ -331,9 +331,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
 
     /// Whether the position at `index` of the tier is the canonical form of its class.
     #[inline]
-    fn is_canonical(&self, p: Position, index: u64) -> bool {
+    fn is_canonical(&self, p: Position, index: u64, cache: &mut KernelCache) -> bool {
         match self.kernel {
-            Some(kernel) => kernel.locate(p) == (self.tier, index),
+            Some(kernel) => kernel.locate(p, cache) == (self.tier, index),
             None => self.game.canonical(p) == p,
         }
     }
@@ -366,6 +366,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         reverse: Option<&ReverseEdges>,
         scratch: &mut Vec<Position>,
         out: &mut Vec<u64>,
+        cache: &mut KernelCache,
     ) {
         out.clear();
         if let Some(rev) = reverse {
@@ -376,7 +377,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         scratch.clear();
         let Some(position) = self.position_at(child) else { return };
         if let Some(kernel) = self.kernel {
-            kernel.parent_indices(self.tier, position, out);
+            kernel.parent_indices(self.tier, position, out, cache);
             return;
         }
         self.game.undo_moves_in_tier(position, scratch);
@@ -430,6 +431,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>), Fail> {
                 let mut children = Vec::new();
                 let mut locations = Vec::new();
+                let mut cache = KernelCache::default();
                 let mut edges = Vec::new();
                 let mut sources = Sources::default();
                 let mut keys = Vec::with_capacity(CHUNK);
@@ -452,7 +454,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     // placeholders: nothing refers to them.
                     let p = match p {
                         Some(p)
-                            if !(dense && self.canonicalize && !self.is_canonical(p, index)) =>
+                            if !(dense
+                                && self.canonicalize
+                                && !self.is_canonical(p, index, &mut cache)) =>
                         {
                             p
                         }
@@ -464,15 +468,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     if let Some(v) = self.game.primitive(p) {
                         let vr = ValueRemoteness::new(v, Remoteness(0));
                         cells.store(i, DECIDED | codes.code(vr));
-                        if v != Value::Draw {
-                            sources.decided.push((index, vr.to_bits()));
-                        }
                         continue;
                     }
                     let mut best: Option<ValueRemoteness> = None;
                     let mut inside = 0u32;
                     if let Some(kernel) = self.kernel {
-                        kernel.child_locations(p, &mut locations);
+                        kernel.child_locations(p, &mut locations, &mut cache);
                         children.clear();
                     } else {
                         self.children(p, &mut children);
@@ -515,9 +516,6 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                         // `children` is non-empty, so `best` is set.
                         let best = best.unwrap_or(ValueRemoteness::DRAW);
                         cells.store(i, DECIDED | codes.code(best));
-                        if best.value() != Value::Draw {
-                            sources.decided.push((index, best.to_bits()));
-                        }
                         continue;
                     }
                     if let Some(b) = best {
@@ -560,14 +558,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let mut win_lose_candidates = Levels::default();
         let mut tie_candidates = Levels::default();
         let mut edges = Vec::new();
-        let mut sources = 0u64;
         for (s, mut e) in chunks {
-            for (i, bits) in s.decided {
-                let vr = ValueRemoteness::from_bits(bits).unwrap_or(ValueRemoteness::DRAW);
-                let levels = if vr.value() == Value::Tie { &mut ties } else { &mut win_lose };
-                levels.push(vr.remoteness_or_zero(), i);
-                sources += 1;
-            }
             for (i, bits) in s.candidates {
                 let vr = ValueRemoteness::from_bits(bits).unwrap_or(ValueRemoteness::DRAW);
                 let levels = if vr.value() == Value::Tie {
@@ -589,6 +580,27 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             })
             .sum::<u64>();
         if undecided > 0 {
+            // The sources: positions initialisation decided as wins, losses or ties.
+            let dictionary = codes.snapshot();
+            let decided: Vec<Vec<(u64, ValueRemoteness)>> = (0..n.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    (c * CHUNK..((c + 1) * CHUNK).min(n))
+                        .filter_map(|i| {
+                            let s = cells.load(i);
+                            let vr = *dictionary.get(usize::from(s & !DECIDED))?;
+                            (s & DECIDED != 0 && vr.value() != Value::Draw)
+                                .then_some((i as u64, vr))
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut sources = 0u64;
+            for (i, vr) in decided.into_iter().flatten() {
+                let levels = if vr.value() == Value::Tie { &mut ties } else { &mut win_lose };
+                levels.push(vr.remoteness_or_zero(), i);
+                sources += 1;
+            }
             let reverse = collect_edges.then(|| reverse_edges(n, edges));
             let state = State { cells: &cells, codes: &codes, external: &external };
             progress.begin(
@@ -660,13 +672,14 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 .map(|chunk| {
                     let mut scratch = Vec::new();
                     let mut parents = Vec::new();
+                    let mut cache = KernelCache::default();
                     let mut out = (Vec::new(), Vec::new());
                     for &c in chunk {
                         let s = state.cells.load(c as usize);
                         let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
                             continue;
                         };
-                        self.parents(c, reverse, &mut scratch, &mut parents);
+                        self.parents(c, reverse, &mut scratch, &mut parents, &mut cache);
                         for &j in &parents {
                             state.propagate(&step, j, vr, &mut out);
                         }

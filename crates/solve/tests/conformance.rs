@@ -11,7 +11,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::check_best_over_children;
-use perfectplay_core::{Game, GameExt, Position, SizeClass};
+use perfectplay_core::{Game, GameExt, KernelCache, Position, SizeClass};
 use perfectplay_solve::{solve, NoProgress, Solution, SolveOptions, TierSpace};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -242,19 +242,21 @@ fn tier_indices_round_trip() {
 fn tier_kernels_agree_with_their_composition() {
     for_every_variant(30, |game, walk| {
         let Some(kernel) = game.kernel() else { return Ok(()) };
+        // One cache for the whole walk, as a worker keeps one from position to position.
+        let mut cache = KernelCache::default();
         let locate = |p: Position| {
             let c = game.canonical(p);
             (game.tier(c), game.tier_index(c))
         };
         for &p in walk {
             let (t, i) = locate(p);
-            prop_assert_eq!(kernel.locate(p), (t, i));
+            prop_assert_eq!(kernel.locate(p, &mut cache), (t, i));
             let mut expected: Vec<_> = sorted_children(game, p).into_iter().map(locate).collect();
             expected.sort_unstable();
             expected.dedup();
             let mut got = Vec::new();
             if game.primitive(p).is_none() {
-                kernel.child_locations(p, &mut got);
+                kernel.child_locations(p, &mut got, &mut cache);
             }
             prop_assert_eq!(got, expected, "children of {}", game.position_to_string(p));
             let c = game.tier_position(t, i).unwrap_or(p);
@@ -265,7 +267,7 @@ fn tier_kernels_agree_with_their_composition() {
             expected.sort_unstable();
             expected.dedup();
             let mut got = Vec::new();
-            kernel.parent_indices(t, c, &mut got);
+            kernel.parent_indices(t, c, &mut got, &mut cache);
             prop_assert_eq!(got, expected, "parents of {}", game.position_to_string(c));
             // A run of positions from a little before this one, across the tier's turn boundary
             // where there is one.

@@ -226,9 +226,13 @@ fn larger_boards_match_tromps_table() {
 #[test]
 fn mirror_images_share_values() {
     let game = Connect4::new(4, 4).unwrap();
-    let solution =
-        solve(&game, SolveOptions { canonicalize: false, memory_limit: None }, &NoProgress, None)
-            .unwrap();
+    let solution = solve(
+        &game,
+        SolveOptions { canonicalize: false, ..SolveOptions::default() },
+        &NoProgress,
+        None,
+    )
+    .unwrap();
     let mut reference = Reference::new(4, 4);
     for b in reference.reachable() {
         let p = game.parse_position(&reference.text(&b)).unwrap();

@@ -130,7 +130,7 @@ fn check_published_winners(sizes: std::ops::RangeInclusive<usize>) {
         }
         let game = Konane::from_variant(&format!("{n}x{n}-{}", f[1])).unwrap();
         // 6x6 reduces little by symmetry; solving without it is faster (BENCHMARKS.md).
-        let options = SolveOptions { canonicalize: n <= 5, memory_limit: None };
+        let options = SolveOptions { canonicalize: n <= 5, ..SolveOptions::default() };
         let solution = solve(&game, options, &NoProgress, None).unwrap();
         let start = solution.get(&game, game.start()).unwrap();
         // Black moves first: black wins iff the start is a win for the player to move.
@@ -162,7 +162,7 @@ fn analysis_is_the_same_with_and_without_symmetry_reduction() {
         let count = |canonicalize| {
             let solution = solve(
                 game.as_ref(),
-                SolveOptions { canonicalize, memory_limit: None },
+                SolveOptions { canonicalize, ..SolveOptions::default() },
                 &NoProgress,
                 None,
             )
