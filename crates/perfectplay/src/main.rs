@@ -6,6 +6,7 @@ mod oracle;
 mod play;
 mod progress;
 mod server;
+mod solving;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use perfectplay_core::{Game, GameExt, Tier, Value};
 
-use perfectplay_db::{Database, TierFiles};
+use perfectplay_db::Database;
 
 use crate::oracle::{Oracle, Source};
 
@@ -288,116 +289,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 writeln!(out, "already solved: {} (--force solves again)", path.display())?;
                 let start = db.get(game.as_ref(), game.start())?;
                 if let Some(start) = start {
-                    writeln!(out, "{}", start_line(game.as_ref(), start))?;
+                    writeln!(out, "{}", solving::start_line(game.as_ref(), start))?;
                 }
                 return Ok(ExitCode::SUCCESS);
             }
-            let started = Instant::now();
             let mut options = args.options();
             options.memory_limit = memory_limit;
-            options.only = only.clone();
-            // Each tier goes to its own file as it is solved; a solve that was killed resumes
-            // from the tiers it finished (unless --force).
-            let mut tiers = TierFiles::new(&path, game.as_ref(), options.canonicalize);
-            if force {
-                tiers.clear()?;
-            }
-            let solution = perfectplay_solve::solve(
-                game.as_ref(),
-                options,
-                &progress::Bar::new(),
-                Some(&mut tiers),
-            )?;
-            let secs = started.elapsed().as_secs_f64();
-            if only.is_some() {
-                writeln!(
-                    out,
-                    "tiers:      {} solved into {} in {secs:.2} s",
-                    only_tiers.join(" "),
-                    perfectplay_db::tier_dir(&path).display()
-                )?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            if !tiers.resumed().is_empty() {
-                let names: Vec<String> =
-                    tiers.resumed().iter().map(|&t| game.tier_name(t)).collect();
-                writeln!(
-                    out,
-                    "resumed:    tiers {} read back from an earlier solve",
-                    names.join(" ")
-                )?;
-            }
-            for p in tiers.discarded() {
-                writeln!(
-                    out,
-                    "discarded:  {} failed its checks; its tier was solved again",
-                    p.display()
-                )?;
-            }
-            // A solve under a memory limit may have dropped tiers: read them back for the
-            // analysis, or only the start's for the summary.
-            let dropped = solution.tiers().len() < tiers.tiers();
-            let solution = if dropped && !no_analysis { tiers.load()? } else { solution };
-            let start = match solution.get(game.as_ref(), game.start()) {
-                Some(start) => start,
-                None => {
-                    let c = game.canonical(game.start());
-                    let tier = tiers.tier(game.tier(c))?.context("the start was not solved")?;
-                    perfectplay_solve::Solution::from_tiers(vec![tier], solution.is_canonical())
-                        .get(game.as_ref(), game.start())
-                        .context("the start was not solved")?
-                }
-            };
-            let stored = if game.space().is_tiered() {
-                game.tiers().iter().map(|&t| game.tier_size(t)).sum()
-            } else {
-                solution.len()
-            };
-            writeln!(out, "game:       {} ({})", game.name(), game.variant())?;
-            writeln!(out, "{}", start_line(game.as_ref(), start))?;
-            writeln!(
-                out,
-                "positions:  {stored} solved{}",
-                if solution.is_canonical() { " (canonical)" } else { "" }
-            )?;
-            writeln!(
-                out,
-                "time:       {secs:.2} s ({:.0} positions/s)",
-                stored as f64 / secs.max(1e-9)
-            )?;
-            writeln!(out, "memory:     {} MiB of results", solution.heap_bytes() >> 20)?;
-            let analysis = if no_analysis {
-                None
-            } else {
-                let started = Instant::now();
-                match perfectplay_solve::analyze(game.as_ref(), &solution, &progress::Bar::new()) {
-                    Ok(analysis) => {
-                        writeln!(
-                            out,
-                            "reachable:  {} positions, {} canonical ({:.2} s)",
-                            analysis.total(),
-                            analysis.canonical_total(),
-                            started.elapsed().as_secs_f64()
-                        )?;
-                        Some(analysis)
-                    }
-                    Err(perfectplay_solve::SolveError::Unsupported { what }) => {
-                        writeln!(out, "reachable:  not counted ({what})")?;
-                        None
-                    }
-                    Err(e) => return Err(e.into()),
-                }
-            };
-            drop(solution);
-            let started = Instant::now();
-            let written = tiers.finish(analysis.as_ref())?;
-            writeln!(
-                out,
-                "database:   {} ({} bytes, {:.2} s to write)",
-                written.path.display(),
-                written.bytes,
-                started.elapsed().as_secs_f64()
-            )?;
+            options.only = only;
+            let analysis = !no_analysis;
+            let mut print = |line: String| writeln!(out, "{line}");
+            let bar = progress::Bar::new();
+            solving::solve_into(game.as_ref(), &path, options, force, analysis, &bar, &mut print)?;
         }
         Command::Analyze { game: args, format, recount: _, tiers: true } => {
             let game = load_game(&args)?;
@@ -504,9 +406,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// "start:      x should tie in 17".
-fn start_line(game: &dyn Game, start: perfectplay_core::ValueRemoteness) -> String {
-    format!("start:      {} should {}", game.player_name(game.to_move(game.start())), words(start))
-}
 
 /// "win in 3", "lose in 4", "tie in 9", "draw".
 pub fn words(vr: perfectplay_core::ValueRemoteness) -> String {

@@ -202,7 +202,30 @@ pub fn router(state: Arc<AppState>) -> Router {
                     .into(),
             )
         })
+        .layer(axum::middleware::from_fn(cors))
         .with_state(state)
+}
+
+/// Any page may call the API (GamesmanUni runs from its own origin): every answer allows every
+/// origin, and a preflight `OPTIONS` is answered at once.
+async fn cors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let mut response = if request.method() == axum::http::Method::OPTIONS {
+        let mut r = StatusCode::NO_CONTENT.into_response();
+        let h = r.headers_mut();
+        h.insert(
+            header::ACCESS_CONTROL_ALLOW_METHODS,
+            header::HeaderValue::from_static("GET, POST, OPTIONS"),
+        );
+        h.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, header::HeaderValue::from_static("*"));
+        h.insert(header::ACCESS_CONTROL_MAX_AGE, header::HeaderValue::from_static("86400"));
+        r
+    } else {
+        next.run(request).await
+    };
+    response
+        .headers_mut()
+        .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, header::HeaderValue::from_static("*"));
+    response
 }
 
 async fn list_games(State(s): Shared) -> Json<JsonValue> {

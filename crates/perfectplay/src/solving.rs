@@ -1,0 +1,117 @@
+//! Solving a variant into its database: the tier files as it goes (a stopped solve resumes from
+//! them), then the database with its analysis. Shared by `perfectplay solve` and the server's
+//! solves started from the page.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use perfectplay_core::{Game, GameExt, ValueRemoteness};
+use perfectplay_db::TierFiles;
+use perfectplay_solve::{Progress, SolveOptions};
+
+/// Solves `game` into the database at `path` (with `options.only`, only those tiers into the
+/// tier files), reporting each summary line to `out` as it is known.
+pub fn solve_into(
+    game: &dyn Game,
+    path: &Path,
+    options: SolveOptions,
+    force: bool,
+    analysis: bool,
+    progress: &dyn Progress,
+    out: &mut dyn FnMut(String) -> std::io::Result<()>,
+) -> Result<()> {
+    let started = Instant::now();
+    let only = options.only.clone();
+    // Each tier goes to its own file as it is solved; a solve that was killed resumes
+    // from the tiers it finished (unless --force).
+    let mut tiers = TierFiles::new(path, game, options.canonicalize);
+    if force {
+        tiers.clear()?;
+    }
+    let solution = perfectplay_solve::solve(game, options, progress, Some(&mut tiers))?;
+    let secs = started.elapsed().as_secs_f64();
+    if let Some(only) = only {
+        let names: Vec<String> = only.iter().map(|&t| game.tier_name(t)).collect();
+        out(format!(
+            "tiers:      {} solved into {} in {secs:.2} s",
+            names.join(" "),
+            perfectplay_db::tier_dir(path).display()
+        ))?;
+        return Ok(());
+    }
+    if !tiers.resumed().is_empty() {
+        let names: Vec<String> = tiers.resumed().iter().map(|&t| game.tier_name(t)).collect();
+        out(format!("resumed:    tiers {} read back from an earlier solve", names.join(" ")))?;
+    }
+    for p in tiers.discarded() {
+        out(format!("discarded:  {} failed its checks; its tier was solved again", p.display()))?;
+    }
+    // A solve under a memory limit may have dropped tiers: read them back for the
+    // analysis, or only the start's for the summary.
+    let dropped = solution.tiers().len() < tiers.tiers();
+    let solution = if dropped && analysis { tiers.load()? } else { solution };
+    let start = match solution.get(game, game.start()) {
+        Some(start) => start,
+        None => {
+            let c = game.canonical(game.start());
+            let tier = tiers.tier(game.tier(c))?.context("the start was not solved")?;
+            perfectplay_solve::Solution::from_tiers(vec![tier], solution.is_canonical())
+                .get(game, game.start())
+                .context("the start was not solved")?
+        }
+    };
+    let stored = if game.space().is_tiered() {
+        game.tiers().iter().map(|&t| game.tier_size(t)).sum()
+    } else {
+        solution.len()
+    };
+    out(format!("game:       {} ({})", game.name(), game.variant()))?;
+    out(format!("{}", start_line(game, start)))?;
+    out(format!(
+        "positions:  {stored} solved{}",
+        if solution.is_canonical() { " (canonical)" } else { "" }
+    ))?;
+    out(format!("time:       {secs:.2} s ({:.0} positions/s)", stored as f64 / secs.max(1e-9)))?;
+    out(format!("memory:     {} MiB of results", solution.heap_bytes() >> 20))?;
+    let analysis = if !analysis {
+        None
+    } else {
+        let started = Instant::now();
+        match perfectplay_solve::analyze(game, &solution, progress) {
+            Ok(analysis) => {
+                out(format!(
+                    "reachable:  {} positions, {} canonical ({:.2} s)",
+                    analysis.total(),
+                    analysis.canonical_total(),
+                    started.elapsed().as_secs_f64()
+                ))?;
+                Some(analysis)
+            }
+            Err(perfectplay_solve::SolveError::Unsupported { what }) => {
+                out(format!("reachable:  not counted ({what})"))?;
+                None
+            }
+            Err(e) => return Err(e.into()),
+        }
+    };
+    drop(solution);
+    let started = Instant::now();
+    let written = tiers.finish(analysis.as_ref())?;
+    out(format!(
+        "database:   {} ({} bytes, {:.2} s to write)",
+        written.path.display(),
+        written.bytes,
+        started.elapsed().as_secs_f64()
+    ))?;
+    Ok(())
+}
+
+/// "start:      X should win in 3".
+pub fn start_line(game: &dyn Game, start: ValueRemoteness) -> String {
+    format!(
+        "start:      {} should {}",
+        game.player_name(game.to_move(game.start())),
+        crate::words(start)
+    )
+}
