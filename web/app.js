@@ -50,7 +50,7 @@ async function position(p) {
 // --- choosing a game and variant ---------------------------------------------------------------
 
 async function loadGames() {
-  const games = await api("");
+  const games = await api("?all=1");
   const select = $("game");
   select.innerHTML = "";
   for (const g of games) select.add(new Option(g.name, g.id));
@@ -60,7 +60,7 @@ async function loadGames() {
 }
 
 async function chooseGame(id) {
-  const g = await api(id + "/");
+  const g = await api(id + "/?all=1");
   state.game = id;
   const select = $("variant");
   select.innerHTML = "";
@@ -86,10 +86,10 @@ async function chooseVariant(id) {
     $("board").innerHTML = "";
     $("history").innerHTML = "";
     $("moves").innerHTML = "";
-    $("prediction").textContent = "Not solved yet.";
-    showError(`Run \`${info.solveCommand}\`, then restart the server.`);
+    offerSolve(info);
     return;
   }
+  $("solve").hidden = true;
   // `?game=..&variant=..&p=<position>` starts from a position (a link to share).
   const query = new URLSearchParams(location.search);
   const from = query.get("game") === state.game && query.get("variant") === id ? query.get("p") : null;
@@ -99,11 +99,41 @@ async function chooseVariant(id) {
   await show();
 }
 
+// An unsolved variant: the server solves it in the background on request (one at a time), and
+// the page follows its progress, then plays.
+function offerSolve(info) {
+  const button = $("solve");
+  const busy = info.status === "solving" || info.status === "queued";
+  button.hidden = busy;
+  showError(info.solveError ? "The last solve failed: " + info.solveError : null);
+  if (busy) {
+    const s = info.solving ?? {};
+    const share = s.phaseTotal ? ` ${Math.floor((100 * s.phaseDone) / s.phaseTotal)}%` : "";
+    $("prediction").textContent = info.status === "queued"
+      ? "Queued: another solve runs first."
+      : `Solving (${Math.round(s.seconds ?? 0)} s): ${s.phase}${share}. ${s.note ?? ""}`;
+    const [game, variant] = [state.game, state.variant];
+    state.timer = setTimeout(async () => {
+      if (state.game !== game || state.variant !== variant) return;
+      await chooseVariant(variant).catch(showError);
+    }, 1000);
+  } else {
+    $("prediction").textContent = `Not solved yet (or \`${info.solveCommand}\` in a shell).`;
+  }
+}
+
+$("solve").addEventListener("click", async () => {
+  $("solve").hidden = true;
+  const r = await fetch(`/api/${state.game}/${state.variant}/solve`, { method: "POST" });
+  if (!r.ok) { showError((await r.json()).error); return; }
+  await chooseVariant(state.variant).catch(showError);
+});
+
 // --- drawing ------------------------------------------------------------------------------------
 
 function words(pos) {
   const mover = pos.turn;
-  if (pos.moves.length === 0) {
+  if (wholeMoves(pos).length === 0) {
     if (pos.positionValue === "tie") return "Game over: a tie.";
     const other = state.info.players.find((p) => p !== mover) ?? "the other player";
     return `Game over: ${pos.positionValue === "win" ? mover : other} wins.`;
@@ -119,7 +149,7 @@ function drawBoard(pos) {
   if (!t) { svg.textContent = "no board for this game"; return; }
   svg.setAttribute("viewBox", `0 0 ${t.space[0]} ${t.space[1]}`);
   const bg = el("g", { id: "background" }, svg);
-  bg.innerHTML = t.background;
+  bg.innerHTML = t.backgroundSvg ?? "";
   const pieces = el("g", { id: "pieces" }, svg);
   const cells = pos.autoguiPosition.split("_")[1] ?? "";
   [...cells].forEach((c, i) => {
@@ -134,9 +164,12 @@ function drawBoard(pos) {
 
 // The buttons for the moves, or for the next part of a multipart move (003 chapter 6): a part is
 // worth the best move it can still complete to (003 section 6.3). Moves come best first.
+// Whole moves (with their parts); `moves` holds GamesmanUni's flattened parts for multipart games.
+const wholeMoves = (pos) => pos.fullMoves ?? pos.moves;
+
 function buttons(pos) {
   const out = new Map();
-  for (const m of pos.moves) {
+  for (const m of wholeMoves(pos)) {
     let key;
     if (m.partMoves) {
       const done = state.parts;
@@ -189,7 +222,7 @@ function drawButtons(pos, layer) {
     e.setAttribute("data-value", m.moveValue);
     e.setAttribute("opacity", "0.85");
     const tip = el("title", {}, e);
-    const rem = m.remoteness === null ? "" : ` (remoteness ${m.remoteness})`;
+    const rem = m.remoteness === null || m.remoteness < 0 ? "" : ` (remoteness ${m.remoteness})`;
     tip.textContent = b.moves.length === 1
       ? `${m.move}: ${m.moveValue}s${rem}`
       : `${b.moves.length} moves, the best ${m.moveValue}s${rem}`;
@@ -201,7 +234,7 @@ function drawHistory() {
   const svg = $("history");
   svg.innerHTML = "";
   const points = state.history.slice(0, state.index + 1).map((p) => state.cache.get(`${state.game}/${state.variant}/${p}`));
-  const maxR = Math.max(1, ...points.map((p) => p.remoteness ?? 0));
+  const maxR = Math.max(1, ...points.map((p) => Math.max(0, p.remoteness ?? 0)));
   const W = 400, H = 220, pad = 24, mid = H / 2;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   el("line", { x1: pad, y1: mid, x2: W - 8, y2: mid, stroke: "#9aa5b1", "stroke-dasharray": "4 3" }, svg);
@@ -283,10 +316,11 @@ function isComputer(pos) {
 
 function scheduleComputer(pos) {
   clearTimeout(state.timer);
-  if (pos.moves.length === 0 || !isComputer(pos)) return;
+  const moves = wholeMoves(pos);
+  if (moves.length === 0 || !isComputer(pos)) return;
   state.timer = setTimeout(() => {
-    const best = rank(pos.moves[0].moveValue, pos.moves[0].remoteness);
-    const ties = pos.moves.filter((m) => rank(m.moveValue, m.remoteness) === best);
+    const best = rank(moves[0].moveValue, moves[0].remoteness);
+    const ties = moves.filter((m) => rank(m.moveValue, m.remoteness) === best);
     play(ties[Math.floor(Math.random() * ties.length)]).catch(showError);
   }, 500);
 }

@@ -402,3 +402,60 @@ pub fn lookup(id: &str, variant: Option<&str>) -> Result<Box<dyn Game>, LookupEr
     })?;
     entry.variant(variant)
 }
+
+/// A game's rules in words (Markdown): its module's header up to the line that begins its
+/// encoding ("Position code"), so the rules are written once, beside the code that plays them.
+pub fn rules(id: &str) -> Option<String> {
+    let source = match id {
+        "tictactoe" => include_str!("tictactoe.rs"),
+        "tictactwo" => include_str!("tictactwo.rs"),
+        "konane" => include_str!("konane.rs"),
+        "fivefieldkono" => include_str!("fivefieldkono.rs"),
+        "chomp" => include_str!("chomp.rs"),
+        "dawsonschess" => include_str!("dawsonschess.rs"),
+        "achi" => include_str!("achi.rs"),
+        "mutorere" => include_str!("mutorere.rs"),
+        "lgame" => include_str!("lgame.rs"),
+        "threespot" => include_str!("threespot.rs"),
+        "connect4" => include_str!("connect4.rs"),
+        "dodgem" => include_str!("dodgem.rs"),
+        "snake" => include_str!("snake.rs"),
+        "tootandotto" => include_str!("tootandotto.rs"),
+        "shifttactoe" => include_str!("shifttactoe.rs"),
+        "quickcross" => include_str!("quickcross.rs"),
+        "chungtoi" => include_str!("chungtoi.rs"),
+        "chessendgame" => include_str!("chessendgame.rs"),
+        "tactix" => include_str!("tactix.rs"),
+        "abrobad" => include_str!("abrobad.rs"),
+        "ninemensmorris" | "sixmensmorris" | "threemensmorris" => include_str!("morris.rs"),
+        _ => return None,
+    };
+    let header: Vec<&str> = source
+        .lines()
+        .map_while(|l| l.strip_prefix("//!"))
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .take_while(|l| !l.trim_start_matches("**").starts_with("Position code"))
+        .collect();
+    let paragraphs: Vec<String> = header
+        .split(|l| l.trim().is_empty())
+        .filter(|p| !p.is_empty())
+        .map(|p| p.join("\n"))
+        .collect();
+    // Rustdoc links (`[`Stacks`]`) read as code spans.
+    let text = paragraphs.join("\n\n").replace("[`", "`").replace("`]", "`");
+    (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod rules_tests {
+    #[test]
+    fn every_game_has_rules_in_words_without_its_encoding() {
+        for entry in crate::catalog() {
+            let rules =
+                crate::rules(entry.id).unwrap_or_else(|| panic!("{} has no rules", entry.id));
+            assert!(rules.len() > 60, "{}: {rules}", entry.id);
+            assert!(!rules.contains("Position code"), "{}: {rules}", entry.id);
+        }
+        assert!(crate::rules("tictactoe").unwrap().contains("three in a row wins"));
+    }
+}

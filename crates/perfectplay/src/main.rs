@@ -7,6 +7,7 @@ mod play;
 mod progress;
 mod server;
 mod solving;
+mod uwapi;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -404,8 +405,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
-
-/// "start:      x should tie in 17".
 
 /// "win in 3", "lose in 4", "tie in 9", "draw".
 pub fn words(vr: perfectplay_core::ValueRemoteness) -> String {

@@ -7,8 +7,9 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 use axum::extract::{Path as UrlPath, Query, State};
@@ -16,12 +17,13 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use perfectplay_core::{Game, GameExt, ImageAutoGui, Position, SizeClass, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Position, SizeClass};
 use perfectplay_db::Database;
-use perfectplay_solve::SolveOptions;
+use perfectplay_solve::{Progress, SolveOptions};
 use serde_json::{json, Value as JsonValue};
 
-use crate::oracle::{Oracle, PositionReport};
+use crate::oracle::Oracle;
+use crate::uwapi;
 
 /// Decoded database blocks the server keeps per variant: 256 MiB holds 5,400 of Five Field Kono's
 /// 36,292 blocks (a sixth of the file).
@@ -30,14 +32,125 @@ const SERVER_CACHE_BYTES: usize = 256 << 20;
 /// One variant and where its answers come from.
 struct Variant {
     game: &'static dyn Game,
-    /// `Err`: not solved; the string is the command that solves it.
-    oracle: Result<Oracle<'static>, String>,
-    /// "database", "memory" or "unsolved".
-    source: &'static str,
+    /// Where its database is (or will be, once solved from the page).
+    path: PathBuf,
+    answers: RwLock<Answers>,
     /// The Image AutoGUI data as the API sends it, built once.
     theme: Option<JsonValue>,
+    /// How its AutoGUI maps onto GamesmanUni's.
+    map: uwapi::Mapping,
     /// Whether some moves come in parts.
     multipart: bool,
+}
+
+/// A variant's answers: ready, not solved, or being solved in the background.
+enum Answers {
+    /// From a database or a solve in memory (`source`: "database" or "memory").
+    Ready { oracle: Arc<Oracle<'static>>, source: &'static str },
+    /// Not solved; `command` solves it from a shell, or the page asks the server to.
+    Unsolved { command: String, failed: Option<String> },
+    /// Queued for, or in, the server's one background solve at a time.
+    Solving(Arc<SolveJob>),
+}
+
+impl Variant {
+    fn status(&self) -> &'static str {
+        match &*self.answers.read().unwrap_or_else(|e| e.into_inner()) {
+            Answers::Ready { .. } => "solved",
+            Answers::Unsolved { .. } => "unsolved",
+            Answers::Solving(job) => {
+                if job.status().started.is_some() {
+                    "solving"
+                } else {
+                    "queued"
+                }
+            }
+        }
+    }
+
+    /// The status fields of the listings: `status`, `source`, and `solveCommand`, `solveError`
+    /// or `solving` (the progress) where they apply.
+    fn status_json(&self, o: &mut JsonValue) {
+        o["status"] = json!(self.status());
+        match &*self.answers.read().unwrap_or_else(|e| e.into_inner()) {
+            Answers::Ready { source, .. } => o["source"] = json!(source),
+            Answers::Unsolved { command, failed } => {
+                o["source"] = json!("unsolved");
+                o["solveCommand"] = json!(command);
+                if let Some(e) = failed {
+                    o["solveError"] = json!(e);
+                }
+            }
+            Answers::Solving(job) => {
+                o["source"] = json!("unsolved");
+                o["solving"] = job.status().to_json();
+            }
+        }
+    }
+
+    fn oracle(&self) -> Option<Arc<Oracle<'static>>> {
+        match &*self.answers.read().unwrap_or_else(|e| e.into_inner()) {
+            Answers::Ready { oracle, .. } => Some(oracle.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A solve started from the page, and its progress (the solver's [`Progress`]).
+#[derive(Default)]
+struct SolveJob {
+    status: Mutex<JobStatus>,
+}
+
+#[derive(Clone, Default)]
+struct JobStatus {
+    /// When the solve began (None while queued).
+    started: Option<Instant>,
+    /// The phase in progress ("tier (3,2): retrograde"), its work done and total.
+    phase: String,
+    done: u64,
+    total: Option<u64>,
+    /// The solver's last note: the tier finished, the share of the whole, the time left.
+    note: String,
+}
+
+impl JobStatus {
+    fn to_json(&self) -> JsonValue {
+        json!({
+            "state": if self.started.is_some() { "solving" } else { "queued" },
+            "phase": self.phase,
+            "phaseDone": self.done,
+            "phaseTotal": self.total,
+            "note": self.note,
+            "seconds": self.started.map(|s| s.elapsed().as_secs_f64()),
+        })
+    }
+}
+
+impl SolveJob {
+    fn status(&self) -> JobStatus {
+        self.status.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+    fn update(&self, f: impl FnOnce(&mut JobStatus)) {
+        f(&mut self.status.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+}
+
+impl Progress for SolveJob {
+    fn begin(&self, label: &str, total: Option<u64>) {
+        self.update(|s| {
+            s.phase = label.to_string();
+            s.done = 0;
+            s.total = total;
+        });
+    }
+    fn advance(&self, amount: u64) {
+        self.update(|s| s.done += amount);
+    }
+    fn end(&self) {}
+    fn note(&self, line: &str) {
+        self.update(|s| s.note = line.to_string());
+    }
 }
 
 struct GameEntry {
@@ -50,6 +163,8 @@ struct GameEntry {
 /// What the handlers share.
 pub struct AppState {
     games: Vec<GameEntry>,
+    /// Held by the one background solve running.
+    solving: Mutex<()>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -67,14 +182,21 @@ impl AppState {
             let mut variants = Vec::new();
             for &v in entry.listed_variants {
                 let game: &'static dyn Game = Box::leak(entry.variant(Some(v))?);
-                let theme = game.image_autogui();
+                let (theme, map) = match game.image_autogui() {
+                    Some(t) => {
+                        let (json, map) = uwapi::theme(game, &t);
+                        (Some(json), map)
+                    }
+                    None => (None, uwapi::Mapping::default()),
+                };
                 let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
-                let (oracle, source) = if path.exists() {
-                    let db = Database::open_with_cache(&path, SERVER_CACHE_BYTES)?;
-                    db.check_game(game)?;
-                    (Ok(Oracle::from_database(game, db)), "database")
+                let answers = if path.exists() {
+                    Answers::Ready {
+                        oracle: Arc::new(open_database(game, &path)?),
+                        source: "database",
+                    }
                 } else if game.size_class() == SizeClass::Small {
-                    let started = std::time::Instant::now();
+                    let started = Instant::now();
                     let oracle = Oracle::solve_quietly(game, SolveOptions::default())?;
                     if log {
                         eprintln!(
@@ -84,17 +206,19 @@ impl AppState {
                             started.elapsed().as_secs_f64()
                         );
                     }
-                    (Ok(oracle), "memory")
+                    Answers::Ready { oracle: Arc::new(oracle), source: "memory" }
                 } else {
-                    (Err(format!("perfectplay solve {} --variant {v}", game.id())), "unsolved")
+                    let command = format!("perfectplay solve {} --variant {v}", game.id());
+                    Answers::Unsolved { command, failed: None }
                 };
                 variants.push((
                     v.to_string(),
                     Variant {
                         game,
-                        oracle,
-                        source,
-                        theme: theme.as_ref().map(theme_json),
+                        path,
+                        answers: RwLock::new(answers),
+                        theme,
+                        map,
                         multipart: game.is_multipart(),
                     },
                 ));
@@ -106,7 +230,7 @@ impl AppState {
                 variants,
             });
         }
-        Ok(AppState { games })
+        Ok(AppState { games, solving: Mutex::new(()) })
     }
 
     fn game(&self, id: &str) -> Result<&GameEntry, ApiError> {
@@ -133,6 +257,13 @@ impl AppState {
             )
         })
     }
+}
+
+/// A variant's database, opened with the server's block cache and checked to be the game's.
+fn open_database(game: &'static dyn Game, path: &Path) -> Result<Oracle<'static>> {
+    let db = Database::open_with_cache(path, SERVER_CACHE_BYTES)?;
+    db.check_game(game)?;
+    Ok(Oracle::from_database(game, db))
 }
 
 /// An error answer: a status and `{"error": ..., "expected": ...}`.
@@ -194,6 +325,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/{game}/{variant}/", get(variant_info))
         .route("/api/{game}/{variant}/positions", get(position))
         .route("/api/{game}/{variant}/positions/", get(position))
+        .route("/api/{game}/{variant}/instructions", get(instructions))
+        .route("/api/{game}/{variant}/instructions/", get(instructions))
+        .route("/api/{game}/{variant}/solve", axum::routing::post(start_solve))
+        .route("/api/{game}/{variant}/solve/", axum::routing::post(start_solve))
         .fallback(|| async {
             ApiError::not_found(
                 "no such page".into(),
@@ -228,17 +363,40 @@ async fn cors(request: axum::extract::Request, next: axum::middleware::Next) -> 
     response
 }
 
-async fn list_games(State(s): Shared) -> Json<JsonValue> {
+/// `?all` (any value) lists unsolved variants too, and games with none solved: our page offers
+/// to solve them. Without it the listings are GamesmanUni's: what can be played now.
+type Listing = Query<HashMap<String, String>>;
+
+fn wants_all(q: &HashMap<String, String>) -> bool {
+    q.contains_key("all")
+}
+
+impl GameEntry {
+    /// The variants a listing shows.
+    fn shown(&self, all: bool) -> impl Iterator<Item = &(String, Variant)> {
+        self.variants.iter().filter(move |(_, v)| all || v.oracle().is_some())
+    }
+
+    /// The listing's `gui`: the best of its variants'.
+    fn gui(&self, all: bool) -> &'static str {
+        uwapi::gui_level(self.shown(all).any(|(_, v)| v.theme.is_some()))
+    }
+}
+
+async fn list_games(State(s): Shared, Query(q): Listing) -> Json<JsonValue> {
+    let all = wants_all(&q);
     Json(JsonValue::Array(
         s.games
             .iter()
+            .filter(|g| g.shown(all).next().is_some())
             .map(|g| {
                 json!({
                     "id": g.id,
                     "name": g.name,
                     "type": "twoPlayer",
+                    "gui": g.gui(all),
                     "defaultVariant": g.default_variant,
-                    "variants": g.variants.len(),
+                    "variants": g.shown(all).count(),
                 })
             })
             .collect(),
@@ -248,43 +406,27 @@ async fn list_games(State(s): Shared) -> Json<JsonValue> {
 async fn game_info(
     State(s): Shared,
     UrlPath(game): UrlPath<String>,
+    Query(q): Listing,
 ) -> Result<Json<JsonValue>, ApiError> {
+    let all = wants_all(&q);
     let g = s.game(&game)?;
     Ok(Json(json!({
         "id": g.id,
         "name": g.name,
+        "gui": g.gui(all),
         "defaultVariant": g.default_variant,
-        "variants": g.variants.iter().map(|(id, v)| {
+        "allowCustomVariantCreation": false,
+        "supportsWinBy": false,
+        "variants": g.shown(all).map(|(id, v)| {
             let mut o = json!({
                 "id": id,
                 "name": id,
-                "status": if v.oracle.is_ok() { "solved" } else { "unsolved" },
-                "source": v.source,
-                "gui": if v.theme.is_some() { "image" } else { "none" },
+                "gui": uwapi::gui_level(v.theme.is_some()),
             });
-            if let Err(command) = &v.oracle {
-                o["solveCommand"] = json!(command);
-            }
+            v.status_json(&mut o);
             o
         }).collect::<Vec<_>>(),
     })))
-}
-
-fn theme_json(t: &ImageAutoGui) -> JsonValue {
-    json!({
-        "defaultTheme": t.theme,
-        "themes": {
-            t.theme: {
-                "space": [t.size.0, t.size.1],
-                "centers": t.centers.iter().map(|c| [c.0, c.1]).collect::<Vec<_>>(),
-                "background": t.background,
-                "entities": t.entities.iter().map(|e| (e.token.to_string(), json!({"svg": e.svg})))
-                    .collect::<serde_json::Map<_, _>>(),
-                "pieceSize": t.piece_size,
-                "arrowWidth": t.arrow_width,
-            }
-        }
-    })
 }
 
 async fn variant_info(
@@ -297,100 +439,158 @@ async fn variant_info(
     let mut o = json!({
         "id": variant,
         "name": variant,
+        "gui": uwapi::gui_level(v.theme.is_some()),
         "game": g.id(),
         "gameName": g.name(),
         "players": g.player_names(),
-        "startPosition": g.position_to_string(start),
+        "startPosition": v.map.position_text(g, start),
         "autoguiStartPosition": g.autogui_position(start),
         "imageAutoGUIData": v.theme,
         "multipart": v.multipart,
-        "status": if v.oracle.is_ok() { "solved" } else { "unsolved" },
         "moveSyntax": g.move_syntax(),
+        "rules": perfectplay_games::rules(g.id()),
     });
-    if let Err(command) = &v.oracle {
-        o["solveCommand"] = json!(command);
-    }
+    v.status_json(&mut o);
     Ok(Json(o))
 }
 
-fn value_name(vr: ValueRemoteness) -> &'static str {
-    vr.value().name()
+/// `GET /api/<game>/<variant>/instructions/?locale=`: the rules in words (Markdown). English
+/// only: every locale gets it.
+async fn instructions(
+    State(s): Shared,
+    UrlPath((game, variant)): UrlPath<(String, String)>,
+) -> Result<Json<JsonValue>, ApiError> {
+    let v = s.variant(&game, &variant)?;
+    let rules = perfectplay_games::rules(v.game.id()).unwrap_or_default();
+    Ok(Json(json!({ "instructions": format!("# {}\n\n{rules}", v.game.name()) })))
 }
 
-fn remoteness(vr: ValueRemoteness) -> JsonValue {
-    match vr.remoteness() {
-        Some(r) if vr.value() != Value::Draw => json!(r.0),
-        _ => JsonValue::Null,
-    }
-}
-
-/// A position report in UWAPI's shape.
-fn position_json(game: &dyn Game, r: &PositionReport) -> JsonValue {
-    json!({
-        "position": game.position_to_string(r.position),
-        "autoguiPosition": game.autogui_position(r.position),
-        "turn": game.player_name(game.to_move(r.position)),
-        "positionValue": value_name(r.value),
-        "remoteness": remoteness(r.value),
-        "moves": r.moves.iter().map(|m| {
-            let mut o = json!({
-                "move": m.text,
-                "autoguiMove": game.autogui_move(r.position, m.mv).map(|a| a.to_string()),
-                "moveValue": value_name(m.value),
-                "deltaRemoteness": m.delta_remoteness,
-                "position": game.position_to_string(m.child),
-                "autoguiPosition": game.autogui_position(m.child),
-                "positionValue": value_name(m.child_value),
-                "remoteness": remoteness(m.child_value),
-            });
-            let parts = game.move_parts(r.position, m.mv);
-            if !parts.is_empty() {
-                o["partMoves"] = json!(parts.iter().map(ToString::to_string).collect::<Vec<_>>());
-            }
-            o
-        }).collect::<Vec<_>>(),
-    })
-}
-
+/// A position's answer, read on the blocking pool: a database read may wait on the disk and
+/// decompress a block, which must not hold up the server's async workers.
 async fn position(
     State(s): Shared,
     UrlPath((game, variant)): UrlPath<(String, String)>,
-    Query(q): Query<HashMap<String, String>>,
+    axum::extract::RawQuery(q): axum::extract::RawQuery,
 ) -> Result<Json<JsonValue>, ApiError> {
-    let v = s.variant(&game, &variant)?;
+    let p = q.as_deref().and_then(|q| uwapi::query_value(q, "p"));
+    tokio::task::spawn_blocking(move || position_now(&s, &game, &variant, p))
+        .await
+        .map_err(|e| ApiError::internal(&anyhow::anyhow!(e)))?
+        .map(Json)
+}
+
+fn position_now(
+    s: &AppState,
+    game: &str,
+    variant: &str,
+    p: Option<String>,
+) -> Result<JsonValue, ApiError> {
+    let v = s.variant(game, variant)?;
     let g = v.game;
-    let oracle = v.oracle.as_ref().map_err(|command| ApiError {
-        status: StatusCode::NOT_FOUND,
-        body: json!({
+    let oracle = v.oracle().ok_or_else(|| {
+        let mut body = json!({
             "error": format!("{game} {variant} is not solved yet"),
-            "expected": format!("a solved variant; run `{command}` and restart the server"),
-            "solveCommand": command,
-        }),
+            "expected": format!(
+                "a solved variant; POST /api/{game}/{variant}/solve solves it in the background"
+            ),
+        });
+        v.status_json(&mut body);
+        ApiError { status: StatusCode::NOT_FOUND, body }
     })?;
-    let text = q.get("p").ok_or_else(|| {
+    let text = p.ok_or_else(|| {
         ApiError::bad_request(
             "missing query parameter p".into(),
-            format!("?p=<position>, e.g. ?p={}", g.position_to_string(g.start())),
+            format!("?p=<position>, e.g. ?p={}", v.map.position_text(g, g.start())),
         )
     })?;
-    let p: Position = if text == "start" {
+    // `<position>;<part>;...`: a state inside a multipart move (UWAPI's form).
+    let mut pieces = text.split(';');
+    let real = pieces.next().unwrap_or_default();
+    let parts: Vec<String> = pieces.map(str::to_string).collect();
+    let p: Position = if real == "start" {
         g.start()
     } else {
-        g.parse_position(text).map_err(|e| {
-            ApiError::bad_request(
-                format!("{e}"),
-                format!("a position like {}", g.position_to_string(g.start())),
-            )
-        })?
+        match g.parse_position(real) {
+            Ok(p) => p,
+            Err(e) => uwapi::parse_autogui(g, real).ok_or_else(|| {
+                ApiError::bad_request(
+                    format!("{e}"),
+                    format!("a position like {}", v.map.position_text(g, g.start())),
+                )
+            })?,
+        }
     };
-    match oracle.report_stored(p) {
-        Ok(Some(report)) => Ok(Json(position_json(g, &report))),
-        Ok(None) => Err(ApiError::not_found(
-            format!("{text} is not reachable from the start of {game} {variant}"),
-            "a position reachable from the start".into(),
-        )),
-        Err(e) => Err(ApiError::internal(&e)),
+    let report = match oracle.report_stored(p) {
+        Ok(Some(report)) => report,
+        Ok(None) => {
+            return Err(ApiError::not_found(
+                format!("{real} is not reachable from the start of {game} {variant}"),
+                "a position reachable from the start".into(),
+            ))
+        }
+        Err(e) => return Err(ApiError::internal(&e)),
+    };
+    if !uwapi::check_parts(g, &v.map, &report, &parts) {
+        return Err(ApiError::bad_request(
+            format!("{text}: no move of {real} begins with the parts {}", parts.join(";")),
+            "<position>;<part>;... where each part is the autoguiMove of a move offered".into(),
+        ));
     }
+    Ok(uwapi::position_json(g, &v.map, &report, &v.map.position_text(g, p), &parts))
+}
+
+/// `POST /api/<game>/<variant>/solve`: queues the variant for the background solve (one at a
+/// time), which writes its database as `perfectplay solve` does; the variant's listings show the
+/// progress, and answers come from the database once it is written.
+async fn start_solve(
+    State(s): Shared,
+    UrlPath((game, variant)): UrlPath<(String, String)>,
+) -> Result<(StatusCode, Json<JsonValue>), ApiError> {
+    let v = s.variant(&game, &variant)?;
+    let job = {
+        let mut answers = v.answers.write().unwrap_or_else(|e| e.into_inner());
+        match &*answers {
+            Answers::Ready { .. } | Answers::Solving(_) => None,
+            Answers::Unsolved { .. } => {
+                let job = Arc::new(SolveJob::default());
+                *answers = Answers::Solving(job.clone());
+                Some(job)
+            }
+        }
+    };
+    if let Some(job) = job {
+        let state = s.clone();
+        std::thread::spawn(move || solve_in_background(&state, &game, &variant, &job));
+    }
+    let mut o = json!({});
+    v.status_json(&mut o);
+    Ok((StatusCode::ACCEPTED, Json(o)))
+}
+
+/// Runs one queued solve once no other is running, then makes its answers ready (or records why
+/// it failed: the variant is then unsolved again, with the error).
+fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) {
+    let Ok(v) = s.variant(game, variant) else { return };
+    let _one_at_a_time = s.solving.lock().unwrap_or_else(|e| e.into_inner());
+    job.update(|st| st.started = Some(Instant::now()));
+    let outcome = crate::solving::solve_into(
+        v.game,
+        &v.path,
+        SolveOptions::default(),
+        false,
+        true,
+        job,
+        &mut |_| Ok(()),
+    )
+    .and_then(|()| open_database(v.game, &v.path));
+    let mut answers = v.answers.write().unwrap_or_else(|e| e.into_inner());
+    *answers = match outcome {
+        Ok(oracle) => Answers::Ready { oracle: Arc::new(oracle), source: "database" },
+        Err(e) => Answers::Unsolved {
+            command: format!("perfectplay solve {} --variant {variant}", v.game.id()),
+            failed: Some(format!("{e:#}")),
+        },
+    };
 }
 
 /// Serves until interrupted.
@@ -404,8 +604,10 @@ pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
         let state = Arc::new(AppState::load(data_dir, true)?);
         for g in &state.games {
             for (id, v) in &g.variants {
-                if let Err(command) = &v.oracle {
-                    eprintln!("not solved: {} {id} (`{command}` solves it)", g.id);
+                if let Answers::Unsolved { command, .. } =
+                    &*v.answers.read().unwrap_or_else(|e| e.into_inner())
+                {
+                    eprintln!("not solved: {} {id} (`{command}` solves it, or the page)", g.id);
                 }
             }
         }

@@ -67,7 +67,7 @@ pub fn solve_into(
         solution.len()
     };
     out(format!("game:       {} ({})", game.name(), game.variant()))?;
-    out(format!("{}", start_line(game, start)))?;
+    out(start_line(game, start))?;
     out(format!(
         "positions:  {stored} solved{}",
         if solution.is_canonical() { " (canonical)" } else { "" }
