@@ -530,13 +530,12 @@ fn position_now(
         }
         Err(e) => return Err(ApiError::internal(&e)),
     };
-    if !uwapi::check_parts(g, &v.map, &report, &parts) {
-        return Err(ApiError::bad_request(
+    uwapi::position_json(g, &v.map, &report, &v.map.position_text(g, p), &parts).ok_or_else(|| {
+        ApiError::bad_request(
             format!("{text}: no move of {real} begins with the parts {}", parts.join(";")),
             "<position>;<part>;... where each part is the autoguiMove of a move offered".into(),
-        ));
-    }
-    Ok(uwapi::position_json(g, &v.map, &report, &v.map.position_text(g, p), &parts))
+        )
+    })
 }
 
 /// `POST /api/<game>/<variant>/solve`: queues the variant for the background solve (one at a

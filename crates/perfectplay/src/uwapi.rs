@@ -206,36 +206,31 @@ struct Entry<'a> {
 
 /// A position's answer: UWAPI's fields (with multipart moves flattened from the state `parts`
 /// name, after the real position `real`), and ours (`fullMoves`, each move's `partMoves`).
+/// `None` when no move begins with `parts`.
 pub fn position_json(
     game: &dyn Game,
     map: &Mapping,
     r: &PositionReport,
     real: &str,
     parts: &[String],
-) -> JsonValue {
+) -> Option<JsonValue> {
+    let entries = entries(game, map, r, real, parts);
+    // A state inside a move is worth the best move it can complete to, one move further.
+    let worth = match entries.first() {
+        Some(e) if !parts.is_empty() => e.best.value,
+        None if !parts.is_empty() => return None,
+        _ => r.value,
+    };
     let full: Vec<JsonValue> =
         r.moves.iter().map(|m| full_move_json(game, map, r.position, m)).collect();
-    let entries = entries(game, map, r, real, parts);
-    let best = entries.first().map(|e| e.best);
-    let (value, rem) = match (parts.is_empty(), best) {
-        (true, _) | (false, None) => (r.value.value().name(), remoteness(r.value)),
-        // A state inside a move: worth the best move it can complete to, one move further.
-        (false, Some(b)) => {
-            let rem = match b.value.remoteness() {
-                Some(x) if b.value.value() != Value::Draw => json!(x.0),
-                _ => json!(DRAW_REMOTENESS),
-            };
-            (b.value.value().name(), rem)
-        }
-    };
     let requested =
         std::iter::once(real.to_string()).chain(parts.iter().cloned()).collect::<Vec<_>>();
     let mut o = json!({
         "position": requested.join(";"),
         "autoguiPosition": game.autogui_position(r.position),
         "turn": game.player_name(game.to_move(r.position)),
-        "positionValue": value,
-        "remoteness": rem,
+        "positionValue": worth.value().name(),
+        "remoteness": remoteness(worth),
         "moves": entries.iter().map(|e| {
             let m = e.best;
             let (position, autogui, value, rem) = if e.complete {
@@ -247,11 +242,8 @@ pub fn position_json(
                 )
             } else {
                 // The state after one more part: the mover's still, worth the best completion.
-                let rem = match m.value.remoteness() {
-                    Some(x) if m.value.value() != Value::Draw => json!(x.0),
-                    _ => json!(DRAW_REMOTENESS),
-                };
-                (e.next.clone(), game.autogui_position(r.position), m.value.value().name(), rem)
+                let (value, rem) = (m.value.value().name(), remoteness(m.value));
+                (e.next.clone(), game.autogui_position(r.position), value, rem)
             };
             json!({
                 "move": e.name,
@@ -268,7 +260,7 @@ pub fn position_json(
     if game.is_multipart() {
         o["fullMoves"] = json!(full);
     }
-    o
+    Some(o)
 }
 
 /// A whole move as our page reads it: UWAPI's fields and, for a move in parts, `partMoves`.
@@ -339,9 +331,4 @@ fn entries<'a>(
         }
     }
     out
-}
-
-/// The part strings of a requested state, checked against the position's moves.
-pub fn check_parts(game: &dyn Game, map: &Mapping, r: &PositionReport, parts: &[String]) -> bool {
-    parts.is_empty() || !entries(game, map, r, "", parts).is_empty()
 }
