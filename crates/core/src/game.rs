@@ -148,6 +148,12 @@ pub trait Game: Send + Sync {
     fn name(&self) -> &'static str;
     /// This variant's identifier.
     fn variant(&self) -> String;
+    /// The variant in one line for listings ("6 columns of 4 slots; four in a line wins"). A game
+    /// with one variant may keep this default; each variant of a game with several says how it
+    /// differs.
+    fn variant_description(&self) -> String {
+        "The game's standard rules".into()
+    }
     /// How long this variant takes to solve.
     fn size_class(&self) -> SizeClass;
 

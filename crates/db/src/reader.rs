@@ -451,6 +451,13 @@ impl Database {
         }
     }
 
+    /// The highest remoteness stored (draws count 0), from the header alone: every value a
+    /// table holds is in its dictionary.
+    pub fn highest_remoteness(&self) -> u16 {
+        let tables = self.header.tables.iter();
+        tables.flat_map(|t| &t.dictionary).map(|v| v.remoteness_or_zero()).max().unwrap_or(0)
+    }
+
     /// Sizes and ratios.
     pub fn info(&self) -> Info {
         let h = &self.header;

@@ -135,6 +135,14 @@ impl Game for ChessEndgame {
     fn variant(&self) -> String {
         if self.letter == 'Q' { "kqk" } else { "krk" }.into()
     }
+    fn variant_description(&self) -> String {
+        if self.letter == 'Q' {
+            "King and queen against king"
+        } else {
+            "King and rook against king"
+        }
+        .into()
+    }
     /// About 400,000 positions (50,000 up to symmetry): half a second.
     fn size_class(&self) -> SizeClass {
         SizeClass::Small

@@ -85,6 +85,9 @@ impl Game for Chomp {
     fn variant(&self) -> String {
         format!("{}x{}", self.rows, self.cols)
     }
+    fn variant_description(&self) -> String {
+        format!("A bar of {} rows and {} columns", self.rows, self.cols)
+    }
     fn size_class(&self) -> SizeClass {
         // Positions: (R + C choose R) staircases; 8x8 has 12,870, 10x10 184,756.
         if self.rows + self.cols <= 16 {

@@ -71,6 +71,9 @@ impl Game for Connect4 {
     fn variant(&self) -> String {
         format!("{}x{}", self.cols, self.rows)
     }
+    fn variant_description(&self) -> String {
+        format!("{} columns of {} slots; four in a line wins", self.cols, self.rows)
+    }
     fn size_class(&self) -> SizeClass {
         // Measured: 4x4 and 4x5 solve in under half a second (161,029 and 1,706,255 positions).
         if self.cols == 4 && self.rows <= 5 {

@@ -68,6 +68,9 @@ impl Game for DawsonsChess {
     fn variant(&self) -> String {
         self.n.to_string()
     }
+    fn variant_description(&self) -> String {
+        format!("A row of {} cells", self.n)
+    }
     fn size_class(&self) -> SizeClass {
         // Positions: the sets of kings no two adjacent, Fibonacci(n + 2): 121,393 for n = 24.
         if self.n <= 24 {

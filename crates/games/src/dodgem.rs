@@ -88,6 +88,14 @@ impl Game for Dodgem {
         let size = if self.n == 3 { String::new() } else { format!("{0}x{0}-", self.n) };
         size + rule
     }
+    fn variant_description(&self) -> String {
+        let stuck = if self.stuck == Value::Win { "wins" } else { "loses" };
+        format!(
+            "A {n}x{n} board, {} cars each; a player left without a move {stuck}",
+            self.n - 1,
+            n = self.n
+        )
+    }
     /// 3x3 solves at once; 4x4 in a few seconds.
     fn size_class(&self) -> SizeClass {
         [SizeClass::Large, SizeClass::Small][usize::from(self.n == 3)]

@@ -411,6 +411,19 @@ impl Game for FiveFieldKono {
             format!("{n}x{n}-{}", self.rule.name(), n = self.n)
         }
     }
+    fn variant_description(&self) -> String {
+        let board = if self.n == 5 {
+            "000's 5x5 board, 7 pebbles each".to_string()
+        } else {
+            format!("A {n}x{n} board, {} pebbles each", start_cells(self.n, X).len(), n = self.n)
+        };
+        let stuck = match self.rule {
+            StuckRule::Tie => "ties",
+            StuckRule::Lose => "loses",
+            StuckRule::Win => "wins",
+        };
+        format!("{board}; a player who cannot move {stuck}")
+    }
 
     fn start(&self) -> Position {
         let mut board = [0u32; 2];
@@ -601,12 +614,12 @@ impl Game for FiveFieldKono {
                 s.push(' ');
             }
         }
-        s.push('\n');
+        s.push_str("\n(x) white, (o) black\n");
         s
     }
 
     fn player_names(&self) -> [&'static str; 2] {
-        ["x", "o"]
+        ["white", "black"]
     }
 }
 

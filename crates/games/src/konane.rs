@@ -278,6 +278,16 @@ impl Game for Konane {
         };
         format!("{}x{}-{start}", self.rows, self.cols)
     }
+    fn variant_description(&self) -> String {
+        let removed = match self.start {
+            KonaneStart::Corner => "at the top left corner",
+            KonaneStart::Center => "in the middle",
+        };
+        format!(
+            "{} rows of {} cells; the two marbles {removed} are removed first",
+            self.rows, self.cols
+        )
+    }
     /// Up to 25 cells (5x5: 1.3 s) solves at once; 5x6 takes a minute.
     fn size_class(&self) -> SizeClass {
         if self.rows * self.cols <= 25 {
@@ -461,11 +471,12 @@ impl Game for Konane {
             }
             s.push('\n');
         }
+        s.push_str("x black, o white\n");
         s
     }
 
     fn player_names(&self) -> [&'static str; 2] {
-        ["x (black)", "o (white)"]
+        ["black", "white"]
     }
 }
 

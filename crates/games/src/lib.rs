@@ -458,4 +458,23 @@ mod rules_tests {
         }
         assert!(crate::rules("tictactoe").unwrap().contains("three in a row wins"));
     }
+
+    /// Each listed variant of a game with several says in its own words how it differs.
+    #[test]
+    fn listed_variants_have_distinct_descriptions() {
+        use std::collections::HashSet;
+        for entry in crate::catalog().iter().filter(|e| e.listed_variants.len() > 1) {
+            let said: HashSet<String> = entry
+                .listed_variants
+                .iter()
+                .map(|v| entry.variant(Some(v)).unwrap().variant_description())
+                .collect();
+            assert_eq!(said.len(), entry.listed_variants.len(), "{}: {said:?}", entry.id);
+        }
+        let konane = crate::lookup("konane", Some("6x6-center")).unwrap();
+        assert_eq!(
+            konane.variant_description(),
+            "6 rows of 6 cells; the two marbles in the middle are removed first"
+        );
+    }
 }

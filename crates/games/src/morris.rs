@@ -772,6 +772,28 @@ impl Game for Morris {
         }
     }
 
+    fn variant_description(&self) -> String {
+        if self.kind == Kind::Three {
+            return if self.diagonals {
+                "Three in a row, column or diagonal forms a mill"
+            } else {
+                "Rows and columns only: the diagonals form no mill"
+            }
+            .into();
+        }
+        let removal = match self.removal {
+            Removal::NotInMill => "a piece in a mill is safe unless all are",
+            Removal::Any => "any piece may be removed, in a mill or not",
+        };
+        let flying =
+            if self.flying { "three pieces fly" } else { "three pieces slide like the rest" };
+        let rules = format!("Removal: {removal}; {flying}");
+        match self.moving_only {
+            Some(n) => format!("{rules}; the moving phase alone, up to {n} pieces a side"),
+            None => rules,
+        }
+    }
+
     fn size_class(&self) -> SizeClass {
         match self.kind {
             Kind::Nine => SizeClass::Large,

@@ -82,6 +82,13 @@ impl Game for MuTorere {
     fn variant(&self) -> String {
         if self.putahi_rule { "regular" } else { "no-putahi-rule" }.into()
     }
+    fn variant_description(&self) -> String {
+        if self.putahi_rule {
+            "A piece moves to the center only next to an opposing piece (the usual rule)".into()
+        } else {
+            "Any piece next to the empty center may move there (the seed taken literally)".into()
+        }
+    }
     fn size_class(&self) -> SizeClass {
         SizeClass::Small
     }

@@ -99,6 +99,9 @@ impl Game for QuickCross {
     fn variant(&self) -> String {
         format!("{0}x{0}", self.n)
     }
+    fn variant_description(&self) -> String {
+        format!("A {0}x{0} board; {0} in a line wins", self.n)
+    }
     fn size_class(&self) -> SizeClass {
         if self.n == 3 {
             SizeClass::Small

@@ -92,6 +92,9 @@ impl Game for Snake {
     fn variant(&self) -> String {
         format!("{}x{}", self.board.cols, self.board.rows)
     }
+    fn variant_description(&self) -> String {
+        format!("A board of {} columns and {} rows", self.board.cols, self.board.rows)
+    }
     /// Up to 25 cells (13,286 positions on 5x5) solves at once; 6x6 has 2.6 million.
     fn size_class(&self) -> SizeClass {
         [SizeClass::Large, SizeClass::Small][usize::from(self.board.len() <= 25)]

@@ -94,6 +94,10 @@ impl Game for TacTix {
     fn variant(&self) -> String {
         format!("{0}x{0}{1}", self.n, if self.misere { "-misere" } else { "" })
     }
+    fn variant_description(&self) -> String {
+        let last = if self.misere { "loses (misère)" } else { "wins (normal play)" };
+        format!("A {0}x{0} square of coins; taking the last coin {last}", self.n)
+    }
     fn size_class(&self) -> SizeClass {
         SizeClass::Small
     }

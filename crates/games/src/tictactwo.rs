@@ -321,6 +321,13 @@ impl Game for TicTacTwo {
             format!("{}-marks", self.marks)
         }
     }
+    fn variant_description(&self) -> String {
+        if self.marks == MARKS {
+            "003's game: four marks each".into()
+        } else {
+            format!("A short version: {} marks each", self.marks)
+        }
+    }
 
     fn start(&self) -> Position {
         Self::code(0, 0, START_GRID, false)

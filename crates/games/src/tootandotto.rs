@@ -126,6 +126,12 @@ impl Game for TootAndOtto {
             (w, h) => format!("{w}x{h}"),
         }
     }
+    fn variant_description(&self) -> String {
+        format!(
+            "{} columns of {} slots, {} T's and {} O's each",
+            self.stacks.cols, self.stacks.rows, self.supply, self.supply
+        )
+    }
     fn size_class(&self) -> SizeClass {
         if self.stacks.cols * self.stacks.rows <= 16 {
             SizeClass::Small

@@ -95,6 +95,14 @@ impl<'a> Oracle<'a> {
         Self::solve(game, options)
     }
 
+    /// The highest remoteness stored: a fixed scale for a game's value history.
+    pub fn highest_remoteness(&self) -> u16 {
+        match &self.source {
+            Source::Disk(db) => db.highest_remoteness(),
+            Source::Memory(s) => s.highest_remoteness(),
+        }
+    }
+
     /// Where answers come from.
     pub fn source(&self) -> &Source {
         &self.source

@@ -422,6 +422,7 @@ async fn game_info(
                 "id": id,
                 "name": id,
                 "gui": uwapi::gui_level(v.theme.is_some()),
+                "description": v.game.variant_description(),
             });
             v.status_json(&mut o);
             o
@@ -449,7 +450,11 @@ async fn variant_info(
         "multipart": v.multipart,
         "moveSyntax": g.move_syntax(),
         "rules": perfectplay_games::rules(g.id()),
+        "description": g.variant_description(),
     });
+    if let Some(oracle) = v.oracle() {
+        o["highestRemoteness"] = json!(oracle.highest_remoteness());
+    }
     v.status_json(&mut o);
     Ok(Json(o))
 }

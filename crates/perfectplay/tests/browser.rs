@@ -190,7 +190,7 @@ fn konane_moves_are_played_in_two_parts() {
     );
     tab.find_element("#board .move[data-move=\"a3a1\"]").unwrap().click().unwrap();
     wait_for(&tab, &format!("{POINTS}.length"), &Value::from(2));
-    assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("o (white) should lose in 14"));
+    assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("white should lose in 14"));
 }
 
 /// Tic-Tac-Two (two marks each, solved at start-up) from a `?p=` link into the moving phase: the

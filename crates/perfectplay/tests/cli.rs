@@ -137,7 +137,7 @@ fn terminal_play_shows_values_refuses_bad_moves_and_undoes() {
 
     let o = run(&["play", "konane", "--variant", "4x4-corner", "--computer", "both"], "");
     let (out, _) = text(&o);
-    assert!(out.contains("Game over: o (white) wins."), "{out}");
+    assert!(out.contains("Game over: white wins."), "{out}");
 }
 
 #[test]
@@ -160,10 +160,11 @@ fn fivefieldkono_small_board_queries_and_plays() {
     let (out, _) = text(&o);
     assert!(o.status.success());
     assert!(out.contains("4  (o) (o) (o) (o)\n"), "{out}");
-    assert!(out.contains("TURN: x\n(x should tie in"));
+    assert!(out.contains("(x) white, (o) black\n"), "{out}");
+    assert!(out.contains("TURN: white\n(white should tie in"), "{out}");
     assert!(out.contains("Tying Moves:\n  a2b3"), "{out}");
     assert!(out.contains("3  (o) (x) ( ) (o)"), "{out}");
-    assert!(out.contains("TURN: o"));
+    assert!(out.contains("TURN: black"));
 
     // A pebble on the wrong diagonal network is refused with the reason, exit 2.
     let o =
@@ -205,7 +206,7 @@ fn solve_writes_a_database_that_query_play_and_analyze_read() {
     let recount = run_in(&data, &[analyze, &["--recount"][..]].concat(), "");
     assert_eq!(recount.stdout, in_memory.stdout);
     let o = run_in(&data, &["play", "konane", "--variant", "4x4-corner", "--computer", "both"], "");
-    assert!(text(&o).0.contains("Game over: o (white) wins."), "{}", text(&o).0);
+    assert!(text(&o).0.contains("Game over: white wins."), "{}", text(&o).0);
 
     let o = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
     let (out, _) = text(&o);

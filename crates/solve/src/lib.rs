@@ -133,6 +133,15 @@ impl TierValues {
         TierValues::Narrow { dictionary, codes }
     }
 
+    /// The highest remoteness of any value held (draws count 0).
+    pub fn highest_remoteness(&self) -> u16 {
+        let values = match self {
+            TierValues::Narrow { dictionary, .. } => dictionary,
+            TierValues::Wide(values) => values,
+        };
+        values.iter().map(|v| v.remoteness_or_zero()).max().unwrap_or(0)
+    }
+
     /// The value at an index.
     #[inline]
     pub fn get(&self, index: usize) -> ValueRemoteness {
@@ -311,6 +320,11 @@ impl Solution {
     /// Whether positions were stored in canonical form.
     pub fn is_canonical(&self) -> bool {
         self.canonicalize
+    }
+
+    /// The highest remoteness stored, the longest game under perfect play (draws count 0).
+    pub fn highest_remoteness(&self) -> u16 {
+        self.tiers.iter().map(|t| t.values.highest_remoteness()).max().unwrap_or(0)
     }
 
     /// The number of positions stored.
