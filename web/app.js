@@ -1,9 +1,13 @@
 // perfectplay's page: pick a game, play it on an Image AutoGUI board (003 section 5.3) with every
-// move button colored by its value, a computer that plays perfectly, and a value history.
-// Everything about a game comes from the API (/api/...): a new game adds a theme, not code here.
+// move button marked with its value and remoteness, a computer that plays perfectly, and a value
+// history. Everything about a game comes from the API (/api/...): a new game adds a theme, not
+// code here.
 "use strict";
 
-const COLORS = { win: "#16a34a", tie: "#eab308", draw: "#d97706", lose: "#b91c1c" };
+// Value colors, chosen apart from every piece color of the games' themes (the browser test checks
+// the distance); the letter on each button tells the values apart without color.
+const COLORS = { win: "#16a34a", tie: "#c7b300", draw: "#7c3aed", lose: "#be185d" };
+const LETTERS = { win: "W", tie: "T", draw: "D", lose: "L" };
 const SVG = "http://www.w3.org/2000/svg";
 // Value-remoteness order, worst to best (003 section 2.1): lose fast < lose slow < draw <
 // tie slow < tie fast < win slow < win fast.
@@ -20,7 +24,11 @@ function rank(value, remoteness) {
 const $ = (id) => document.getElementById(id);
 const state = {
   game: null, variant: null, info: null, theme: null,
-  history: [], index: 0, played: [], cache: new Map(), parts: [], timer: null, busy: false,
+  // Positions from the start, the moves between them (with who made each), and where we are.
+  history: [], played: [], index: 0,
+  cache: new Map(), parts: [], timer: null,
+  // Whether the last move was made from the keyboard: focus then goes to the next buttons.
+  keyboard: false,
 };
 
 async function api(path) {
@@ -47,6 +55,16 @@ async function position(p) {
   return state.cache.get(key);
 }
 
+const cached = (p) => state.cache.get(`${state.game}/${state.variant}/${p}`);
+
+// Whole moves (with their parts); `moves` holds GamesmanUni's flattened parts for multipart games.
+const wholeMoves = (pos) => pos.fullMoves ?? pos.moves;
+const firstToMove = (pos) => pos.autoguiPosition.startsWith("1");
+const moverName = (pos) => state.info.players[firstToMove(pos) ? 0 : 1];
+const isComputer = (pos) => $(firstToMove(pos) ? "p1" : "p2").value === "computer";
+// A move's remoteness counted from the position it is played in (the child's, plus this move).
+const moveRemoteness = (m) => (m.moveValue === "draw" || m.remoteness == null || m.remoteness < 0 ? null : m.remoteness + 1);
+
 // --- choosing a game and variant ---------------------------------------------------------------
 
 async function loadGames() {
@@ -59,16 +77,26 @@ async function loadGames() {
   await chooseGame(select.value);
 }
 
+// A game opens on the variant the link names, else on its default if solved, else on its first
+// solved variant: no dead ends. Unsolved variants stay in the list, marked, to be solved here.
 async function chooseGame(id) {
   const g = await api(id + "/?all=1");
   state.game = id;
   const select = $("variant");
   select.innerHTML = "";
   for (const v of g.variants) {
-    select.add(new Option(v.status === "solved" ? v.name : v.name + " (not solved)", v.id));
+    const option = new Option(v.status === "solved" ? v.name : v.name + " (not solved)", v.id);
+    option.title = v.description ?? "";
+    select.add(option);
   }
-  const wanted = new URLSearchParams(location.search).get("variant");
-  select.value = wanted && g.variants.some((v) => v.id === wanted) ? wanted : g.defaultVariant;
+  const query = new URLSearchParams(location.search);
+  const wanted = query.get("game") === id ? query.get("variant") : null;
+  const solved = (v) => v.status === "solved";
+  const pick = g.variants.find((v) => v.id === wanted)
+    ?? g.variants.find((v) => v.id === g.defaultVariant && solved(v))
+    ?? g.variants.find(solved)
+    ?? g.variants.find((v) => v.id === g.defaultVariant);
+  select.value = pick.id;
   await chooseVariant(select.value);
 }
 
@@ -82,10 +110,12 @@ async function chooseVariant(id) {
   state.theme = gui ? gui.themes[gui.defaultTheme] : null;
   $("p1name").textContent = info.players[0];
   $("p2name").textContent = info.players[1];
+  $("description").textContent = info.description ?? "";
+  $("rules-title").textContent = `Rules of ${info.gameName}`;
+  $("rules-text").textContent = info.rules ?? "";
+  $("help").hidden = !info.multipart;
   if (info.status !== "solved") {
-    $("board").innerHTML = "";
-    $("history").innerHTML = "";
-    $("moves").innerHTML = "";
+    for (const part of ["board", "history", "moves"]) $(part).innerHTML = "";
     offerSolve(info);
     return;
   }
@@ -100,7 +130,7 @@ async function chooseVariant(id) {
 }
 
 // An unsolved variant: the server solves it in the background on request (one at a time), and
-// the page follows its progress, then plays.
+// the page follows its progress (phase, tier, share done, time left), then plays.
 function offerSolve(info) {
   const button = $("solve");
   const busy = info.status === "solving" || info.status === "queued";
@@ -118,7 +148,8 @@ function offerSolve(info) {
       await chooseVariant(variant).catch(showError);
     }, 1000);
   } else {
-    $("prediction").textContent = `Not solved yet (or \`${info.solveCommand}\` in a shell).`;
+    $("prediction").textContent =
+      `${info.gameName} ${info.id} is not solved yet. Solve it here, in the background (or \`${info.solveCommand}\` in a shell).`;
   }
 }
 
@@ -132,17 +163,23 @@ $("solve").addEventListener("click", async () => {
 // --- drawing ------------------------------------------------------------------------------------
 
 function words(pos) {
-  const mover = pos.turn;
   if (wholeMoves(pos).length === 0) {
     if (pos.positionValue === "tie") return "Game over: a tie.";
-    const other = state.info.players.find((p) => p !== mover) ?? "the other player";
-    return `Game over: ${pos.positionValue === "win" ? mover : other} wins.`;
+    const other = state.info.players[firstToMove(pos) ? 1 : 0];
+    return `Game over: ${pos.positionValue === "win" ? moverName(pos) : other} wins.`;
   }
+  const mover = moverName(pos);
   if (pos.positionValue === "draw") return `${mover} should draw (neither side can force an end).`;
   return `${mover} should ${pos.positionValue} in ${pos.remoteness}.`;
 }
 
-function drawBoard(pos) {
+// The centers a move's buttons touch, for marking the last move.
+function touched(gui) {
+  const [type, a, c] = gui.split("_");
+  return type === "A" ? [Number(c)] : [Number(a), Number(c)];
+}
+
+function drawBoard(pos, live) {
   const t = state.theme;
   const svg = $("board");
   svg.innerHTML = "";
@@ -150,6 +187,8 @@ function drawBoard(pos) {
   svg.setAttribute("viewBox", `0 0 ${t.space[0]} ${t.space[1]}`);
   const bg = el("g", { id: "background" }, svg);
   bg.innerHTML = t.backgroundSvg ?? "";
+  drawCoordinates(el("g", { id: "coordinates" }, svg));
+  drawLastMove(el("g", { id: "last-move" }, svg));
   const pieces = el("g", { id: "pieces" }, svg);
   const cells = pos.autoguiPosition.split("_")[1] ?? "";
   [...cells].forEach((c, i) => {
@@ -159,14 +198,59 @@ function drawBoard(pos) {
     const g = el("g", { transform: `translate(${x},${y}) scale(${t.pieceSize})`, "data-entity": c }, pieces);
     g.innerHTML = e.svg;
   });
-  drawButtons(pos, el("g", { id: "buttons" }, svg));
+  const layer = el("g", { id: "buttons" }, svg);
+  if (live) drawButtons(pos, layer);
+  if (wholeMoves(pos).length === 0) drawFinal(pos, svg);
+}
+
+// Each point's name in the move notation, small, at the point's upper left.
+function drawCoordinates(layer) {
+  const t = state.theme;
+  (t.pointNames ?? []).forEach((name, i) => {
+    if (!name || !t.centers[i]) return;
+    const [x, y] = t.centers[i];
+    const s = t.pieceSize;
+    const text = el("text", {
+      x: x - s * 0.5, y: y - s * 0.36, "font-size": s * 0.17, class: "coordinate", fill: "#52606d",
+    }, layer);
+    text.textContent = name;
+  });
+}
+
+// The move that led here: a ring on each center it touched.
+function drawLastMove(layer) {
+  const m = state.played[state.index - 1];
+  if (!m) return;
+  const t = state.theme;
+  const guis = m.partMoves ?? (m.autoguiMove ? [m.autoguiMove] : []);
+  const centers = [...new Set(guis.flatMap(touched))].filter((c) => t.centers[c]);
+  for (const c of centers) {
+    const [x, y] = t.centers[c];
+    el("circle", {
+      cx: x, cy: y, r: t.pieceSize * 0.5, fill: "none", stroke: "#0ea5e9", "stroke-width": t.pieceSize * 0.06,
+      "stroke-dasharray": `${t.pieceSize * 0.12} ${t.pieceSize * 0.08}`, class: "last-move", "data-center": c,
+    }, layer);
+  }
+}
+
+// The final position: a frame in the result's color and the result in words.
+function drawFinal(pos, svg) {
+  const t = state.theme;
+  const [w, h] = t.space;
+  const winner = pos.positionValue === "tie" ? null
+    : state.info.players[(pos.positionValue === "win") === firstToMove(pos) ? 0 : 1];
+  const color = winner === null ? COLORS.tie : "#1f2933";
+  const g = el("g", { id: "final", "data-winner": winner ?? "" }, svg);
+  const lw = Math.max(w, h) * 0.02;
+  el("rect", { x: lw / 2, y: lw / 2, width: w - lw, height: h - lw, fill: "none", stroke: color, "stroke-width": lw }, g);
+  const fs = Math.max(w, h) * 0.06;
+  el("rect", { x: w / 2 - fs * 4, y: h / 2 - fs * 0.9, width: fs * 8, height: fs * 1.6, rx: fs * 0.3, fill: "rgba(255,255,255,0.88)" }, g);
+  const text = el("text", { x: w / 2, y: h / 2 + fs * 0.35, "font-size": fs, "text-anchor": "middle", "font-weight": 700, fill: color }, g);
+  text.textContent = winner === null ? "Tie" : `${winner} wins`;
 }
 
 // The buttons for the moves, or for the next part of a multipart move (003 chapter 6): a part is
 // worth the best move it can still complete to (003 section 6.3). Moves come best first.
-// Whole moves (with their parts); `moves` holds GamesmanUni's flattened parts for multipart games.
-const wholeMoves = (pos) => pos.fullMoves ?? pos.moves;
-
 function buttons(pos) {
   const out = new Map();
   for (const m of wholeMoves(pos)) {
@@ -188,68 +272,124 @@ function buttons(pos) {
   return [...out.values()];
 }
 
+// A button's label: the value's letter and the moves to the end (W3: wins in 3).
+function label(m) {
+  const r = moveRemoteness(m);
+  return LETTERS[m.moveValue] + (r === null ? "" : r);
+}
+
 function drawButtons(pos, layer) {
   const t = state.theme;
+  const s = t.pieceSize;
   for (const b of buttons(pos)) {
     const m = b.best;
     const color = COLORS[m.moveValue];
     const [type, a, c] = b.gui.split("_");
-    let e;
+    const e = el("g", { fill: color, stroke: color }, layer);
+    let at;
     if (type === "A") {
       const [x, y] = t.centers[Number(c)];
-      e = el("circle", { cx: x, cy: y, r: t.pieceSize * 0.2, fill: color, stroke: "#fff", "stroke-width": 2 }, layer);
+      el("circle", { cx: x, cy: y, r: s * 0.24, stroke: "#fff", "stroke-width": s * 0.03 }, e);
+      at = [x, y];
     } else {
       const [x1, y1] = t.centers[Number(a)];
       const [x2, y2] = t.centers[Number(c)];
       const len = Math.hypot(x2 - x1, y2 - y1);
-      const shrink = Math.min(t.pieceSize * 0.3, len / 3);
+      const shrink = Math.min(s * 0.3, len / 3);
       const [dx, dy] = [(x2 - x1) / len, (y2 - y1) / len];
       const sx = x1 + dx * shrink, sy = y1 + dy * shrink, ex = x2 - dx * shrink, ey = y2 - dy * shrink;
       if (type === "M") {
         const w = t.arrowWidth, hx = ex - dx * w * 1.6, hy = ey - dy * w * 1.6;
-        e = el("g", { fill: color, stroke: color }, layer);
         el("line", { x1: sx, y1: sy, x2: hx, y2: hy, "stroke-width": w, "stroke-linecap": "round" }, e);
         el("polygon", {
           points: `${ex},${ey} ${hx - dy * w * 1.4},${hy + dx * w * 1.4} ${hx + dy * w * 1.4},${hy - dx * w * 1.4}`,
           stroke: "none",
         }, e);
       } else {
-        e = el("line", { x1: sx, y1: sy, x2: ex, y2: ey, stroke: color, "stroke-width": t.arrowWidth, "stroke-linecap": "round" }, layer);
+        el("line", { x1: sx, y1: sy, x2: ex, y2: ey, "stroke-width": t.arrowWidth, "stroke-linecap": "round" }, e);
       }
+      at = [(sx + ex) / 2, (sy + ey) / 2];
+      el("circle", { cx: at[0], cy: at[1], r: s * 0.2, stroke: "#fff", "stroke-width": s * 0.03 }, e);
     }
+    const text = el("text", {
+      x: at[0], y: at[1] + s * 0.065, "font-size": s * (label(m).length > 2 ? 0.15 : 0.19),
+      "text-anchor": "middle", fill: m.moveValue === "tie" ? "#1f2933" : "#fff", stroke: "none",
+      "font-weight": 700, class: "label",
+    }, e);
+    text.textContent = label(m);
+    // Worse moves of the same value fade with their distance from the best (deltaRemoteness).
+    const opacity = Math.max(0.35, 1 - 0.2 * (m.deltaRemoteness ?? 0));
+    e.setAttribute("opacity", opacity.toFixed(2));
     e.classList.add("move", m.moveValue);
     e.setAttribute("data-move", completes(b) ? m.move : b.gui);
     e.setAttribute("data-value", m.moveValue);
-    e.setAttribute("opacity", "0.85");
-    const tip = el("title", {}, e);
-    const rem = m.remoteness === null || m.remoteness < 0 ? "" : ` (remoteness ${m.remoteness})`;
-    tip.textContent = b.moves.length === 1
-      ? `${m.move}: ${m.moveValue}s${rem}`
-      : `${b.moves.length} moves, the best ${m.moveValue}s${rem}`;
-    e.addEventListener("click", () => click(b));
+    e.setAttribute("data-label", label(m));
+    e.setAttribute("tabindex", "0");
+    e.setAttribute("role", "button");
+    const r = moveRemoteness(m);
+    const what = `${m.moveValue}s${r === null ? "" : " in " + r}`;
+    const name = b.moves.length === 1 ? m.move : `${b.moves.length} moves`;
+    e.setAttribute("aria-label", `${completes(b) ? m.move : "part of " + name}: ${what}`);
+    el("title", {}, e).textContent = b.moves.length === 1 ? `${m.move}: ${what}` : `${name}, the best ${what}`;
+    e.addEventListener("click", () => { state.keyboard = false; click(b); });
+    e.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault();
+      state.keyboard = true;
+      click(b);
+    });
   }
+  if (state.keyboard) layer.querySelector(".move")?.focus({ preventScroll: true });
 }
 
+// The value history after 000 Figure 4.5 and GamesmanUni: one row per position (its move number
+// on both sides), the first player's wins to the left and the second's to the right, remoteness
+// counted from the edges (0) toward the middle, where ties and draws sit; the scale is fixed per
+// variant (its highest remoteness), so a position keeps its place as the game goes on.
 function drawHistory() {
   const svg = $("history");
   svg.innerHTML = "";
-  const points = state.history.slice(0, state.index + 1).map((p) => state.cache.get(`${state.game}/${state.variant}/${p}`));
-  const maxR = Math.max(1, ...points.map((p) => Math.max(0, p.remoteness ?? 0)));
-  const W = 400, H = 220, pad = 24, mid = H / 2;
+  const points = state.history.slice(0, state.index + 1).map(cached);
+  const seen = Math.max(1, ...points.map((p) => Math.max(0, p.remoteness ?? 0)));
+  const scale = Math.max(state.info.highestRemoteness ?? 0, seen);
+  svg.dataset.scale = scale;
+  const W = 420, side = 30, top = 36, row = 20, bottom = 24, mid = W / 2, gap = 16;
+  const H = top + points.length * row + bottom;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  el("line", { x1: pad, y1: mid, x2: W - 8, y2: mid, stroke: "#9aa5b1", "stroke-dasharray": "4 3" }, svg);
-  const label = (y, text) => { const t = el("text", { x: 2, y, "font-size": 11, fill: "#52606d" }, svg); t.textContent = text; };
-  label(14, state.info.players[0]);
-  label(H - 4, state.info.players[1]);
-  const n = Math.max(points.length - 1, 8);
+  svg.setAttribute("height", H);
+  // x of remoteness r on a side (-1: the first player's, +1: the second's).
+  const half = mid - side - gap;
+  const xOf = (r, sign) => mid + sign * (gap + half * (1 - r / scale));
+  const text = (x, y, s, cls, anchor = "middle") => {
+    const t = el("text", { x, y, "font-size": 11, fill: "#52606d", "text-anchor": anchor, class: cls }, svg);
+    t.textContent = s;
+  };
+  text(side, 12, state.info.players[0] + " wins", "side-label", "start");
+  text(W - side, 12, state.info.players[1] + " wins", "side-label", "end");
+  const step = scale <= 10 ? 1 : scale <= 30 ? 5 : scale <= 100 ? 10 : 50;
+  const ticks = [];
+  for (let r = 0; r <= scale; r += step) ticks.push(r);
+  if (ticks[ticks.length - 1] !== scale) {
+    if (scale - ticks[ticks.length - 1] < step / 2) ticks.pop();
+    ticks.push(scale);
+  }
+  for (const sign of [-1, 1]) {
+    for (const r of ticks) {
+      const x = xOf(r, sign);
+      el("line", { x1: x, y1: top - 6, x2: x, y2: H - bottom + 2, stroke: "#e4e7eb" }, svg);
+      text(x, top - 10, r, "col-label");
+      text(x, H - 8, r, "col-label");
+    }
+  }
+  el("line", { x1: mid, y1: top - 6, x2: mid, y2: H - bottom + 2, stroke: "#9aa5b1", "stroke-dasharray": "4 3" }, svg);
+  text(mid, top - 22, "tie/draw", "col-label-mid");
   const xy = points.map((p, i) => {
-    const firstToMove = p.autoguiPosition.startsWith("1");
-    const r = p.remoteness ?? 0;
-    // Height: how soon the game ends; the sign: who is winning.
-    const h = p.positionValue === "tie" || p.positionValue === "draw" ? 0 : (maxR + 1 - r) / (maxR + 1);
-    const firstWins = (p.positionValue === "win") === firstToMove;
-    const y = mid - (firstWins ? 1 : -1) * h * (mid - 16);
-    return [pad + (i / n) * (W - pad - 12), y, p];
+    const y = top + i * row + row / 2;
+    text(side - 8, y + 4, i, "row-label", "end");
+    text(W - side + 8, y + 4, i, "row-label", "start");
+    if (p.positionValue === "tie" || p.positionValue === "draw") return [mid, y, p];
+    const firstWins = (p.positionValue === "win") === firstToMove(p);
+    return [xOf(Math.max(0, p.remoteness ?? 0), firstWins ? -1 : 1), y, p];
   });
   el("polyline", { points: xy.map(([x, y]) => `${x},${y}`).join(" "), fill: "none", stroke: "#627d98", "stroke-width": 1.5 }, svg);
   xy.forEach(([x, y, p], i) => {
@@ -257,31 +397,46 @@ function drawHistory() {
     c.classList.add("vh-point", p.positionValue);
     c.setAttribute("data-value", p.positionValue);
     c.setAttribute("data-remoteness", p.remoteness ?? "");
-    el("title", {}, c).textContent = `move ${i}: ${words(p)}`;
+    el("title", {}, c).textContent = `after move ${i}: ${words(p)}`;
   });
+  $("history-box").scrollTop = H;
 }
 
 async function show() {
+  clearTimeout(state.timer);
   const pos = await position(state.history[state.index]);
   state.parts = [];
   // Positions of the history chart are all in the cache: they were shown before.
   for (const p of state.history.slice(0, state.index + 1)) await position(p);
-  drawBoard(pos);
+  const computer = wholeMoves(pos).length > 0 && isComputer(pos);
+  drawBoard(pos, !computer);
   drawHistory();
-  $("prediction").textContent = words(pos);
-  $("moves").innerHTML = state.played.slice(0, state.index).map((m) => `<li>${m}</li>`).join("");
+  $("prediction").textContent = computer
+    ? `${moverName(pos)} (computer) is thinking… ${words(pos)}`
+    : words(pos);
+  $("board").classList.toggle("thinking", computer);
+  $("moves").innerHTML = "";
+  for (const m of state.played.slice(0, state.index)) {
+    const li = document.createElement("li");
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = m.player;
+    li.append(who, " " + m.move);
+    $("moves").appendChild(li);
+  }
   $("undo").disabled = state.index === 0;
   $("redo").disabled = state.index >= state.history.length - 1;
-  scheduleComputer(pos);
+  $("cancel").hidden = true;
+  if (computer) scheduleComputer(pos);
 }
 
 // --- playing ------------------------------------------------------------------------------------
 
-async function play(m) {
+async function play(m, pos) {
   state.history = state.history.slice(0, state.index + 1);
   state.played = state.played.slice(0, state.index);
   state.history.push(m.position);
-  state.played.push(m.move);
+  state.played.push({ move: m.move, player: moverName(pos), autoguiMove: m.autoguiMove, partMoves: m.partMoves });
   state.index += 1;
   await show();
 }
@@ -292,47 +447,75 @@ function completes(b) {
 }
 
 function click(b) {
-  if (completes(b)) {
-    play(b.best).catch(showError);
-    return;
-  }
-  state.parts.push(b.gui);
-  position(state.history[state.index]).then((pos) => {
-    const layer = $("buttons");
-    layer.innerHTML = "";
-    // Mark the chosen parts, then offer the next ones.
-    for (const p of state.parts) {
-      const [, , c] = p.split("_");
-      const [x, y] = state.theme.centers[Number(c)];
-      el("circle", { cx: x, cy: y, r: state.theme.pieceSize * 0.45, fill: "none", stroke: "#2563eb", "stroke-width": 5, class: "chosen" }, layer);
-    }
-    drawButtons(pos, layer);
+  const at = state.history[state.index];
+  position(at).then((pos) => {
+    // Nothing is live while the computer is to move (a stale button must not pre-empt it).
+    if (state.history[state.index] !== at || isComputer(pos)) return;
+    if (completes(b)) return play(b.best, pos);
+    state.parts.push(b.gui);
+    drawParts(pos);
   }).catch(showError);
 }
 
-function isComputer(pos) {
-  return $(pos.autoguiPosition.startsWith("1") ? "p1" : "p2").value === "computer";
+// A multipart move begun: the chosen parts marked, the next parts offered, and Cancel shown.
+function drawParts(pos) {
+  const layer = $("buttons");
+  layer.innerHTML = "";
+  for (const p of state.parts) {
+    const [, , c] = p.split("_");
+    const [x, y] = state.theme.centers[Number(c)];
+    el("circle", { cx: x, cy: y, r: state.theme.pieceSize * 0.45, fill: "none", stroke: "#2563eb", "stroke-width": 5, class: "chosen" }, layer);
+  }
+  drawButtons(pos, layer);
+  $("cancel").hidden = state.parts.length === 0;
+}
+
+function cancelParts() {
+  if (state.parts.length === 0) return;
+  state.parts = [];
+  position(state.history[state.index]).then(drawParts).catch(showError);
 }
 
 function scheduleComputer(pos) {
-  clearTimeout(state.timer);
   const moves = wholeMoves(pos);
-  if (moves.length === 0 || !isComputer(pos)) return;
+  const at = state.index;
   state.timer = setTimeout(() => {
+    if (state.index !== at) return;
     const best = rank(moves[0].moveValue, moves[0].remoteness);
     const ties = moves.filter((m) => rank(m.moveValue, m.remoteness) === best);
-    play(ties[Math.floor(Math.random() * ties.length)]).catch(showError);
+    play(ties[Math.floor(Math.random() * ties.length)], pos).catch(showError);
   }, 500);
+}
+
+// Undo against the computer takes back its reply and your move together: it goes back to the
+// last position where a person is to move (one step when the computer plays both sides).
+function undo() {
+  if (state.index === 0) return;
+  clearTimeout(state.timer);
+  const bothComputers = $("p1").value === "computer" && $("p2").value === "computer";
+  state.index -= 1;
+  while (!bothComputers && state.index > 0 && isComputer(cached(state.history[state.index]))) state.index -= 1;
+  show().catch(showError);
+}
+
+function redo() {
+  if (state.index >= state.history.length - 1) return;
+  const bothComputers = $("p1").value === "computer" && $("p2").value === "computer";
+  state.index += 1;
+  while (!bothComputers && state.index < state.history.length - 1 && isComputer(cached(state.history[state.index]))) {
+    state.index += 1;
+  }
+  show().catch(showError);
 }
 
 $("game").addEventListener("change", (e) => chooseGame(e.target.value).catch(showError));
 $("variant").addEventListener("change", (e) => chooseVariant(e.target.value).catch(showError));
-$("undo").addEventListener("click", () => { if (state.index > 0) { state.index -= 1; show().catch(showError); } });
-$("redo").addEventListener("click", () => {
-  if (state.index < state.history.length - 1) { state.index += 1; show().catch(showError); }
+$("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", redo);
+$("cancel").addEventListener("click", cancelParts);
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") cancelParts(); });
+$("restart").addEventListener("click", () => {
+  state.index = 0; state.history = state.history.slice(0, 1); state.played = []; show().catch(showError);
 });
-$("restart").addEventListener("click", () => { state.index = 0; state.history = state.history.slice(0, 1); state.played = []; show().catch(showError); });
-for (const id of ["p1", "p2"]) {
-  $(id).addEventListener("change", () => position(state.history[state.index]).then(scheduleComputer).catch(showError));
-}
+for (const id of ["p1", "p2"]) $(id).addEventListener("change", () => show().catch(showError));
 loadGames().catch(showError);

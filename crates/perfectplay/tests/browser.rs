@@ -16,10 +16,24 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 fn color(value: &str) -> &'static str {
     match value {
         "win" => "#16a34a",
-        "tie" => "#eab308",
-        "draw" => "#d97706",
-        "lose" => "#b91c1c",
+        "tie" => "#c7b300",
+        "draw" => "#7c3aed",
+        "lose" => "#be185d",
         v => panic!("value {v}"),
+    }
+}
+
+/// A button's label: the value's letter and the moves to the end counting this one.
+fn label(m: &Value) -> String {
+    let letter = match m["moveValue"].as_str().unwrap() {
+        "win" => "W",
+        "tie" => "T",
+        "draw" => "D",
+        _ => "L",
+    };
+    match m["remoteness"].as_i64().unwrap() {
+        r if r < 0 || letter == "D" => letter.to_string(),
+        r => format!("{letter}{}", r + 1),
     }
 }
 
@@ -68,7 +82,9 @@ fn wait_for(tab: &Tab, expr: &str, want: &Value) {
     }
 }
 
-const BUTTONS: &str = "[...document.querySelectorAll('#board .move')].map(e => ({move: e.dataset.move, value: e.dataset.value, fill: e.getAttribute('fill') ?? e.getAttribute('stroke')}))";
+const BUTTONS: &str = "[...document.querySelectorAll('#board .move')].map(e => ({move: e.dataset.move, value: e.dataset.value, fill: e.getAttribute('fill'), label: e.dataset.label, opacity: Number(e.getAttribute('opacity'))}))";
+const MOVES_PLAYED: &str = "[...document.querySelectorAll('#moves li')].map(e => e.textContent)";
+const LIVE: &str = "document.querySelectorAll('#board .move').length";
 const POINTS: &str =
     "[...document.querySelectorAll('#history .vh-point')].map(e => e.dataset.value)";
 const PIECES: &str =
@@ -112,6 +128,19 @@ fn tictactoe_played_by_clicking_matches_the_api() {
                 "{position} {}",
                 m["move"]
             );
+            // The remoteness is on the button, not only in a hover title.
+            assert_eq!(b["label"], label(m).as_str(), "{position} {}", m["move"]);
+            // Worse moves of a value are paler, by their delta remoteness.
+            let delta = m["deltaRemoteness"].as_f64().unwrap();
+            let opacity = b["opacity"].as_f64().unwrap();
+            assert_eq!(delta == 0.0, opacity == 1.0, "{position} {}: {opacity}", m["move"]);
+        }
+        // The moves list says who made each move.
+        let played = eval(&tab, MOVES_PLAYED);
+        assert_eq!(played.as_array().unwrap().len(), turn, "{played}");
+        for (k, line) in played.as_array().unwrap().iter().enumerate() {
+            let who = if k % 2 == 0 { "X " } else { "O " };
+            assert!(line.as_str().unwrap().starts_with(who), "{played}");
         }
 
         // The history chart: one point per position so far, colored by its value.
@@ -135,8 +164,18 @@ fn tictactoe_played_by_clicking_matches_the_api() {
             .click()
             .unwrap();
         position = m["position"].as_str().unwrap().to_string();
+        // The move just played is marked on its cell.
+        wait_for(&tab, &format!("{POINTS}.length"), &Value::from(values.len() + 1));
+        let cell = m["autoguiMove"].as_str().unwrap().split('_').nth(2).unwrap().to_string();
+        assert_eq!(
+            eval(&tab, "[...document.querySelectorAll('#last-move .last-move')].map(e => e.dataset.center)"),
+            serde_json::json!([cell])
+        );
     }
     assert_eq!(eval(&tab, PREDICTION), "Game over: X wins.");
+    // The final position is marked with its result, and nothing is live.
+    assert_eq!(eval(&tab, "document.getElementById('final').dataset.winner"), "X");
+    assert_eq!(eval(&tab, LIVE), 0);
     let played = values.len();
 
     // Undo and redo walk the history.
@@ -151,7 +190,14 @@ fn tictactoe_played_by_clicking_matches_the_api() {
     wait_for(&tab, &format!("{POINTS}.length"), &Value::from(1));
     tab.evaluate("(() => { const s = document.getElementById('p2'); s.value = 'computer'; s.dispatchEvent(new Event('change')); return 1; })()", false).unwrap();
     tab.find_element("#board .move[data-move=\"a1\"]").unwrap().click().unwrap();
+    // While the computer is to move nothing is live, and the page says it is thinking.
+    wait_for(
+        &tab,
+        &format!("[{LIVE}, {PREDICTION}.startsWith('O (computer) is thinking')]"),
+        &serde_json::json!([0, true]),
+    );
     wait_for(&tab, &format!("{POINTS}.length"), &Value::from(3));
+    assert!(eval(&tab, LIVE).as_u64().unwrap() > 0);
     let (_, after) = server.get("/api/tictactoe/regular/positions/?p=x--------");
     let best = &after["moves"][0];
     let reply = eval(&tab, PIECES);
@@ -164,6 +210,13 @@ fn tictactoe_played_by_clicking_matches_the_api() {
             best["remoteness"]
         )
     );
+    // Undo against the computer takes back its reply and your move together; redo replays both.
+    tab.find_element("#undo").unwrap().click().unwrap();
+    wait_for(&tab, &format!("[{POINTS}.length, {PIECES}]"), &serde_json::json!([1, ""]));
+    assert_eq!(eval(&tab, LIVE), 9);
+    tab.find_element("#redo").unwrap().click().unwrap();
+    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(3));
+    assert_eq!(eval(&tab, PIECES).as_str().unwrap(), reply.as_str().unwrap());
 }
 
 fn parent(v: &str) -> &str {
@@ -182,15 +235,187 @@ fn konane_moves_are_played_in_two_parts() {
     let parts = eval(&tab, BUTTONS);
     assert_eq!(parts.as_array().unwrap().len(), 1, "{parts}");
     assert_eq!(parts[0]["move"], "A_s_10_x");
+    // The help line says how; a part chosen can be cancelled (button or Esc).
+    assert_eq!(eval(&tab, "document.getElementById('help').hidden"), false);
+    let shown = "[...document.querySelectorAll('#board .move')].map(e => e.dataset.move)";
+    let cancel = "document.getElementById('cancel').hidden";
+    assert_eq!(eval(&tab, cancel), true);
+    for how in ["button", "Escape"] {
+        tab.find_element("#board .move[data-move=\"A_s_10_x\"]").unwrap().click().unwrap();
+        wait_for(&tab, &format!("[{shown}, {cancel}]"), &serde_json::json!([["a3a1"], false]));
+        if how == "button" {
+            tab.find_element("#cancel").unwrap().click().unwrap();
+        } else {
+            tab.press_key("Escape").unwrap();
+        }
+        wait_for(&tab, &format!("[{shown}, {cancel}]"), &serde_json::json!([["A_s_10_x"], true]));
+    }
     tab.find_element("#board .move[data-move=\"A_s_10_x\"]").unwrap().click().unwrap();
-    wait_for(
-        &tab,
-        "[...document.querySelectorAll('#board .move')].map(e => e.dataset.move)",
-        &serde_json::json!(["a3a1"]),
-    );
+    wait_for(&tab, shown, &serde_json::json!(["a3a1"]));
     tab.find_element("#board .move[data-move=\"a3a1\"]").unwrap().click().unwrap();
     wait_for(&tab, &format!("{POINTS}.length"), &Value::from(2));
     assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("white should lose in 14"));
+    // Its players are named as drawn, its variant described, its rules at hand.
+    let (_, info) = server.get("/api/konane/5x5-corner/");
+    assert_eq!(info["players"], serde_json::json!(["black", "white"]));
+    let text = |id: &str| eval(&tab, &format!("document.getElementById('{id}').textContent"));
+    assert_eq!(text("p1name"), "black");
+    assert_eq!(text("p2name"), "white");
+    assert_eq!(text("description"), info["description"]);
+    assert!(info["description"].as_str().unwrap().contains("corner"), "{info}");
+    assert_eq!(text("rules-text"), info["rules"]);
+    assert_eq!(text("rules-title"), "Rules of Konane");
+    assert_eq!(eval(&tab, MOVES_PLAYED), serde_json::json!(["black a3a1"]));
+}
+
+/// A whole Tic-Tac-Toe game from the keyboard: Tab reaches the move buttons, Enter plays the
+/// focused one, and after each move focus is on the next position's buttons (the best first).
+#[test]
+fn tictactoe_played_from_the_keyboard() {
+    let server = Server::start("browser-keyboard");
+    let (_browser, tab) = open(&server, "game=tictactoe");
+    let focused = "document.activeElement.dataset.move ?? null";
+    for _ in 0..12 {
+        if eval(&tab, focused).is_string() {
+            break;
+        }
+        tab.press_key("Tab").unwrap();
+    }
+    let mut position = "---------".to_string();
+    for turn in 0.. {
+        let (_, api) =
+            server.get(&format!("/api/tictactoe/regular/positions/?p={}", encode(&position)));
+        let moves = api["moves"].as_array().unwrap();
+        if moves.is_empty() {
+            break;
+        }
+        // The focus starts on the best move; on X's second turn Tab goes one further.
+        let first = eval(&tab, focused);
+        let shown =
+            eval(&tab, "[...document.querySelectorAll('#board .move')].map(e => e.dataset.move)");
+        assert_eq!(first, shown[0], "turn {turn}");
+        if turn == 2 {
+            tab.press_key("Tab").unwrap();
+        }
+        let chosen = eval(&tab, focused);
+        let m = moves.iter().find(|m| m["move"] == chosen).unwrap();
+        tab.press_key("Enter").unwrap();
+        wait_for(&tab, &format!("{POINTS}.length"), &Value::from(turn + 2));
+        position = m["position"].as_str().unwrap().to_string();
+    }
+    assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("Game over"));
+    assert_eq!(
+        eval(&tab, MOVES_PLAYED).as_array().unwrap().len(),
+        9 - position.matches('-').count()
+    );
+}
+
+/// The value history: remoteness columns labelled at the top and the bottom of both sides, move
+/// numbers on both sides of each row, and a scale fixed by the variant (its highest remoteness),
+/// so that a position keeps its place as the game goes on.
+#[test]
+fn value_history_is_labelled_on_a_fixed_scale() {
+    let server = Server::start("browser-history");
+    let (_browser, tab) = open(&server, "game=connect4&variant=4x4");
+    let (_, info) = server.get("/api/connect4/4x4/");
+    let scale = info["highestRemoteness"].as_u64().unwrap();
+    assert!(scale >= 10, "{info}");
+    let labels = |class: &str| {
+        eval(
+            &tab,
+            &format!("[...document.querySelectorAll('#history .{class}')].map(e => e.textContent)"),
+        )
+    };
+    let count = |v: &Value, s: &str| v.as_array().unwrap().iter().filter(|t| *t == s).count();
+    let x_of = "[...document.querySelectorAll('#history .vh-point')].map(e => Number(e.getAttribute('cx')))";
+    let first_x = eval(&tab, x_of)[0].clone();
+    for ply in 0..3 {
+        let columns = labels("col-label");
+        // 0 and the scale, at the top and the bottom, left and right.
+        assert_eq!(count(&columns, "0"), 4, "{columns}");
+        assert_eq!(count(&columns, &scale.to_string()), 4, "{columns}");
+        let rows = labels("row-label");
+        for k in 0..=ply {
+            assert_eq!(count(&rows, &k.to_string()), 2, "{rows}");
+        }
+        assert_eq!(eval(&tab, "Number(document.getElementById('history').dataset.scale)"), scale);
+        // The start's point stays where it was.
+        assert_eq!(eval(&tab, x_of)[0], first_x);
+        tab.find_element("#board .move").unwrap().click().unwrap();
+        wait_for(&tab, &format!("{POINTS}.length"), &Value::from(ply + 2));
+    }
+    // The start of 4x4 Connect 4 is a tie: its point is on the middle line.
+    let (_, start) = server.get("/api/connect4/4x4/positions/?p=start");
+    assert_eq!(start["positionValue"], "tie");
+    let mid = eval(&tab, "document.getElementById('history').viewBox.baseVal.width / 2");
+    assert_eq!(first_x, mid);
+}
+
+/// The value colors stand apart from every piece color of every game's theme (RGB distance at
+/// least 40), and the legend shows the value letters.
+#[test]
+fn value_colors_differ_from_every_piece_color() {
+    let server = Server::start("browser-colors");
+    let (_browser, tab) = open(&server, "game=tictactoe");
+    let colors = eval(&tab, "COLORS");
+    let rgb = |hex: &str| -> [f64; 3] {
+        let h = hex.trim_start_matches('#');
+        let h: String =
+            if h.len() == 3 { h.chars().flat_map(|c| [c, c]).collect() } else { h.to_string() };
+        let c = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).unwrap() as f64;
+        [c(0), c(2), c(4)]
+    };
+    let (_, games) = server.get("/api/?all=1");
+    let mut checked = 0;
+    for g in games.as_array().unwrap() {
+        let id = g["id"].as_str().unwrap();
+        let (_, info) =
+            server.get(&format!("/api/{id}/{}/", g["defaultVariant"].as_str().unwrap()));
+        let gui = &info["imageAutoGUIData"];
+        let Some(theme) = gui["themes"].get(gui["defaultTheme"].as_str().unwrap_or("")) else {
+            continue;
+        };
+        for (token, entity) in theme["entities"].as_object().unwrap() {
+            let svg = entity["svg"].as_str().unwrap();
+            for piece in svg.split('#').skip(1).filter_map(|rest| {
+                let hex: String = rest.chars().take_while(char::is_ascii_hexdigit).collect();
+                (hex.len() == 3 || hex.len() == 6).then_some(hex)
+            }) {
+                for (value, c) in colors.as_object().unwrap() {
+                    let (a, b) = (rgb(&piece), rgb(c.as_str().unwrap()));
+                    let d = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt();
+                    assert!(d >= 40.0, "{id} {token} #{piece} is {d:.0} from {value} {c}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+    let legend = eval(&tab, "[...document.querySelectorAll('.swatch')].map(e => e.textContent)");
+    assert_eq!(legend, serde_json::json!(["W", "T", "D", "L"]));
+}
+
+/// An unsolved variant offers a solve on the page; the server solves it in the background with
+/// its progress shown, and the page switches to play when it is done.
+#[test]
+fn a_solve_started_from_the_page_ends_in_play() {
+    let server = Server::start("browser-solve");
+    let browser = browser();
+    let tab = browser.new_tab().unwrap();
+    // Chomp 10x10 is not solved at start-up (a large size class) but solves in moments.
+    tab.navigate_to(&format!("{}/?game=chomp&variant=10x10", server.base)).unwrap();
+    tab.wait_for_element("#solve:not([hidden])").unwrap();
+    assert!(eval(&tab, PREDICTION).as_str().unwrap().contains("not solved yet"));
+    assert_eq!(eval(&tab, LIVE), 0);
+    tab.find_element("#solve").unwrap().click().unwrap();
+    let started = Instant::now();
+    while eval(&tab, LIVE).as_u64().unwrap() == 0 {
+        assert!(started.elapsed() < Duration::from_secs(120), "{}", eval(&tab, PREDICTION));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (_, info) = server.get("/api/chomp/10x10/");
+    assert_eq!(info["status"], "solved");
+    assert!(eval(&tab, PREDICTION).as_str().unwrap().contains("should win"));
 }
 
 /// Tic-Tac-Two (two marks each, solved at start-up) from a `?p=` link into the moving phase: the
