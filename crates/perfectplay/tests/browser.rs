@@ -483,7 +483,8 @@ fn screenshots() {
         for ply in 0..5 {
             let (_, api) =
                 server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(&position)));
-            let moves = api["moves"].as_array().unwrap();
+            // Whole moves, with their parts where a move comes in parts.
+            let moves = api.get("fullMoves").unwrap_or(&api["moves"]).as_array().unwrap();
             if moves.is_empty() {
                 break;
             }
