@@ -21,7 +21,7 @@ mod writer;
 use std::path::{Path, PathBuf};
 
 pub use format::{AnalysisRow, Header, TableHeader, TableKind, MAGIC, VERSION};
-pub use reader::{Database, Info, DEFAULT_CACHE_BYTES};
+pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
 pub use tiers::{tier_dir, TierFiles};
 pub use writer::{Writer, Written, KEY_BLOCK_SHIFT, VALUE_BLOCK_SHIFT, ZSTD_LEVEL};
 

@@ -83,6 +83,27 @@ impl Cache {
     }
 }
 
+/// Whether a lookup may read and decompress blocks ([`Database::get_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fetch {
+    /// Read and decode what the cache lacks.
+    Read,
+    /// Only what the cache holds: no file read, no decompression (for a caller that must not
+    /// wait, such as a server's async worker).
+    CachedOnly,
+}
+
+/// What a lookup found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// The position's value.
+    Value(ValueRemoteness),
+    /// The file does not hold the position.
+    Absent,
+    /// A block the answer needs is not in the cache (only with [`Fetch::CachedOnly`]).
+    NotCached,
+}
+
 /// An open database file.
 #[derive(Debug)]
 pub struct Database {
@@ -228,6 +249,19 @@ impl Database {
         game: &G,
         p: Position,
     ) -> Result<Option<ValueRemoteness>, DbError> {
+        Ok(match self.get_with(game, p, Fetch::Read)? {
+            Found::Value(v) => Some(v),
+            Found::Absent | Found::NotCached => None,
+        })
+    }
+
+    /// [`Database::get`], reading blocks or not as `fetch` says.
+    pub fn get_with<G: Game + ?Sized>(
+        &self,
+        game: &G,
+        p: Position,
+        fetch: Fetch,
+    ) -> Result<Found, DbError> {
         let p = if self.header.canonical { game.canonical(p) } else { p };
         let tier = game.tier(p);
         let dense = self
@@ -236,56 +270,77 @@ impl Database {
             .is_some_and(|&t| self.header.tables[t].kind == TableKind::Dense);
         // A dense table numbers positions by the game's index within the tier.
         let key = if dense { game.tier_index(p) } else { p.0 };
-        self.get_stored(tier, Position(key))
+        self.get_stored_with(tier, Position(key), fetch)
     }
 
     /// The value of a position in stored form in a tier; `None` if the file does not hold it. In
     /// a dense table `p` is the position's index in the tier ([`Game::tier_index`]: the code
     /// itself in a single-tier dense game).
     pub fn get_stored(&self, tier: Tier, p: Position) -> Result<Option<ValueRemoteness>, DbError> {
-        let Some(&t) = self.by_tier.get(&tier.0) else { return Ok(None) };
+        Ok(match self.get_stored_with(tier, p, Fetch::Read)? {
+            Found::Value(v) => Some(v),
+            Found::Absent | Found::NotCached => None,
+        })
+    }
+
+    /// [`Database::get_stored`], reading blocks or not as `fetch` says.
+    pub fn get_stored_with(&self, tier: Tier, p: Position, fetch: Fetch) -> Result<Found, DbError> {
+        let Some(&t) = self.by_tier.get(&tier.0) else { return Ok(Found::Absent) };
         let table = &self.header.tables[t];
         let index = match table.kind {
             TableKind::Dense => {
                 if p.0 >= table.positions {
-                    return Ok(None);
+                    return Ok(Found::Absent);
                 }
                 p.0
             }
-            TableKind::Sorted => match self.index_in_sorted(t, p.0)? {
-                Some(i) => i,
-                None => return Ok(None),
+            TableKind::Sorted => match self.index_in_sorted(t, p.0, fetch)? {
+                None => return Ok(Found::NotCached),
+                Some(None) => return Ok(Found::Absent),
+                Some(Some(i)) => i,
             },
         };
-        self.value_at(t, index).map(Some)
+        self.value_at(t, index, fetch)
     }
 
-    fn index_in_sorted(&self, t: usize, key: u64) -> Result<Option<u64>, DbError> {
+    /// The index of `key` in sorted table `t` (`Some(None)`: not there; `None`: its key block is
+    /// not cached and `fetch` says not to read it).
+    fn index_in_sorted(
+        &self,
+        t: usize,
+        key: u64,
+        fetch: Fetch,
+    ) -> Result<Option<Option<u64>>, DbError> {
         let table = &self.header.tables[t];
         let b = table.key_blocks.partition_point(|k| k.first <= key);
         if b == 0 {
-            return Ok(None);
+            return Ok(Some(None));
         }
         let b = b - 1;
-        let keys = self.key_block(t, b)?;
-        Ok(keys.binary_search(&key).ok().map(|j| ((b as u64) << table.key_block_shift) + j as u64))
+        let Some(keys) = self.key_block_with(t, b, fetch)? else { return Ok(None) };
+        Ok(Some(
+            keys.binary_search(&key).ok().map(|j| ((b as u64) << table.key_block_shift) + j as u64),
+        ))
     }
 
-    fn value_at(&self, t: usize, index: u64) -> Result<ValueRemoteness, DbError> {
+    fn value_at(&self, t: usize, index: u64, fetch: Fetch) -> Result<Found, DbError> {
         let table = &self.header.tables[t];
         let code = if table.bits == 0 {
             0
         } else {
             let b = (index >> table.value_block_shift) as usize;
-            let words = self.value_block(t, b)?;
+            let Some(words) = self.value_block(t, b, fetch)? else { return Ok(Found::NotCached) };
             unpack(&words, index & ((1 << table.value_block_shift) - 1), table.bits)
         };
-        table.dictionary.get(code as usize).copied().ok_or_else(|| DbError::Corrupt {
-            path: self.path.clone(),
-            what: format!("tier {}: code {code} outside the dictionary", table.tier),
+        table.dictionary.get(code as usize).copied().map(Found::Value).ok_or_else(|| {
+            DbError::Corrupt {
+                path: self.path.clone(),
+                what: format!("tier {}: code {code} outside the dictionary", table.tier),
+            }
         })
     }
 
+    /// A decoded block from the cache, else decoded and cached.
     fn cached(
         &self,
         key: BlockKey,
@@ -299,14 +354,32 @@ impl Database {
         Ok(block)
     }
 
+    /// [`Database::cached`], or with [`Fetch::CachedOnly`] only a block the cache holds.
+    fn fetched(
+        &self,
+        key: BlockKey,
+        fetch: Fetch,
+        decode: impl FnOnce() -> Result<Vec<u64>, DbError>,
+    ) -> Result<Option<Arc<Vec<u64>>>, DbError> {
+        match fetch {
+            Fetch::Read => self.cached(key, decode).map(Some),
+            Fetch::CachedOnly => Ok(self.lock().get(key)),
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
         // A panic elsewhere while holding the lock leaves the cache consistent (every operation
         // is a whole insert or lookup), so a poisoned lock is still usable.
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn value_block(&self, t: usize, b: usize) -> Result<Arc<Vec<u64>>, DbError> {
-        self.cached(BlockKey::Values { table: t as u32, block: b as u32 }, || {
+    fn value_block(
+        &self,
+        t: usize,
+        b: usize,
+        fetch: Fetch,
+    ) -> Result<Option<Arc<Vec<u64>>>, DbError> {
+        self.fetched(BlockKey::Values { table: t as u32, block: b as u32 }, fetch, || {
             self.decode_value_block(t, b)
         })
     }
@@ -316,6 +389,20 @@ impl Database {
         let want = value_block_bytes(table.value_block_positions(b), table.bits);
         let bytes = self.read_block(table, "value", b, &table.value_blocks[b], want)?;
         Ok(words_of(&bytes))
+    }
+
+    fn key_block_with(
+        &self,
+        t: usize,
+        b: usize,
+        fetch: Fetch,
+    ) -> Result<Option<Arc<Vec<u64>>>, DbError> {
+        match fetch {
+            Fetch::Read => self.key_block(t, b).map(Some),
+            Fetch::CachedOnly => {
+                Ok(self.lock().get(BlockKey::Keys { table: t as u32, block: b as u32 }))
+            }
+        }
     }
 
     fn key_block(&self, t: usize, b: usize) -> Result<Arc<Vec<u64>>, DbError> {

@@ -7,7 +7,7 @@ use perfectplay_core::{
     Game, GameExt, Move, ParseError, Player, Position, PositionSpace, Remoteness, SizeClass,
     Symmetry, Tier, Value, ValueRemoteness,
 };
-use perfectplay_db::{Database, DbError, Writer};
+use perfectplay_db::{Database, DbError, Fetch, Found, Writer};
 use perfectplay_solve::{
     solve, NoProgress, SolveOptions, SolvedTier, SortedPositions, TierSpace, TierValues,
 };
@@ -222,6 +222,33 @@ fn read_all(path: &Path, dense: &[ValueRemoteness], sorted: &[(u64, ValueRemoten
         }
     }
     failed
+}
+
+/// A cached-only lookup answers from blocks a read has brought into the cache, says which it
+/// could not answer, and never answers wrong.
+#[test]
+fn cached_only_lookups_answer_from_the_cache_alone() {
+    let dir = Dir::new("cached");
+    let (path, _game, dense, sorted) = sample(&dir.0);
+    let db = Database::open(&path).unwrap();
+    let dense_at = |i: usize, fetch| db.get_stored_with(Tier(0), Position(i as u64), fetch);
+    let (k, v) = sorted[sorted.len() / 2];
+    let sorted_at = |fetch| db.get_stored_with(Tier(1), Position(k), fetch);
+    assert_eq!(dense_at(5, Fetch::CachedOnly).unwrap(), Found::NotCached);
+    assert_eq!(sorted_at(Fetch::CachedOnly).unwrap(), Found::NotCached);
+    let (_, misses) = db.cache_stats();
+    assert_eq!(dense_at(5, Fetch::Read).unwrap(), Found::Value(dense[5]));
+    assert_eq!(sorted_at(Fetch::Read).unwrap(), Found::Value(v));
+    assert!(db.cache_stats().1 > misses, "the reads decoded blocks");
+    assert_eq!(dense_at(5, Fetch::CachedOnly).unwrap(), Found::Value(dense[5]));
+    assert_eq!(dense_at(6, Fetch::CachedOnly).unwrap(), Found::Value(dense[6]), "same block");
+    assert_eq!(sorted_at(Fetch::CachedOnly).unwrap(), Found::Value(v));
+    // Beyond the dense table, or a key the sorted table lacks: absent, cached or not.
+    let beyond = db.get_stored_with(Tier(0), Position(dense.len() as u64), Fetch::CachedOnly);
+    assert_eq!(beyond.unwrap(), Found::Absent);
+    let missing =
+        (sorted[0].0..).find(|m| sorted.binary_search_by_key(m, |&(k, _)| k).is_err()).unwrap();
+    assert_eq!(db.get_stored_with(Tier(1), Position(missing), Fetch::Read).unwrap(), Found::Absent);
 }
 
 #[test]

@@ -22,6 +22,11 @@ use perfectplay_db::Database;
 
 use crate::oracle::{Oracle, Source};
 
+/// mimalloc: the server's answers allocate many small strings and maps on several threads,
+/// where the system allocator spent a third of the time (malloc, free and consolidation).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "perfectplay",

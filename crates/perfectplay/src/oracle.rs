@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, Result};
 use perfectplay_core::{Game, GameExt, Move, Position, StartingAt, Value, ValueRemoteness};
-use perfectplay_db::Database;
+use perfectplay_db::{Database, Fetch, Found};
 use perfectplay_solve::{solve, Solution, SolveOptions};
 use serde_json::json;
 
@@ -22,11 +22,29 @@ pub enum Source {
 
 impl Source {
     fn get(&self, game: &dyn Game, p: Position) -> Result<Option<ValueRemoteness>> {
-        Ok(match self {
-            Source::Disk(db) => db.get(game, p)?,
-            Source::Memory(s) => s.get(game, p),
+        Ok(match self.get_with(game, p, Fetch::Read)? {
+            Found::Value(v) => Some(v),
+            Found::Absent | Found::NotCached => None,
         })
     }
+
+    fn get_with(&self, game: &dyn Game, p: Position, fetch: Fetch) -> Result<Found> {
+        Ok(match self {
+            Source::Disk(db) => db.get_with(game, p, fetch)?,
+            Source::Memory(s) => s.get(game, p).map_or(Found::Absent, Found::Value),
+        })
+    }
+}
+
+/// A position's report from what was solved ([`Oracle::report_stored`]).
+#[derive(Clone, Debug)]
+pub enum Stored {
+    /// The position's report.
+    Report(PositionReport),
+    /// The solve did not cover the position (the start does not reach it).
+    Unreached,
+    /// The answer needs a database block that is not in the cache ([`Fetch::CachedOnly`]).
+    NotCached,
 }
 
 /// A solved game.
@@ -111,21 +129,31 @@ impl<'a> Oracle<'a> {
     /// A position's value and every move's, best first. A legal position the start does not reach
     /// is solved on demand from itself.
     pub fn report(&self, p: Position) -> Result<PositionReport> {
-        if let Some(value) = self.source.get(self.game, p)? {
-            return self.report_from(&self.source, p, value);
+        let stored = match self.source.get(self.game, p)? {
+            Some(value) => self.report_from(&self.source, p, value, Fetch::Read)?,
+            None => {
+                let from = StartingAt { game: self.game, start: p };
+                let local =
+                    Source::Memory(solve(&from, SolveOptions::default(), &Bar::new(), None)?);
+                let value =
+                    local.get(self.game, p)?.ok_or_else(|| anyhow!("the start was not solved"))?;
+                self.report_from(&local, p, value, Fetch::Read)?
+            }
+        };
+        match stored {
+            Stored::Report(report) => Ok(report),
+            Stored::Unreached | Stored::NotCached => Err(anyhow!("a move's value was not found")),
         }
-        let from = StartingAt { game: self.game, start: p };
-        let local = Source::Memory(solve(&from, SolveOptions::default(), &Bar::new(), None)?);
-        let value = local.get(self.game, p)?.ok_or_else(|| anyhow!("the start was not solved"))?;
-        self.report_from(&local, p, value)
     }
 
-    /// [`Oracle::report`] for a position the solve covered; `Ok(None)` for one it did not (no
-    /// solve on demand: the server must not start a large solve for a request).
-    pub fn report_stored(&self, p: Position) -> Result<Option<PositionReport>> {
-        match self.source.get(self.game, p)? {
-            Some(value) => self.report_from(&self.source, p, value).map(Some),
-            None => Ok(None),
+    /// [`Oracle::report`] for a position the solve covered, without a solve on demand (the server
+    /// must not start a large solve for a request); with [`Fetch::CachedOnly`], only from blocks
+    /// the database's cache holds.
+    pub fn report_stored(&self, p: Position, fetch: Fetch) -> Result<Stored> {
+        match self.source.get_with(self.game, p, fetch)? {
+            Found::Value(value) => self.report_from(&self.source, p, value, fetch),
+            Found::Absent => Ok(Stored::Unreached),
+            Found::NotCached => Ok(Stored::NotCached),
         }
     }
 
@@ -135,16 +163,21 @@ impl<'a> Oracle<'a> {
         source: &Source,
         p: Position,
         value: ValueRemoteness,
-    ) -> Result<PositionReport> {
-        let lookup = |q: Position| {
-            source.get(self.game, q)?.ok_or_else(|| {
-                anyhow!("position {} was not solved", self.game.position_to_string(q))
-            })
-        };
+        fetch: Fetch,
+    ) -> Result<Stored> {
         let mut moves = Vec::new();
         for mv in self.game.legal_moves(p) {
             let child = self.game.do_move(p, mv);
-            let child_value = lookup(child)?;
+            let child_value = match source.get_with(self.game, child, fetch)? {
+                Found::Value(v) => v,
+                Found::NotCached => return Ok(Stored::NotCached),
+                Found::Absent => {
+                    return Err(anyhow!(
+                        "position {} was not solved",
+                        self.game.position_to_string(child)
+                    ))
+                }
+            };
             moves.push(MoveReport {
                 mv,
                 text: self.game.move_to_string(p, mv),
@@ -158,7 +191,7 @@ impl<'a> Oracle<'a> {
         for m in &mut moves {
             m.delta_remoteness = value.remoteness_or_zero().abs_diff(m.value.remoteness_or_zero());
         }
-        Ok(PositionReport { position: p, value, moves })
+        Ok(Stored::Report(PositionReport { position: p, value, moves }))
     }
 }
 
