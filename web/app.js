@@ -281,7 +281,10 @@ function label(m) {
 function drawButtons(pos, layer) {
   const t = state.theme;
   const s = t.pieceSize;
-  for (const b of buttons(pos)) {
+  // Point buttons last, on top: a tap on a point is that point's move even where a line's label
+  // (Tac Tix's runs) crosses it.
+  const ordered = buttons(pos).sort((x, y) => (x.gui[0] === "A") - (y.gui[0] === "A"));
+  for (const b of ordered) {
     const m = b.best;
     const color = COLORS[m.moveValue];
     const [type, a, c] = b.gui.split("_");
