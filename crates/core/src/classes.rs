@@ -40,6 +40,24 @@ impl Default for LeastCache {
     }
 }
 
+/// What a worker keeps of one set while it stays the same (see [`SetClasses::neighbours`]): the
+/// least image, symmetries and rank of the set and of each set one point away from it.
+#[derive(Clone, Debug)]
+pub struct Neighbours {
+    owner: u64,
+    /// The set held (`u32::MAX`: none).
+    set: u32,
+    /// Per point, (least image, symmetry mask, rank or `u32::MAX` if unranked) of the set with
+    /// that point toggled; the last entry is the set's own.
+    entries: [(u32, u32, u32); 33],
+}
+
+impl Default for Neighbours {
+    fn default() -> Self {
+        Neighbours { owner: 0, set: u32::MAX, entries: [(0, 0, u32::MAX); 33] }
+    }
+}
+
 /// Sets of points up to a group of permutations; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct SetClasses {
@@ -280,6 +298,41 @@ impl SetClasses {
                 (least, mask, self.class_rank(least))
             }
         }
+    }
+
+    /// Makes `near` hold `set`: its own least image, symmetries and rank, and those of each set
+    /// with one point added or removed. A run of pairs that share their first set (a tier index's
+    /// runs) then finds the canonical pairs of its moves' results without a table lookup each:
+    /// [`SetClasses::neighbour_pair_index`].
+    pub fn neighbours(&self, set: u32, near: &mut Neighbours) {
+        if near.owner == self.id && near.set == set {
+            return;
+        }
+        let entry = |s: u32| {
+            let (least, mask, rank) = self.least_ranked(s);
+            (least, mask, rank.and_then(|r| u32::try_from(r).ok()).unwrap_or(u32::MAX))
+        };
+        for point in 0..self.n {
+            near.entries[point] = entry(set ^ 1 << point);
+        }
+        near.entries[32] = entry(set);
+        near.owner = self.id;
+        near.set = set;
+    }
+
+    /// The index of the canonical form of the pair (`near`'s set with `point` toggled, or the set
+    /// itself for `None`; `b`), as [`SetClasses::canonical_pair_index`] gives it.
+    #[inline]
+    pub fn neighbour_pair_index(
+        &self,
+        near: &Neighbours,
+        point: Option<u32>,
+        b: u32,
+    ) -> Option<u64> {
+        debug_assert!(near.owner == self.id && near.set != u32::MAX);
+        let (least, mask, rank) = near.entries[point.map_or(32, |p| p as usize & 31)];
+        let rank = (rank != u32::MAX).then_some(u64::from(rank));
+        self.ranked_pair_index((least, mask, rank), b)
     }
 
     /// The least image of `b` under the symmetries of `mask`, and the first symmetry reaching it.

@@ -272,6 +272,18 @@ pub trait TierKernel: Send + Sync {
         out: &mut Vec<(Tier, u64)>,
         cache: &mut KernelCache,
     );
+    /// [`TierKernel::child_locations`] where only the best child's value matters for children
+    /// outside the position's tier: those may repeat and come in any order (children in its own
+    /// tier are still distinct). A kernel may answer these faster, from what consecutive positions
+    /// of a tier share (kept in `cache`).
+    fn child_locations_unsorted(
+        &self,
+        position: Position,
+        out: &mut Vec<(Tier, u64)>,
+        cache: &mut KernelCache,
+    ) {
+        self.child_locations(position, out, cache);
+    }
     /// The distinct indices of the canonical forms of a position's parents in `tier` (the
     /// position's own), sorted.
     fn parent_indices(
@@ -288,6 +300,8 @@ pub trait TierKernel: Send + Sync {
 pub struct KernelCache {
     /// Least-image table entries of [`crate::SetClasses`].
     pub least: crate::LeastCache,
+    /// The last set whose neighbours [`crate::SetClasses::neighbours`] found.
+    pub near: crate::Neighbours,
 }
 
 /// The symmetries of a game: maps of positions that keep values and remoteness.

@@ -11,7 +11,7 @@ pub mod ranking;
 pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
-pub use classes::{LeastCache, SetClasses};
+pub use classes::{LeastCache, Neighbours, SetClasses};
 pub use game::{
     Exchange, Game, GameExt, ImageGui, KernelCache, Move, MultipartMoves, ParseError, Player,
     Position, PositionSpace, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel, Tiers,

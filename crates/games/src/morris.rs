@@ -46,9 +46,9 @@ use std::sync::{Arc, OnceLock};
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, KernelCache, Move, MultipartMoves,
-    ParseError, Player, Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel,
-    Tiers, UndoMoves, Value,
+    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move,
+    MultipartMoves, ParseError, Player, Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex,
+    TierKernel, Tiers, UndoMoves, Value,
 };
 
 use crate::board::{self, Board};
@@ -1248,14 +1248,14 @@ impl Morris {
 impl Morris {
     /// The tier and index of a position's canonical form, in one step (see [`TierKernel`]).
     #[inline]
-    fn locate_parts(&self, q: Parts, cache: &mut KernelCache) -> (Tier, u64) {
+    fn locate_parts(&self, q: Parts, cache: &mut LeastCache) -> (Tier, u64) {
         let in_hand = q.in_hand();
         let q = if q.exchanged_is_canonical() { q.exchanged() } else { q };
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let index = self
             .layout
             .classes
-            .canonical_pair_index_cached(q.white, q.black, &mut cache.least)
+            .canonical_pair_index_cached(q.white, q.black, cache)
             .unwrap_or(u64::MAX);
         let index =
             if in_hand == 0 && q.black_to_move { self.pair_size(w, b) + index } else { index };
@@ -1295,22 +1295,106 @@ impl TierKernel for Morris {
     }
 
     fn locate(&self, p: Position, cache: &mut KernelCache) -> (Tier, u64) {
-        self.locate_parts(Parts::of(p), cache)
+        self.locate_parts(Parts::of(p), &mut cache.least)
     }
 
     fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
         out.clear();
         self.each_move(p, |from, to, removed| {
-            out.push(self.locate_parts(Parts::of(self.apply(p, from, to, removed)), cache));
+            out.push(
+                self.locate_parts(Parts::of(self.apply(p, from, to, removed)), &mut cache.least),
+            );
         });
         out.sort_unstable();
         out.dedup();
     }
 
+    /// A placement's children, from what the positions of a run of the tier's index share: the
+    /// white set. Its neighbours (a point added by white's placement, or removed by black's mill)
+    /// are canonicalized once per run ([`SetClasses::neighbours`]); each child then costs the
+    /// image of its black set and a colex rank. Every child is in a lower tier.
+    fn child_locations_unsorted(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64)>,
+        cache: &mut KernelCache,
+    ) {
+        let q = Parts::of(p);
+        let in_hand = q.in_hand();
+        if in_hand == 0 || self.mill_wins() || !q.turn_matches_hands() {
+            return self.child_locations(p, out, cache);
+        }
+        out.clear();
+        let classes = &self.layout.classes;
+        let KernelCache { least, near } = cache;
+        classes.neighbours(q.white, near);
+        let (w, b) = (q.white.count_ones(), q.black.count_ones());
+        let hand = in_hand - 1;
+        let empty = self.all() & !(q.white | q.black);
+        let index = |point: Option<u32>, black: u32| {
+            classes.neighbour_pair_index(near, point, black).unwrap_or(u64::MAX)
+        };
+        if !q.black_to_move {
+            // White places (both hands were equal, so one is left to place): black to move, in
+            // the placement phase still, colors as they are.
+            let removable = self.removable(q.black);
+            let (plain, removed) = (
+                Self::tier_of(hand, w + 1, b, false),
+                Self::tier_of(hand, w + 1, b.wrapping_sub(1), false),
+            );
+            let mut targets = empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                if removable != 0 && self.forms_mill(q.white | 1 << to, to as usize) {
+                    let mut r = removable;
+                    while r != 0 {
+                        let x = r.trailing_zeros();
+                        r &= r - 1;
+                        out.push((removed, index(Some(to), q.black & !(1 << x))));
+                    }
+                } else {
+                    out.push((plain, index(Some(to), q.black)));
+                }
+            }
+            return;
+        }
+        // Black places: white to move. After black's last placement the child is in the moving
+        // phase, where it is canonical with colors exchanged when black has more pieces.
+        let removable = self.removable(q.white);
+        let mut targets = empty;
+        while targets != 0 {
+            let to = targets.trailing_zeros();
+            targets &= targets - 1;
+            let black = q.black | 1 << to;
+            let mut child = |gone: Option<u32>| {
+                let white_count = if gone.is_some() { w - 1 } else { w };
+                if hand == 0 && white_count < b + 1 {
+                    let white = gone.map_or(q.white, |x| q.white & !(1 << x));
+                    let child =
+                        Parts { white, black, white_hand: 0, black_hand: 0, black_to_move: false };
+                    out.push(self.locate_parts(child, least));
+                } else {
+                    out.push((Self::tier_of(hand, white_count, b + 1, false), index(gone, black)));
+                }
+            };
+            if removable != 0 && self.forms_mill(black, to as usize) {
+                let mut r = removable;
+                while r != 0 {
+                    let x = r.trailing_zeros();
+                    r &= r - 1;
+                    child(Some(x));
+                }
+            } else {
+                child(None);
+            }
+        }
+    }
+
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
         out.clear();
         self.each_parent(p, true, |parent| {
-            let (t, i) = self.locate_parts(parent, cache);
+            let (t, i) = self.locate_parts(parent, &mut cache.least);
             if t == tier {
                 out.push(i);
             }

@@ -473,7 +473,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     let mut best: Option<ValueRemoteness> = None;
                     let mut inside = 0u32;
                     if let Some(kernel) = self.kernel {
-                        kernel.child_locations(p, &mut locations, &mut cache);
+                        kernel.child_locations_unsorted(p, &mut locations, &mut cache);
                         children.clear();
                     } else {
                         self.children(p, &mut children);

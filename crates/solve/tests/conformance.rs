@@ -258,7 +258,17 @@ fn tier_kernels_agree_with_their_composition() {
             if game.primitive(p).is_none() {
                 kernel.child_locations(p, &mut got, &mut cache);
             }
-            prop_assert_eq!(got, expected, "children of {}", game.position_to_string(p));
+            prop_assert_eq!(&got, &expected, "children of {}", game.position_to_string(p));
+            // The unsorted form: the same locations, repeats allowed outside the tier.
+            let mut unsorted = Vec::new();
+            if game.primitive(p).is_none() {
+                kernel.child_locations_unsorted(p, &mut unsorted, &mut cache);
+            }
+            let inside = unsorted.iter().filter(|l| l.0 == t).count();
+            unsorted.sort_unstable();
+            unsorted.dedup();
+            prop_assert_eq!(inside, unsorted.iter().filter(|l| l.0 == t).count());
+            prop_assert_eq!(unsorted, expected, "children of {}", game.position_to_string(p));
             let c = game.tier_position(t, i).unwrap_or(p);
             let mut parents = Vec::new();
             game.undo_moves_in_tier(c, &mut parents);
