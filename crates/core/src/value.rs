@@ -137,7 +137,10 @@ impl ValueRemoteness {
         }
     }
 
-    fn order_key(self) -> i32 {
+    /// An integer in the order of [`Ord`] (a larger key is a better value for the player to
+    /// move), for comparing many values at the price of one.
+    #[inline]
+    pub fn order_key(self) -> i32 {
         let r = i32::from(self.remoteness_or_zero());
         match self.value() {
             Value::Lose => -100_000 + r,

@@ -469,10 +469,11 @@ pub fn solve<G: Game + ?Sized>(
         let started = std::time::Instant::now();
         let values = {
             let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
-            let lookup_at = |t: Tier, i: u64| {
-                let solved = solution.tier(t)?;
-                (i < solved.values.len() as u64).then(|| solved.values.get(i as usize))
-            };
+            let child_values: Vec<(Tier, &TierValues)> = game
+                .child_tiers(tier)
+                .into_iter()
+                .filter_map(|c| solution.tier(c).map(|s| (c, &s.values)))
+                .collect();
             let kernel = game.kernel().filter(|_| tiered && canonicalize);
             // One-byte cells hold 127 codes: children that already use nearly as many make a
             // one-byte attempt unlikely to finish.
@@ -489,7 +490,7 @@ pub fn solve<G: Game + ?Sized>(
                 canonicalize,
                 one_tier,
                 external: &lookup,
-                external_at: &lookup_at,
+                child_values: &child_values,
                 kernel,
                 start_wide,
             };

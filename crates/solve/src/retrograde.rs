@@ -57,8 +57,8 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     pub one_tier: bool,
     /// The solved value of a canonical position in a lower tier.
     pub external: &'a (dyn Fn(Tier, Position) -> Option<ValueRemoteness> + Sync),
-    /// The solved value at an index of a lower tier (for the kernel's child locations).
-    pub external_at: &'a (dyn Fn(Tier, u64) -> Option<ValueRemoteness> + Sync),
+    /// The solved child tiers' values, by index (for the kernel's child locations).
+    pub child_values: &'a [(Tier, &'a TierValues)],
     /// The game's fused hot paths, used where positions are canonical in a dense tier index.
     pub kernel: Option<&'a dyn TierKernel>,
     /// Start with two-byte cells (the child tiers already hold nearly as many distinct values as
@@ -426,6 +426,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let collect_edges = !self.game.has_undo_moves();
         progress
             .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
+        let child_tiers: Vec<ChildTier<'_>> =
+            self.child_values.iter().map(|&(tier, values)| ChildTier::new(tier, values)).collect();
         let chunks: Vec<(Sources, Vec<(u64, u64)>)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>), Fail> {
@@ -482,6 +484,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     if children.is_empty() && locations.is_empty() {
                         return Err(SolveError::NoMoves { position: p }.into());
                     }
+                    let mut best_key = i32::MIN;
                     for &(child_tier, ci) in &locations {
                         if child_tier == self.tier {
                             inside += 1;
@@ -489,10 +492,15 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                                 edges.push((ci, index));
                             }
                         } else {
-                            let vr = (self.external_at)(child_tier, ci)
-                                .ok_or(SolveError::ChildNotSolved { position: p })?
-                                .to_parent();
-                            best = Some(best.map_or(vr, |b| b.max(vr)));
+                            let (key, vr) = child_tiers
+                                .iter()
+                                .find(|c| c.tier == child_tier)
+                                .and_then(|c| c.parent_value(ci))
+                                .ok_or(SolveError::ChildNotSolved { position: p })?;
+                            if key > best_key {
+                                best_key = key;
+                                best = Some(vr);
+                            }
                         }
                     }
                     for &c in &children {
@@ -695,6 +703,43 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 }
             }
             r += 1;
+        }
+    }
+}
+
+/// A solved child tier as its parents see it: per dictionary code, the value a child of that code
+/// gives its parent, with the value's order key (the best child is found by comparing integers).
+struct ChildTier<'v> {
+    tier: Tier,
+    values: &'v TierValues,
+    parents: Vec<(i32, ValueRemoteness)>,
+}
+
+impl<'v> ChildTier<'v> {
+    fn new(tier: Tier, values: &'v TierValues) -> ChildTier<'v> {
+        let parents = match values {
+            TierValues::Narrow { dictionary, .. } => dictionary
+                .iter()
+                .map(|vr| {
+                    let p = vr.to_parent();
+                    (p.order_key(), p)
+                })
+                .collect(),
+            TierValues::Wide(_) => Vec::new(),
+        };
+        ChildTier { tier, values, parents }
+    }
+
+    /// What the child at `index` gives its parent (`None` past the tier's end).
+    #[inline]
+    fn parent_value(&self, index: u64) -> Option<(i32, ValueRemoteness)> {
+        let i = usize::try_from(index).ok()?;
+        match self.values {
+            TierValues::Narrow { codes, .. } => self.parents.get(usize::from(*codes.get(i)?)).copied(),
+            TierValues::Wide(v) => v.get(i).map(|vr| {
+                let p = vr.to_parent();
+                (p.order_key(), p)
+            }),
         }
     }
 }
