@@ -50,11 +50,23 @@ pub struct Neighbours {
     /// Per point, (least image, symmetry mask, rank or `u32::MAX` if unranked) of the set with
     /// that point toggled; the last entry is the set's own.
     entries: [(u32, u32, u32); 33],
+    /// Per (point removed, point added) = `32 * removed + added`, the same of the set with one
+    /// point moved, found on first use: valid where `stamps` holds `generation`.
+    moved: Vec<(u32, u32, u32)>,
+    stamps: Vec<u32>,
+    generation: u32,
 }
 
 impl Default for Neighbours {
     fn default() -> Self {
-        Neighbours { owner: 0, set: u32::MAX, entries: [(0, 0, u32::MAX); 33] }
+        Neighbours {
+            owner: 0,
+            set: u32::MAX,
+            entries: [(0, 0, u32::MAX); 33],
+            moved: Vec::new(),
+            stamps: Vec::new(),
+            generation: 0,
+        }
     }
 }
 
@@ -308,16 +320,50 @@ impl SetClasses {
         if near.owner == self.id && near.set == set {
             return;
         }
-        let entry = |s: u32| {
-            let (least, mask, rank) = self.least_ranked(s);
-            (least, mask, rank.and_then(|r| u32::try_from(r).ok()).unwrap_or(u32::MAX))
-        };
         for point in 0..self.n {
-            near.entries[point] = entry(set ^ 1 << point);
+            near.entries[point] = self.entry(set ^ 1 << point);
         }
-        near.entries[32] = entry(set);
+        near.entries[32] = self.entry(set);
         near.owner = self.id;
         near.set = set;
+        if near.moved.is_empty() {
+            near.moved = vec![(0, 0, u32::MAX); 32 * 32];
+            near.stamps = vec![0; 32 * 32];
+        }
+        near.generation = near.generation.wrapping_add(1);
+        if near.generation == 0 {
+            near.stamps.fill(0);
+            near.generation = 1;
+        }
+    }
+
+    /// A set's least image, symmetries and rank (`u32::MAX`: unranked), as [`Neighbours`] keeps
+    /// them.
+    fn entry(&self, set: u32) -> (u32, u32, u32) {
+        let (least, mask, rank) = self.least_ranked(set);
+        (least, mask, rank.and_then(|r| u32::try_from(r).ok()).unwrap_or(u32::MAX))
+    }
+
+    /// The index of the canonical form of the pair (`near`'s set with a point moved from
+    /// `removed` to `added`; `b`), as [`SetClasses::canonical_pair_index`] gives it. The moved
+    /// set's least image is found once per `near`'s set and move.
+    #[inline]
+    pub fn moved_pair_index(
+        &self,
+        near: &mut Neighbours,
+        removed: u32,
+        added: u32,
+        b: u32,
+    ) -> Option<u64> {
+        debug_assert!(near.owner == self.id && near.set != u32::MAX);
+        let k = (32 * (removed & 31) + (added & 31)) as usize;
+        if near.stamps[k] != near.generation {
+            near.moved[k] = self.entry(near.set ^ (1 << removed | 1 << added));
+            near.stamps[k] = near.generation;
+        }
+        let (least, mask, rank) = near.moved[k];
+        let rank = (rank != u32::MAX).then_some(u64::from(rank));
+        self.ranked_pair_index((least, mask, rank), b)
     }
 
     /// The index of the canonical form of the pair (`near`'s set with `point` toggled, or the set

@@ -1263,6 +1263,107 @@ impl Morris {
     }
 }
 
+impl Morris {
+    /// A moving-phase position's children, sorted and distinct (some are in its own tier), from
+    /// what a run of the tier's index shares: the white set. A white move's result is found once
+    /// per white set and move ([`SetClasses::moved_pair_index`]), a black mill's removal once per
+    /// white set and point; children canonical with colors exchanged are located in full.
+    fn moving_child_locations(
+        &self,
+        q: Parts,
+        out: &mut Vec<(Tier, u64)>,
+        cache: &mut KernelCache,
+    ) {
+        out.clear();
+        let classes = &self.layout.classes;
+        let KernelCache { least, near } = cache;
+        classes.neighbours(q.white, near);
+        let (w, b) = (q.white.count_ones(), q.black.count_ones());
+        let empty = self.all() & !(q.white | q.black);
+        let each_piece = |set: u32, count: u32, f: &mut dyn FnMut(u32, u32)| {
+            let mut pieces = set;
+            while pieces != 0 {
+                let from = pieces.trailing_zeros();
+                pieces &= pieces - 1;
+                let mut targets = self.targets(from as usize, count, empty);
+                while targets != 0 {
+                    let to = targets.trailing_zeros();
+                    targets &= targets - 1;
+                    f(from, to);
+                }
+            }
+        };
+        if !q.black_to_move {
+            // White moves; the child has black to move, colors kept while white has more.
+            let removable = self.removable(q.black);
+            each_piece(q.white, w, &mut |from, to| {
+                let white = q.white ^ (1 << from | 1 << to);
+                let mut child = |black: u32| {
+                    let bc = black.count_ones();
+                    if w > bc {
+                        let i = classes.moved_pair_index(near, from, to, black).unwrap_or(u64::MAX);
+                        out.push((Self::tier_of(0, w, bc, false), self.pair_size(w, bc) + i));
+                    } else {
+                        let parts = Parts {
+                            white,
+                            black,
+                            white_hand: 0,
+                            black_hand: 0,
+                            black_to_move: true,
+                        };
+                        out.push(self.locate_parts(parts, least));
+                    }
+                };
+                if removable != 0 && self.forms_mill(white, to as usize) {
+                    let mut r = removable;
+                    while r != 0 {
+                        let x = r.trailing_zeros();
+                        r &= r - 1;
+                        child(q.black & !(1 << x));
+                    }
+                } else {
+                    child(q.black);
+                }
+            });
+        } else {
+            // Black moves; the child has white to move, colors kept unless black has more.
+            let removable = self.removable(q.white);
+            each_piece(q.black, b, &mut |from, to| {
+                let black = q.black ^ (1 << from | 1 << to);
+                let mut child = |gone: Option<u32>| {
+                    let wc = if gone.is_some() { w - 1 } else { w };
+                    if wc >= b {
+                        let i = classes.neighbour_pair_index(near, gone, black).unwrap_or(u64::MAX);
+                        out.push((Self::tier_of(0, wc, b, false), i));
+                    } else {
+                        let white = gone.map_or(q.white, |x| q.white & !(1 << x));
+                        let parts = Parts {
+                            white,
+                            black,
+                            white_hand: 0,
+                            black_hand: 0,
+                            black_to_move: false,
+                        };
+                        out.push(self.locate_parts(parts, least));
+                    }
+                };
+                if removable != 0 && self.forms_mill(black, to as usize) {
+                    let mut r = removable;
+                    while r != 0 {
+                        let x = r.trailing_zeros();
+                        r &= r - 1;
+                        child(Some(x));
+                    }
+                } else {
+                    child(None);
+                }
+            });
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
 impl TierKernel for Morris {
     /// Walks the index in order: the next pair of sets from the last, unranked only where a run
     /// starts (or the turn changes in a moving-phase tier).
@@ -1321,8 +1422,11 @@ impl TierKernel for Morris {
     ) {
         let q = Parts::of(p);
         let in_hand = q.in_hand();
-        if in_hand == 0 || self.mill_wins() || !q.turn_matches_hands() {
+        if self.mill_wins() || in_hand > 0 && !q.turn_matches_hands() {
             return self.child_locations(p, out, cache);
+        }
+        if in_hand == 0 {
+            return self.moving_child_locations(q, out, cache);
         }
         out.clear();
         let classes = &self.layout.classes;

@@ -735,7 +735,9 @@ impl<'v> ChildTier<'v> {
     fn parent_value(&self, index: u64) -> Option<(i32, ValueRemoteness)> {
         let i = usize::try_from(index).ok()?;
         match self.values {
-            TierValues::Narrow { codes, .. } => self.parents.get(usize::from(*codes.get(i)?)).copied(),
+            TierValues::Narrow { codes, .. } => {
+                self.parents.get(usize::from(*codes.get(i)?)).copied()
+            }
             TierValues::Wide(v) => v.get(i).map(|vr| {
                 let p = vr.to_parent();
                 (p.order_key(), p)
