@@ -284,6 +284,23 @@ pub trait TierKernel: Send + Sync {
     ) {
         self.child_locations(position, out, cache);
     }
+    /// The (tier, index) of the canonical forms of a position's children, each with whether it is
+    /// the canonical form of the child's exchange ([`Exchange::canonical_exchanged`]); repeats
+    /// allowed. `false` where the kernel does not give them (the caller canonicalizes each child).
+    fn child_locations_sided(
+        &self,
+        _position: Position,
+        _out: &mut Vec<(Tier, u64, bool)>,
+        _cache: &mut KernelCache,
+    ) -> bool {
+        false
+    }
+    /// The number of distinct images of a canonical position under the symmetries that keep the
+    /// players, where all of them are canonical "as is" and none is an image of the position's
+    /// exchange (a class then has that many members on each side reached). `None`: not given.
+    fn side_class_size(&self, _position: Position) -> Option<u64> {
+        None
+    }
     /// The distinct indices of the canonical forms of a position's parents in `tier` (the
     /// position's own), sorted.
     fn parent_indices(

@@ -1264,17 +1264,114 @@ impl Morris {
 }
 
 impl Morris {
-    /// A moving-phase position's children, sorted and distinct (some are in its own tier), from
-    /// what a run of the tier's index shares: the white set. A white move's result is found once
-    /// per white set and move ([`SetClasses::moved_pair_index`]), a black mill's removal once per
-    /// white set and point; children canonical with colors exchanged are located in full.
-    fn moving_child_locations(
+    /// Each child of a position as (tier, index, exchanged) of its canonical form, from what a
+    /// run of the tier's index shares: `false` where that does not apply (the caller locates each
+    /// child; Three Men's Morris, or a placement position with the wrong side to move).
+    #[inline]
+    fn run_children(
         &self,
         q: Parts,
-        out: &mut Vec<(Tier, u64)>,
         cache: &mut KernelCache,
+        emit: impl FnMut(Tier, u64, bool),
+    ) -> bool {
+        let in_hand = q.in_hand();
+        if self.mill_wins() || in_hand > 0 && !q.turn_matches_hands() {
+            return false;
+        }
+        if in_hand == 0 {
+            self.moving_children(q, cache, emit);
+        } else {
+            self.placement_children(q, cache, emit);
+        }
+        true
+    }
+
+    /// A placement's children. The white set's neighbours (a point added by white's placement,
+    /// or removed by black's mill) are canonicalized once per set ([`SetClasses::neighbours`]);
+    /// each child then costs the image of its black set and a colex rank.
+    fn placement_children(
+        &self,
+        q: Parts,
+        cache: &mut KernelCache,
+        mut emit: impl FnMut(Tier, u64, bool),
     ) {
-        out.clear();
+        let classes = &self.layout.classes;
+        let KernelCache { least, near } = cache;
+        classes.neighbours(q.white, near);
+        let (w, b) = (q.white.count_ones(), q.black.count_ones());
+        let hand = q.in_hand() - 1;
+        let empty = self.all() & !(q.white | q.black);
+        let index = |point: Option<u32>, black: u32| {
+            classes.neighbour_pair_index(near, point, black).unwrap_or(u64::MAX)
+        };
+        if !q.black_to_move {
+            // White places (both hands were equal, so one is left to place): black to move, in
+            // the placement phase still, colors as they are.
+            let removable = self.removable(q.black);
+            let (plain, removed) = (
+                Self::tier_of(hand, w + 1, b, false),
+                Self::tier_of(hand, w + 1, b.wrapping_sub(1), false),
+            );
+            let mut targets = empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                if removable != 0 && self.forms_mill(q.white | 1 << to, to as usize) {
+                    let mut r = removable;
+                    while r != 0 {
+                        let x = r.trailing_zeros();
+                        r &= r - 1;
+                        emit(removed, index(Some(to), q.black & !(1 << x)), false);
+                    }
+                } else {
+                    emit(plain, index(Some(to), q.black), false);
+                }
+            }
+            return;
+        }
+        // Black places: white to move. After black's last placement the child is in the moving
+        // phase, where it is canonical with colors exchanged when black has more pieces.
+        let removable = self.removable(q.white);
+        let mut targets = empty;
+        while targets != 0 {
+            let to = targets.trailing_zeros();
+            targets &= targets - 1;
+            let black = q.black | 1 << to;
+            let mut child = |gone: Option<u32>| {
+                let white_count = if gone.is_some() { w - 1 } else { w };
+                if hand == 0 && white_count < b + 1 {
+                    let white = gone.map_or(q.white, |x| q.white & !(1 << x));
+                    let child =
+                        Parts { white, black, white_hand: 0, black_hand: 0, black_to_move: false };
+                    let (t, i) = self.locate_parts(child, least);
+                    emit(t, i, true);
+                } else {
+                    emit(Self::tier_of(hand, white_count, b + 1, false), index(gone, black), false);
+                }
+            };
+            if removable != 0 && self.forms_mill(black, to as usize) {
+                let mut r = removable;
+                while r != 0 {
+                    let x = r.trailing_zeros();
+                    r &= r - 1;
+                    child(Some(x));
+                }
+            } else {
+                child(None);
+            }
+        }
+    }
+
+    /// A moving-phase position's children: the white set's neighbours again. A white move's
+    /// result is found once per white set and move ([`SetClasses::moved_pair_index`]), a black
+    /// mill's removal once per white set and point; children canonical with colors exchanged are
+    /// located in full.
+    fn moving_children(
+        &self,
+        q: Parts,
+        cache: &mut KernelCache,
+        mut emit: impl FnMut(Tier, u64, bool),
+    ) {
         let classes = &self.layout.classes;
         let KernelCache { least, near } = cache;
         classes.neighbours(q.white, near);
@@ -1302,7 +1399,7 @@ impl Morris {
                     let bc = black.count_ones();
                     if w > bc {
                         let i = classes.moved_pair_index(near, from, to, black).unwrap_or(u64::MAX);
-                        out.push((Self::tier_of(0, w, bc, false), self.pair_size(w, bc) + i));
+                        emit(Self::tier_of(0, w, bc, false), self.pair_size(w, bc) + i, false);
                     } else {
                         let parts = Parts {
                             white,
@@ -1311,7 +1408,8 @@ impl Morris {
                             black_hand: 0,
                             black_to_move: true,
                         };
-                        out.push(self.locate_parts(parts, least));
+                        let (t, i) = self.locate_parts(parts, least);
+                        emit(t, i, true);
                     }
                 };
                 if removable != 0 && self.forms_mill(white, to as usize) {
@@ -1334,7 +1432,7 @@ impl Morris {
                     let wc = if gone.is_some() { w - 1 } else { w };
                     if wc >= b {
                         let i = classes.neighbour_pair_index(near, gone, black).unwrap_or(u64::MAX);
-                        out.push((Self::tier_of(0, wc, b, false), i));
+                        emit(Self::tier_of(0, wc, b, false), i, false);
                     } else {
                         let white = gone.map_or(q.white, |x| q.white & !(1 << x));
                         let parts = Parts {
@@ -1344,7 +1442,8 @@ impl Morris {
                             black_hand: 0,
                             black_to_move: false,
                         };
-                        out.push(self.locate_parts(parts, least));
+                        let (t, i) = self.locate_parts(parts, least);
+                        emit(t, i, true);
                     }
                 };
                 if removable != 0 && self.forms_mill(black, to as usize) {
@@ -1359,8 +1458,6 @@ impl Morris {
                 }
             });
         }
-        out.sort_unstable();
-        out.dedup();
     }
 }
 
@@ -1410,89 +1507,47 @@ impl TierKernel for Morris {
         out.dedup();
     }
 
-    /// A placement's children, from what the positions of a run of the tier's index share: the
-    /// white set. Its neighbours (a point added by white's placement, or removed by black's mill)
-    /// are canonicalized once per run ([`SetClasses::neighbours`]); each child then costs the
-    /// image of its black set and a colex rank. Every child is in a lower tier.
+    /// Placements' and moves' children from what the positions of a run of the tier's index
+    /// share (see [`Morris::placement_children`] and [`Morris::moving_children`]). Every child of
+    /// a placement is in a lower tier; a move's children in the position's own tier are distinct.
     fn child_locations_unsorted(
         &self,
         p: Position,
         out: &mut Vec<(Tier, u64)>,
         cache: &mut KernelCache,
     ) {
-        let q = Parts::of(p);
-        let in_hand = q.in_hand();
-        if self.mill_wins() || in_hand > 0 && !q.turn_matches_hands() {
+        out.clear();
+        let emit = |t: Tier, i: u64, _exchanged: bool| out.push((t, i));
+        if !self.run_children(Parts::of(p), cache, emit) {
             return self.child_locations(p, out, cache);
         }
-        if in_hand == 0 {
-            return self.moving_child_locations(q, out, cache);
+        if Parts::of(p).in_hand() == 0 {
+            out.sort_unstable();
+            out.dedup();
         }
+    }
+
+    fn child_locations_sided(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64, bool)>,
+        cache: &mut KernelCache,
+    ) -> bool {
         out.clear();
+        self.run_children(Parts::of(p), cache, |t, i, exchanged| out.push((t, i, exchanged)))
+    }
+
+    /// The board symmetries' images of a canonical position: as many as the symmetries less
+    /// those that keep both sets.
+    fn side_class_size(&self, p: Position) -> Option<u64> {
+        let q = Parts::of(p);
         let classes = &self.layout.classes;
-        let KernelCache { least, near } = cache;
-        classes.neighbours(q.white, near);
-        let (w, b) = (q.white.count_ones(), q.black.count_ones());
-        let hand = in_hand - 1;
-        let empty = self.all() & !(q.white | q.black);
-        let index = |point: Option<u32>, black: u32| {
-            classes.neighbour_pair_index(near, point, black).unwrap_or(u64::MAX)
-        };
-        if !q.black_to_move {
-            // White places (both hands were equal, so one is left to place): black to move, in
-            // the placement phase still, colors as they are.
-            let removable = self.removable(q.black);
-            let (plain, removed) = (
-                Self::tier_of(hand, w + 1, b, false),
-                Self::tier_of(hand, w + 1, b.wrapping_sub(1), false),
-            );
-            let mut targets = empty;
-            while targets != 0 {
-                let to = targets.trailing_zeros();
-                targets &= targets - 1;
-                if removable != 0 && self.forms_mill(q.white | 1 << to, to as usize) {
-                    let mut r = removable;
-                    while r != 0 {
-                        let x = r.trailing_zeros();
-                        r &= r - 1;
-                        out.push((removed, index(Some(to), q.black & !(1 << x))));
-                    }
-                } else {
-                    out.push((plain, index(Some(to), q.black)));
-                }
-            }
-            return;
-        }
-        // Black places: white to move. After black's last placement the child is in the moving
-        // phase, where it is canonical with colors exchanged when black has more pieces.
-        let removable = self.removable(q.white);
-        let mut targets = empty;
-        while targets != 0 {
-            let to = targets.trailing_zeros();
-            targets &= targets - 1;
-            let black = q.black | 1 << to;
-            let mut child = |gone: Option<u32>| {
-                let white_count = if gone.is_some() { w - 1 } else { w };
-                if hand == 0 && white_count < b + 1 {
-                    let white = gone.map_or(q.white, |x| q.white & !(1 << x));
-                    let child =
-                        Parts { white, black, white_hand: 0, black_hand: 0, black_to_move: false };
-                    out.push(self.locate_parts(child, least));
-                } else {
-                    out.push((Self::tier_of(hand, white_count, b + 1, false), index(gone, black)));
-                }
-            };
-            if removable != 0 && self.forms_mill(black, to as usize) {
-                let mut r = removable;
-                while r != 0 {
-                    let x = r.trailing_zeros();
-                    r &= r - 1;
-                    child(Some(x));
-                }
-            } else {
-                child(None);
-            }
-        }
+        let keep = (0..classes.symmetry_count())
+            .filter(|&s| {
+                classes.image(s, q.white) == q.white && classes.image(s, q.black) == q.black
+            })
+            .count();
+        Some((classes.symmetry_count() / keep.max(1)) as u64)
     }
 
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {

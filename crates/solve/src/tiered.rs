@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use perfectplay_core::{Game, GameExt, Position, Tier, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, KernelCache, Position, Tier, Value, ValueRemoteness};
 use rayon::prelude::*;
 
 use crate::analysis::Analysis;
@@ -86,6 +86,39 @@ fn marked(word: usize, w: u64) -> impl Iterator<Item = (u64, u64)> {
     })
 }
 
+/// The marked indices of a run of words of a tier's bits (the first is word number
+/// `first_word`), with their sides and positions. Where the marks are dense the game's kernel
+/// walks the range in order ([`perfectplay_core::TierKernel::tier_positions`]); else each index
+/// is unranked.
+fn marked_positions<G: Game + ?Sized>(
+    game: &G,
+    t: Tier,
+    first_word: usize,
+    words: &[u64],
+    out: &mut Vec<(u64, u64, Option<Position>)>,
+) {
+    out.clear();
+    for (j, &w) in words.iter().enumerate() {
+        out.extend(marked(first_word + j, w).map(|(index, sides)| (index, sides, None)));
+    }
+    let (Some(&(lo, ..)), Some(&(hi, ..))) = (out.first(), out.last()) else { return };
+    match game.kernel() {
+        // A walk costs a few steps per index; an unranking, some tens.
+        Some(kernel) if (hi - lo) < 16 * out.len() as u64 => {
+            let mut run = vec![None; (hi - lo + 1) as usize];
+            kernel.tier_positions(t, lo, &mut run);
+            for e in out.iter_mut() {
+                e.2 = run[(e.0 - lo) as usize];
+            }
+        }
+        _ => {
+            for e in out.iter_mut() {
+                e.2 = game.tier_position(t, e.0);
+            }
+        }
+    }
+}
+
 /// Counts a solved tiered game's reachable positions: the whole game's value-remoteness rows and
 /// one line per tier.
 pub fn analyze_tiered<G: Game + ?Sized>(
@@ -145,36 +178,48 @@ pub fn analyze_tiered_from<'s, G: Game + ?Sized>(
                 .enumerate()
                 .map(|(task, chunk)| {
                     let mut children = Vec::new();
+                    let mut sided = Vec::new();
+                    let mut cache = KernelCache::default();
                     let mut found = 0u64;
-                    for (j, word) in chunk.iter().enumerate() {
-                        let w = word.swap(0, Relaxed);
-                        for (index, sides) in marked(task * WORDS_PER_TASK + j, w) {
-                            let p =
-                                game.tier_position(t, index).ok_or_else(|| unnamed(t, index))?;
-                            if game.primitive(p).is_some() {
-                                continue;
-                            }
+                    let words: Vec<u64> = chunk.iter().map(|w| w.swap(0, Relaxed)).collect();
+                    let mut located = Vec::new();
+                    marked_positions(game, t, task * WORDS_PER_TASK, &words, &mut located);
+                    for &(index, sides, p) in &located {
+                        let p = p.ok_or_else(|| unnamed(t, index))?;
+                        if game.primitive(p).is_some() {
+                            continue;
+                        }
+                        sided.clear();
+                        let by_kernel = game
+                            .kernel()
+                            .is_some_and(|k| k.child_locations_sided(p, &mut sided, &mut cache));
+                        if !by_kernel {
                             children.clear();
                             game.children(p, &mut children);
-                            for &child in &children {
+                            sided.extend(children.iter().map(|&child| {
                                 let (cc, exchanged) = game.canonical_exchanged(child);
-                                let ct = game.tier(cc);
-                                let words = if ct == t {
-                                    visited
-                                } else {
-                                    &marks.bits[marks.slot(ct).ok_or_else(|| not_solved(cc))?]
-                                };
-                                let base = game.tier_index(cc) * SIDES;
-                                for side in 0..SIDES {
-                                    if sides >> side & 1 == 0 {
-                                        continue;
-                                    }
-                                    let bit = base + (side ^ u64::from(exchanged));
-                                    if Marks::set(words, bit) {
-                                        found += 1;
-                                        if ct == t {
-                                            Marks::set(&next, bit);
-                                        }
+                                (game.tier(cc), game.tier_index(cc), exchanged)
+                            }));
+                        }
+                        for &(ct, ci, exchanged) in &sided {
+                            let words = if ct == t {
+                                visited
+                            } else {
+                                let slot = marks
+                                    .slot(ct)
+                                    .ok_or(SolveError::ChildNotSolved { position: p })?;
+                                &marks.bits[slot]
+                            };
+                            let base = ci * SIDES;
+                            for side in 0..SIDES {
+                                if sides >> side & 1 == 0 {
+                                    continue;
+                                }
+                                let bit = base + (side ^ u64::from(exchanged));
+                                if Marks::set(words, bit) {
+                                    found += 1;
+                                    if ct == t {
+                                        Marks::set(&next, bit);
                                     }
                                 }
                             }
@@ -209,16 +254,29 @@ pub fn analyze_tiered_from<'s, G: Game + ?Sized>(
             .map(|(task, chunk)| -> Result<Counts, SolveError> {
                 let mut counts = Counts::default();
                 let mut images = Vec::new();
-                for (j, word) in chunk.iter().enumerate() {
-                    let w = word.load(Relaxed);
-                    for (index, sides) in marked(task * WORDS_PER_TASK + j, w) {
-                        let p = game.tier_position(t, index).ok_or_else(|| unnamed(t, index))?;
-                        let vr = solved.values.get(index as usize);
+                let words: Vec<u64> = chunk.iter().map(|w| w.load(Relaxed)).collect();
+                let mut located = Vec::new();
+                marked_positions(game, t, task * WORDS_PER_TASK, &words, &mut located);
+                for &(index, sides, p) in &located {
+                    let p = p.ok_or_else(|| unnamed(t, index))?;
+                    let vr = solved.values.get(index as usize);
+                    let mut members = 0u64;
+                    if let Some(size) = game.kernel().and_then(|k| k.side_class_size(p)) {
+                        // The class's members on each side reached, in their tiers.
+                        if sides & 1 == 1 {
+                            members += size;
+                            counts.tier_many(game.tier(p).0 as usize, vr, size);
+                        }
+                        if sides & 2 == 2 {
+                            let e = game.exchange(p).unwrap_or(p);
+                            members += size;
+                            counts.tier_many(game.tier(e).0 as usize, vr, size);
+                        }
+                    } else {
                         images.clear();
                         game.symmetry_images(p, &mut images);
                         images.sort_unstable();
                         images.dedup();
-                        let mut members = 0u64;
                         for &q in &images {
                             let on_side = sides == 3 || {
                                 let side = u64::from(game.canonical_exchanged(q).1);
@@ -226,22 +284,22 @@ pub fn analyze_tiered_from<'s, G: Game + ?Sized>(
                             };
                             if on_side {
                                 members += 1;
-                                counts.tier(game.tier(q).0 as usize, vr);
+                                counts.tier_many(game.tier(q).0 as usize, vr, 1);
                             }
                         }
-                        if merges {
-                            counts.value(vr, members, 1);
+                    }
+                    if merges {
+                        counts.value(vr, members, 1);
+                        counts.canonical_in(t.0 as usize);
+                    } else {
+                        // One class per side reached, each in its own tier.
+                        counts.value(vr, members, u64::from(sides.count_ones()));
+                        if sides & 1 == 1 {
                             counts.canonical_in(t.0 as usize);
-                        } else {
-                            // One class per side reached, each in its own tier.
-                            counts.value(vr, members, u64::from(sides.count_ones()));
-                            if sides & 1 == 1 {
-                                counts.canonical_in(t.0 as usize);
-                            }
-                            if sides & 2 == 2 {
-                                let e = game.exchange(p).unwrap_or(p);
-                                counts.canonical_in(game.tier(e).0 as usize);
-                            }
+                        }
+                        if sides & 2 == 2 {
+                            let e = game.exchange(p).unwrap_or(p);
+                            counts.canonical_in(game.tier(e).0 as usize);
                         }
                     }
                 }
@@ -326,9 +384,10 @@ impl Counts {
         e.1 += classes;
     }
 
-    fn tier(&mut self, t: usize, vr: ValueRemoteness) {
+    /// `n` reachable positions of value `vr` in tier number `t`.
+    fn tier_many(&mut self, t: usize, vr: ValueRemoteness, n: u64) {
         self.grow(t);
-        self.reachable[t] += 1;
+        self.reachable[t] += n;
         let r = vr.remoteness();
         match vr.value() {
             Value::Win => self.max_win[t] = self.max_win[t].max(r.map(|r| r.0)),

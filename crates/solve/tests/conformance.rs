@@ -269,7 +269,39 @@ fn tier_kernels_agree_with_their_composition() {
             unsorted.dedup();
             prop_assert_eq!(inside, unsorted.iter().filter(|l| l.0 == t).count());
             prop_assert_eq!(unsorted, expected, "children of {}", game.position_to_string(p));
+            // With sides: whether each child's canonical form is its exchange's.
+            let mut sided = Vec::new();
+            if game.primitive(p).is_none()
+                && kernel.child_locations_sided(p, &mut sided, &mut cache)
+            {
+                let mut expected: Vec<_> = sorted_children(game, p)
+                    .into_iter()
+                    .map(|k| {
+                        let (c, x) = game.canonical_exchanged(k);
+                        (game.tier(c), game.tier_index(c), x)
+                    })
+                    .collect();
+                expected.sort_unstable();
+                expected.dedup();
+                sided.sort_unstable();
+                sided.dedup();
+                prop_assert_eq!(sided, expected, "children of {}", game.position_to_string(p));
+            }
             let c = game.tier_position(t, i).unwrap_or(p);
+            // A class's members on each side.
+            if let Some(size) = kernel.side_class_size(c) {
+                let mut images = Vec::new();
+                game.symmetry_images(c, &mut images);
+                images.sort_unstable();
+                images.dedup();
+                let on = |side: bool| {
+                    images.iter().filter(|&&q| game.canonical_exchanged(q).1 == side).count() as u64
+                };
+                prop_assert_eq!(on(false), size, "class of {}", game.position_to_string(c));
+                if game.exchange(c).is_some() {
+                    prop_assert_eq!(on(true), size, "class of {}", game.position_to_string(c));
+                }
+            }
             let mut parents = Vec::new();
             game.undo_moves_in_tier(c, &mut parents);
             let mut expected: Vec<u64> =
