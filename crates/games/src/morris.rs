@@ -1286,6 +1286,37 @@ impl Morris {
         true
     }
 
+    /// `f(None)` for a move that forms no mill; else `f(Some(x))` for each removable point `x`
+    /// (none to remove: as if no mill formed).
+    #[inline]
+    fn each_removal(mill: bool, removable: u32, mut f: impl FnMut(Option<u32>)) {
+        if mill && removable != 0 {
+            let mut r = removable;
+            while r != 0 {
+                let x = r.trailing_zeros();
+                r &= r - 1;
+                f(Some(x));
+            }
+        } else {
+            f(None);
+        }
+    }
+
+    /// The location of a moving-phase child whose canonical form has colors exchanged.
+    #[inline]
+    fn exchanged_child(
+        &self,
+        white: u32,
+        black: u32,
+        black_to_move: bool,
+        least: &mut LeastCache,
+    ) -> (Tier, u64) {
+        self.locate_parts(
+            Parts { white, black, white_hand: 0, black_hand: 0, black_to_move },
+            least,
+        )
+    }
+
     /// A placement's children. The white set's neighbours (a point added by white's placement,
     /// or removed by black's mill) are canonicalized once per set ([`SetClasses::neighbours`]);
     /// each child then costs the image of its black set and a colex rank.
@@ -1316,16 +1347,11 @@ impl Morris {
             while targets != 0 {
                 let to = targets.trailing_zeros();
                 targets &= targets - 1;
-                if removable != 0 && self.forms_mill(q.white | 1 << to, to as usize) {
-                    let mut r = removable;
-                    while r != 0 {
-                        let x = r.trailing_zeros();
-                        r &= r - 1;
-                        emit(removed, index(Some(to), q.black & !(1 << x)), false);
-                    }
-                } else {
-                    emit(plain, index(Some(to), q.black), false);
-                }
+                let mill = self.forms_mill(q.white | 1 << to, to as usize);
+                Self::each_removal(mill, removable, |gone| match gone {
+                    Some(x) => emit(removed, index(Some(to), q.black & !(1 << x)), false),
+                    None => emit(plain, index(Some(to), q.black), false),
+                });
             }
             return;
         }
@@ -1337,28 +1363,17 @@ impl Morris {
             let to = targets.trailing_zeros();
             targets &= targets - 1;
             let black = q.black | 1 << to;
-            let mut child = |gone: Option<u32>| {
+            let mill = self.forms_mill(black, to as usize);
+            Self::each_removal(mill, removable, |gone| {
                 let white_count = if gone.is_some() { w - 1 } else { w };
                 if hand == 0 && white_count < b + 1 {
                     let white = gone.map_or(q.white, |x| q.white & !(1 << x));
-                    let child =
-                        Parts { white, black, white_hand: 0, black_hand: 0, black_to_move: false };
-                    let (t, i) = self.locate_parts(child, least);
+                    let (t, i) = self.exchanged_child(white, black, false, least);
                     emit(t, i, true);
                 } else {
                     emit(Self::tier_of(hand, white_count, b + 1, false), index(gone, black), false);
                 }
-            };
-            if removable != 0 && self.forms_mill(black, to as usize) {
-                let mut r = removable;
-                while r != 0 {
-                    let x = r.trailing_zeros();
-                    r &= r - 1;
-                    child(Some(x));
-                }
-            } else {
-                child(None);
-            }
+            });
         }
     }
 
@@ -1395,67 +1410,36 @@ impl Morris {
             let removable = self.removable(q.black);
             each_piece(q.white, w, &mut |from, to| {
                 let white = q.white ^ (1 << from | 1 << to);
-                let mut child = |black: u32| {
+                let mill = self.forms_mill(white, to as usize);
+                Self::each_removal(mill, removable, |gone| {
+                    let black = gone.map_or(q.black, |x| q.black & !(1 << x));
                     let bc = black.count_ones();
                     if w > bc {
                         let i = classes.moved_pair_index(near, from, to, black).unwrap_or(u64::MAX);
                         emit(Self::tier_of(0, w, bc, false), self.pair_size(w, bc) + i, false);
                     } else {
-                        let parts = Parts {
-                            white,
-                            black,
-                            white_hand: 0,
-                            black_hand: 0,
-                            black_to_move: true,
-                        };
-                        let (t, i) = self.locate_parts(parts, least);
+                        let (t, i) = self.exchanged_child(white, black, true, least);
                         emit(t, i, true);
                     }
-                };
-                if removable != 0 && self.forms_mill(white, to as usize) {
-                    let mut r = removable;
-                    while r != 0 {
-                        let x = r.trailing_zeros();
-                        r &= r - 1;
-                        child(q.black & !(1 << x));
-                    }
-                } else {
-                    child(q.black);
-                }
+                });
             });
         } else {
             // Black moves; the child has white to move, colors kept unless black has more.
             let removable = self.removable(q.white);
             each_piece(q.black, b, &mut |from, to| {
                 let black = q.black ^ (1 << from | 1 << to);
-                let mut child = |gone: Option<u32>| {
+                let mill = self.forms_mill(black, to as usize);
+                Self::each_removal(mill, removable, |gone| {
                     let wc = if gone.is_some() { w - 1 } else { w };
                     if wc >= b {
                         let i = classes.neighbour_pair_index(near, gone, black).unwrap_or(u64::MAX);
                         emit(Self::tier_of(0, wc, b, false), i, false);
                     } else {
                         let white = gone.map_or(q.white, |x| q.white & !(1 << x));
-                        let parts = Parts {
-                            white,
-                            black,
-                            white_hand: 0,
-                            black_hand: 0,
-                            black_to_move: false,
-                        };
-                        let (t, i) = self.locate_parts(parts, least);
+                        let (t, i) = self.exchanged_child(white, black, false, least);
                         emit(t, i, true);
                     }
-                };
-                if removable != 0 && self.forms_mill(black, to as usize) {
-                    let mut r = removable;
-                    while r != 0 {
-                        let x = r.trailing_zeros();
-                        r &= r - 1;
-                        child(Some(x));
-                    }
-                } else {
-                    child(None);
-                }
+                });
             });
         }
     }
