@@ -78,7 +78,7 @@ pub struct SetClasses {
     n: usize,
     perms: Vec<Vec<usize>>,
     /// Per symmetry, per byte of the set: that byte's image bits.
-    bytes: Vec<Vec<[u32; 256]>>,
+    bytes: Vec<[[u32; 256]; 4]>,
     /// Per set (small boards): the symmetries that take it to its least image, as a bit mask (low
     /// 32 bits), and the rank of that image among the least sets of its size (high 32 bits).
     least_table: Vec<u64>,
@@ -90,7 +90,7 @@ pub struct SetClasses {
     binomial: Box<[[u64; 34]; 34]>,
     /// Colex ranks by byte: `colex_bytes[t][j][v]` is the rank contribution of the points of byte
     /// value `v` at byte `t` of a compressed set that has `j` points below that byte.
-    colex_bytes: Vec<[[u32; 256]; 33]>,
+    colex_bytes: Box<[[[u32; 256]; 33]; 3]>,
     /// `extract8[m][v]`: the bits of byte `v` at the points of byte mask `m`, packed low.
     extract8: Box<[[u8; 256]; 256]>,
 }
@@ -112,23 +112,22 @@ impl SetClasses {
         if !perms.iter().any(|p| p.iter().enumerate().all(|(i, &q)| i == q)) {
             return Err("the symmetries must include the identity".into());
         }
+        // Four byte tables per symmetry (the points past `n` map to nothing).
         let bytes = perms
             .iter()
             .map(|p| {
-                (0..n.div_ceil(8))
-                    .map(|j| {
-                        let mut t = [0u32; 256];
-                        for (v, image) in t.iter_mut().enumerate() {
-                            for bit in 0..8 {
-                                let point = 8 * j + bit;
-                                if v >> bit & 1 == 1 && point < n {
-                                    *image |= 1 << p[point];
-                                }
+                let mut tables = [[0u32; 256]; 4];
+                for (j, t) in tables.iter_mut().enumerate() {
+                    for (v, image) in t.iter_mut().enumerate() {
+                        for bit in 0..8 {
+                            let point = 8 * j + bit;
+                            if v >> bit & 1 == 1 && point < n {
+                                *image |= 1 << p[point];
                             }
                         }
-                        t
-                    })
-                    .collect()
+                    }
+                }
+                tables
             })
             .collect();
         let mut binomial = Box::new([[0u64; 34]; 34]);
@@ -138,9 +137,10 @@ impl SetClasses {
                 binomial[m][k] = binomial[m - 1][k - 1] + binomial[m - 1][k];
             }
         }
-        let colex_bytes = (0..n.div_ceil(8))
-            .map(|t| {
-                let mut table = [[0u32; 256]; 33];
+        // Three bytes (boards of up to 24 points; larger ones rank without the tables).
+        let mut colex_bytes = Box::new([[[0u32; 256]; 33]; 3]);
+        for (t, table) in colex_bytes.iter_mut().enumerate() {
+            {
                 for (j, row) in table.iter_mut().enumerate() {
                     for (v, entry) in row.iter_mut().enumerate() {
                         let mut sum = 0u64;
@@ -156,9 +156,8 @@ impl SetClasses {
                         *entry = u32::try_from(sum).unwrap_or(u32::MAX);
                     }
                 }
-                table
-            })
-            .collect();
+            }
+        }
         let mut classes = SetClasses {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             n,
@@ -237,12 +236,15 @@ impl SetClasses {
     /// The image of a set under symmetry `s`.
     #[inline]
     pub fn image(&self, s: usize, set: u32) -> u32 {
-        let t = &self.bytes[s];
-        let mut image = 0;
-        for (j, table) in t.iter().enumerate() {
-            image |= table[(set >> (8 * j) & 0xff) as usize];
+        let [t0, t1, t2, t3] = &self.bytes[s];
+        let image = t0[(set & 0xff) as usize]
+            | t1[(set >> 8 & 0xff) as usize]
+            | t2[(set >> 16 & 0xff) as usize];
+        if set >> 24 == 0 {
+            image
+        } else {
+            image | t3[(set >> 24) as usize]
         }
-        image
     }
 
     fn least_computed(&self, set: u32) -> (u32, u32) {
@@ -498,22 +500,19 @@ impl SetClasses {
         if self.n <= 24 {
             // b compressed to the points a leaves, byte by byte, then ranked byte by byte.
             let free = !a & self.all_points();
-            let mut compressed = 0u32;
-            let mut shift = 0;
-            for t in 0..self.colex_bytes.len() {
-                let m = (free >> (8 * t) & 0xff) as usize;
-                let v = (b >> (8 * t) & 0xff) as usize;
-                compressed |= u32::from(self.extract8[m][v]) << shift;
-                shift += m.count_ones();
-            }
-            let mut rank = 0u64;
-            let mut below = 0usize;
-            for (t, table) in self.colex_bytes.iter().enumerate() {
-                let v = (compressed >> (8 * t) & 0xff) as usize;
-                rank += u64::from(table[below.min(32)][v]);
-                below += v.count_ones() as usize;
-            }
-            return rank;
+            let (m0, m1, m2) = (free & 0xff, free >> 8 & 0xff, free >> 16 & 0xff);
+            let compressed = u32::from(self.extract8[m0 as usize][(b & 0xff) as usize])
+                | u32::from(self.extract8[m1 as usize][(b >> 8 & 0xff) as usize])
+                    << m0.count_ones()
+                | u32::from(self.extract8[m2 as usize][(b >> 16 & 0xff) as usize])
+                    << (m0.count_ones() + m1.count_ones());
+            let [c0, c1, c2] = &*self.colex_bytes;
+            let (v0, v1, v2) = (compressed & 0xff, compressed >> 8 & 0xff, compressed >> 16 & 0xff);
+            let below1 = v0.count_ones() as usize;
+            let below2 = below1 + v1.count_ones() as usize;
+            return u64::from(c0[0][v0 as usize])
+                + u64::from(c1[below1][v1 as usize])
+                + u64::from(c2[below2][v2 as usize]);
         }
         let mut rank = 0u64;
         let mut rest = b;
