@@ -59,6 +59,14 @@ fn tables_4_3_and_b5() {
     let (analysis, lines) =
         perfectplay_solve::analyze_tiered_from(&game, &read, &perfectplay_solve::NoProgress)
             .unwrap();
+    // Everything counted, before any comparison (a mismatch then shows beside the whole table).
+    eprintln!("{}", analysis.to_tsv());
+    for l in &lines {
+        eprintln!(
+            "{}\t{}\t{}\t{:?}\t{:?}",
+            l.name, l.reachable, l.canonical, l.max_win, l.max_lose
+        );
+    }
     assert_eq!(db.get(&game, game.start()).unwrap().map(|v| v.value()), Some(Value::Draw));
     assert_eq!((analysis.total(), analysis.canonical_total()), (296_852_156_051, 18_558_930_949));
     let ours: BTreeMap<(String, String), (u64, u64)> = analysis
