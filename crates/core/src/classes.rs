@@ -281,6 +281,19 @@ impl SetClasses {
         self.least_ranked_from(set, self.least_table.get(set as usize).copied())
     }
 
+    /// A set's entry in the least-image table (`None` on boards without one), for
+    /// [`SetClasses::canonical_pair_index_from`]: a caller can load several before using them.
+    #[inline]
+    pub fn table_entry(&self, set: u32) -> Option<u64> {
+        self.least_table.get(set as usize).copied()
+    }
+
+    /// [`SetClasses::canonical_pair_index`] given `a`'s [`SetClasses::table_entry`].
+    #[inline]
+    pub fn canonical_pair_index_from(&self, a: u32, entry: Option<u64>, b: u32) -> Option<u64> {
+        self.ranked_pair_index(self.least_ranked_from(a, entry), b)
+    }
+
     /// [`SetClasses::least_ranked`] through a worker's cache.
     #[inline]
     pub fn least_ranked_cached(&self, set: u32, cache: &mut LeastCache) -> (u32, u32, Option<u64>) {

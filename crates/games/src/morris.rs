@@ -1327,7 +1327,7 @@ impl Morris {
         mut emit: impl FnMut(Tier, u64, bool),
     ) {
         let classes = &self.layout.classes;
-        let KernelCache { least, near } = cache;
+        let KernelCache { near, .. } = cache;
         classes.neighbours(q.white, near);
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let hand = q.in_hand() - 1;
@@ -1358,6 +1358,17 @@ impl Morris {
         // Black places: white to move. After black's last placement the child is in the moving
         // phase, where it is canonical with colors exchanged when black has more pieces.
         let removable = self.removable(q.white);
+        // Where children are exchanged, black's set leads their canonical forms: its least-image
+        // entries (random in a large table) are all loaded first, so that the loads overlap.
+        let mut entries = [None; 32];
+        if hand == 0 && w.saturating_sub(1) < b + 1 {
+            let mut targets = empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                entries[to as usize] = classes.table_entry(q.black | 1 << to);
+            }
+        }
         let mut targets = empty;
         while targets != 0 {
             let to = targets.trailing_zeros();
@@ -1367,9 +1378,12 @@ impl Morris {
             Self::each_removal(mill, removable, |gone| {
                 let white_count = if gone.is_some() { w - 1 } else { w };
                 if hand == 0 && white_count < b + 1 {
+                    // Colors exchanged: black's set first, black to move.
                     let white = gone.map_or(q.white, |x| q.white & !(1 << x));
-                    let (t, i) = self.exchanged_child(white, black, false, least);
-                    emit(t, i, true);
+                    let entry = entries[to as usize];
+                    let i = classes.canonical_pair_index_from(black, entry, white);
+                    let i = self.pair_size(b + 1, white_count) + i.unwrap_or(u64::MAX);
+                    emit(Self::tier_of(0, b + 1, white_count, false), i, true);
                 } else {
                     emit(Self::tier_of(hand, white_count, b + 1, false), index(gone, black), false);
                 }
