@@ -10,8 +10,11 @@ use perfectplay_core::ValueRemoteness;
 /// catch text-mode transfers, as PNG's signature does.
 pub const MAGIC: [u8; 8] = [0x89, b'P', b'P', b'D', b'B', b'\r', b'\n', 0x1a];
 
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes (it reads this one and every earlier one).
+pub const VERSION: u32 = 2;
+
+/// The oldest format version this build reads.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// Magic, version and header length.
 pub const PREAMBLE_LEN: usize = 16;
@@ -23,6 +26,26 @@ pub enum TableKind {
     Dense,
     /// The positions are sorted keys stored in key blocks; a position's index is its rank.
     Sorted,
+}
+
+/// How a value block's decompressed bytes hold its codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeLayout {
+    /// `bits` bits per code in little-endian 64-bit words (version 1's only layout).
+    Packed,
+    /// A byte per code, or for codes of 9 to 16 bits every code's low byte, then every code's
+    /// high byte (two planes): bytes that zstd models well, a third smaller compressed than
+    /// packed codes of 5 to 7 bits (BENCHMARKS.md).
+    Bytes,
+}
+
+impl CodeLayout {
+    fn to_byte(self) -> u8 {
+        match self {
+            CodeLayout::Packed => 0,
+            CodeLayout::Bytes => 1,
+        }
+    }
 }
 
 /// Where one compressed block lies and its checksum.
@@ -58,6 +81,8 @@ pub struct TableHeader {
     pub dictionary: Vec<ValueRemoteness>,
     /// Bits per code: the fewest that hold `dictionary.len()` codes (0 when there is one value).
     pub bits: u8,
+    /// How the value blocks hold the codes.
+    pub layout: CodeLayout,
     /// log2 of the positions per value block.
     pub value_block_shift: u8,
     /// The value blocks, in index order.
@@ -107,8 +132,11 @@ pub fn bits_for(codes: usize) -> u8 {
 }
 
 /// Bytes of a value block's decompressed payload: its codes packed into whole 64-bit words.
-pub fn value_block_bytes(positions: u64, bits: u8) -> usize {
-    (positions * u64::from(bits)).div_ceil(64) as usize * 8
+pub fn value_block_bytes(positions: u64, bits: u8, layout: CodeLayout) -> usize {
+    match layout {
+        CodeLayout::Packed => (positions * u64::from(bits)).div_ceil(64) as usize * 8,
+        CodeLayout::Bytes => positions as usize * usize::from(bits.div_ceil(8)),
+    }
 }
 
 impl TableHeader {
@@ -116,6 +144,23 @@ impl TableHeader {
     pub fn value_block_positions(&self, block: usize) -> u64 {
         let per = 1u64 << self.value_block_shift;
         (self.positions - block as u64 * per).min(per)
+    }
+
+    /// The code of position `i` of value block `block`, from the block's decoded words
+    /// ([`words_of`]).
+    #[inline]
+    pub fn code_in_block(&self, words: &[u64], block: usize, i: u64) -> u16 {
+        match self.layout {
+            CodeLayout::Packed => unpack(words, i, self.bits),
+            CodeLayout::Bytes => {
+                let byte = |k: u64| (words[(k / 8) as usize] >> (8 * (k % 8)) & 0xff) as u16;
+                match self.bits {
+                    0 => 0,
+                    1..=8 => byte(i),
+                    _ => byte(i) | byte(self.value_block_positions(block) + i) << 8,
+                }
+            }
+        }
     }
 
     /// The number of keys in key block `block`.
@@ -155,6 +200,7 @@ impl Header {
                 put_u16(&mut b, v.to_bits());
             }
             b.push(t.bits);
+            b.push(t.layout.to_byte());
             b.push(t.value_block_shift);
             put_u32(&mut b, t.value_blocks.len() as u32);
             for r in &t.value_blocks {
@@ -195,8 +241,9 @@ pub enum HeaderProblem {
     Invalid(String),
 }
 
-/// Reads the preamble: the header's total length, after checking magic and version.
-pub fn decode_preamble(b: &[u8]) -> Result<usize, HeaderProblem> {
+/// Reads the preamble: the header's total length and the format version, after checking magic and
+/// version.
+pub fn decode_preamble(b: &[u8]) -> Result<(usize, u32), HeaderProblem> {
     if b.len() < 8 || b[..8] != MAGIC {
         return Err(HeaderProblem::NotADatabase);
     }
@@ -204,19 +251,19 @@ pub fn decode_preamble(b: &[u8]) -> Result<usize, HeaderProblem> {
         return Err(HeaderProblem::Short);
     }
     let version = u32::from_le_bytes([b[8], b[9], b[10], b[11]]);
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(HeaderProblem::Version(version));
     }
     let len = u32::from_le_bytes([b[12], b[13], b[14], b[15]]) as usize;
     if len < PREAMBLE_LEN + 4 {
         return Err(HeaderProblem::Invalid(format!("header length {len}")));
     }
-    Ok(len)
+    Ok((len, version))
 }
 
 /// Decodes a whole header (`b` is exactly the header's bytes) and checks its consistency.
 pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
-    let len = decode_preamble(b)?;
+    let (len, version) = decode_preamble(b)?;
     if b.len() < len {
         return Err(HeaderProblem::Short);
     }
@@ -259,6 +306,14 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
             dictionary.push(r.value()?);
         }
         let bits = r.u8()?;
+        let layout = match version {
+            1 => CodeLayout::Packed,
+            _ => match r.u8()? {
+                0 => CodeLayout::Packed,
+                1 => CodeLayout::Bytes,
+                l => return Err(HeaderProblem::Invalid(format!("code layout {l}"))),
+            },
+        };
         let value_block_shift = r.u8()?;
         let n = r.u32()? as usize;
         let mut value_blocks = Vec::with_capacity(n.min(r.remaining() / 16));
@@ -277,6 +332,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
             positions,
             dictionary,
             bits,
+            layout,
             value_block_shift,
             value_blocks,
             key_block_shift,
@@ -407,13 +463,39 @@ pub fn pack(codes: impl Iterator<Item = u16>, count: usize, bits: u8) -> Vec<u8>
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// Words from a decompressed value block's bytes (a multiple of 8 long).
+/// Codes laid out as `layout` says, `bits` each (the bytes a value block compresses).
+pub fn encode_codes(
+    codes: impl Iterator<Item = u16>,
+    count: usize,
+    bits: u8,
+    layout: CodeLayout,
+) -> Vec<u8> {
+    match layout {
+        CodeLayout::Packed => pack(codes, count, bits),
+        CodeLayout::Bytes => {
+            let planes = usize::from(bits.div_ceil(8));
+            let mut b = vec![0u8; count * planes];
+            for (i, c) in codes.take(count).enumerate() {
+                if planes > 0 {
+                    b[i] = c as u8;
+                }
+                if planes > 1 {
+                    b[count + i] = (c >> 8) as u8;
+                }
+            }
+            b
+        }
+    }
+}
+
+/// Little-endian 64-bit words from a decompressed value block's bytes, the last one padded with
+/// zeros (how a reader keeps a decoded block).
 pub fn words_of(bytes: &[u8]) -> Vec<u64> {
     bytes
-        .chunks_exact(8)
+        .chunks(8)
         .map(|c| {
             let mut a = [0u8; 8];
-            a.copy_from_slice(c);
+            a[..c.len()].copy_from_slice(c);
             u64::from_le_bytes(a)
         })
         .collect()
@@ -490,14 +572,32 @@ mod tests {
 
     proptest! {
         #[test]
-        fn packed_codes_read_back(bits in 0u8..=16, raw in proptest::collection::vec(any::<u16>(), 0..300)) {
+        fn codes_read_back_in_both_layouts(
+            bits in 0u8..=16,
+            raw in proptest::collection::vec(any::<u16>(), 0..300),
+            bytes_layout in any::<bool>(),
+        ) {
+            let layout = if bytes_layout { CodeLayout::Bytes } else { CodeLayout::Packed };
             let mask = if bits == 0 { 0 } else { (1u32 << bits) - 1 } as u16;
             let codes: Vec<u16> = raw.iter().map(|c| c & mask).collect();
-            let bytes = pack(codes.iter().copied(), codes.len(), bits);
-            prop_assert_eq!(bytes.len(), value_block_bytes(codes.len() as u64, bits));
+            let bytes = encode_codes(codes.iter().copied(), codes.len(), bits, layout);
+            prop_assert_eq!(bytes.len(), value_block_bytes(codes.len() as u64, bits, layout));
             let words = words_of(&bytes);
+            // One block holding the codes, as a reader sees it.
+            let table = TableHeader {
+                tier: 0,
+                kind: TableKind::Dense,
+                positions: codes.len() as u64,
+                dictionary: Vec::new(),
+                bits,
+                layout,
+                value_block_shift: 16,
+                value_blocks: Vec::new(),
+                key_block_shift: 12,
+                key_blocks: Vec::new(),
+            };
             for (i, &c) in codes.iter().enumerate() {
-                prop_assert_eq!(unpack(&words, i as u64, bits), c);
+                prop_assert_eq!(table.code_in_block(&words, 0, i as u64), c);
             }
         }
 

@@ -20,7 +20,9 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
-pub use format::{AnalysisRow, Header, TableHeader, TableKind, MAGIC, VERSION};
+pub use format::{
+    AnalysisRow, CodeLayout, Header, TableHeader, TableKind, MAGIC, OLDEST_VERSION, VERSION,
+};
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
 pub use tiers::{tier_dir, TierFiles};
 pub use writer::{Writer, Written, KEY_BLOCK_SHIFT, VALUE_BLOCK_SHIFT, ZSTD_LEVEL};
@@ -44,13 +46,14 @@ pub enum DbError {
         path: PathBuf,
     },
     /// A format version this build cannot read.
-    #[error("{}: format version {found}, this build reads version {supported}", path.display())]
+    #[error("{}: format version {found}, this build reads versions {} to {supported}",
+            path.display(), OLDEST_VERSION)]
     UnsupportedVersion {
         /// The file.
         path: PathBuf,
         /// The file's version.
         found: u32,
-        /// The version this build reads.
+        /// The newest version this build reads.
         supported: u32,
     },
     /// The file is shorter than its header says (or than a header).

@@ -15,13 +15,13 @@ use perfectplay_solve::{
 use rayon::prelude::*;
 
 use crate::format::{
-    decode_header, decode_keys, decode_preamble, unpack, value_block_bytes, words_of, BlockRef,
+    decode_header, decode_keys, decode_preamble, value_block_bytes, words_of, BlockRef,
     Header, HeaderProblem, TableHeader, TableKind, PREAMBLE_LEN, VERSION,
 };
 use crate::DbError;
 
-/// Bytes of decoded blocks a reader keeps by default: 16 MiB, about 340 value blocks of 65,536
-/// six-bit codes.
+/// Bytes of decoded blocks a reader keeps by default: 16 MiB, about 255 value blocks of 65,536
+/// one-byte codes.
 pub const DEFAULT_CACHE_BYTES: usize = 16 << 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -170,7 +170,7 @@ impl Database {
         };
         let mut preamble = vec![0u8; PREAMBLE_LEN.min(actual as usize)];
         file.read_exact_at(&mut preamble, 0).map_err(io)?;
-        let len = decode_preamble(&preamble).map_err(header_problem)?;
+        let (len, _) = decode_preamble(&preamble).map_err(header_problem)?;
         if len as u64 > actual {
             return Err(DbError::Truncated { path, expected: None, actual });
         }
@@ -330,7 +330,7 @@ impl Database {
         } else {
             let b = (index >> table.value_block_shift) as usize;
             let Some(words) = self.value_block(t, b, fetch)? else { return Ok(Found::NotCached) };
-            unpack(&words, index & ((1 << table.value_block_shift) - 1), table.bits)
+            table.code_in_block(&words, b, index & ((1 << table.value_block_shift) - 1))
         };
         table.dictionary.get(code as usize).copied().map(Found::Value).ok_or_else(|| {
             DbError::Corrupt {
@@ -384,9 +384,20 @@ impl Database {
         })
     }
 
+    /// The codes of value block `b` of table `t`, read and checked against the dictionary.
+    pub(crate) fn value_block_codes(&self, t: usize, b: usize) -> Result<Vec<u16>, DbError> {
+        let table = &self.header.tables[t];
+        let words = self.decode_value_block(t, b)?;
+        let codes: Vec<u16> = (0..table.value_block_positions(b))
+            .map(|i| table.code_in_block(&words, b, i))
+            .collect();
+        self.check_codes(table, codes.iter().map(|&c| usize::from(c)))?;
+        Ok(codes)
+    }
+
     fn decode_value_block(&self, t: usize, b: usize) -> Result<Vec<u64>, DbError> {
         let table = &self.header.tables[t];
-        let want = value_block_bytes(table.value_block_positions(b), table.bits);
+        let want = value_block_bytes(table.value_block_positions(b), table.bits, table.layout);
         let bytes = self.read_block(table, "value", b, &table.value_blocks[b], want)?;
         Ok(words_of(&bytes))
     }
@@ -501,7 +512,7 @@ impl Database {
                     if table.bits > 0 {
                         let words = self.decode_value_block(t, b)?;
                         for (i, c) in out.iter_mut().enumerate() {
-                            *c = unpack(&words, i as u64, table.bits) as u8;
+                            *c = table.code_in_block(&words, b, i as u64) as u8;
                         }
                     }
                     self.check_codes(table, out.iter().map(|&c| usize::from(c)))
@@ -512,7 +523,7 @@ impl Database {
                 values.par_chunks_mut(per).enumerate().try_for_each(|(b, out)| {
                     let words = self.decode_value_block(t, b)?;
                     for (i, v) in out.iter_mut().enumerate() {
-                        let code = unpack(&words, i as u64, table.bits) as usize;
+                        let code = usize::from(table.code_in_block(&words, b, i as u64));
                         self.check_codes(table, std::iter::once(code))?;
                         *v = table.dictionary[code];
                     }
@@ -576,7 +587,10 @@ impl Database {
             (0..table.value_blocks.len()).into_par_iter().try_for_each(|b| {
                 let words = self.decode_value_block(t, b)?;
                 let n = table.value_block_positions(b);
-                self.check_codes(table, (0..n).map(|i| usize::from(unpack(&words, i, table.bits))))
+                self.check_codes(
+                    table,
+                    (0..n).map(|i| usize::from(table.code_in_block(&words, b, i))),
+                )
             })?;
             (0..table.key_blocks.len())
                 .into_par_iter()

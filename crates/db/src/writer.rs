@@ -10,7 +10,8 @@ use perfectplay_solve::{Analysis, ResultSink, SolvedTier, TierSpace, TierValues}
 use rayon::prelude::*;
 
 use crate::format::{
-    bits_for, encode_keys, pack, AnalysisRow, BlockRef, Header, KeyBlockRef, TableHeader, TableKind,
+    bits_for, encode_codes, encode_keys, AnalysisRow, BlockRef, CodeLayout, Header, KeyBlockRef,
+    TableHeader, TableKind,
 };
 use crate::DbError;
 
@@ -36,6 +37,7 @@ pub struct Writer<'g> {
     analysis: Vec<AnalysisRow>,
     tables: Vec<Table>,
     level: i32,
+    layout: CodeLayout,
 }
 
 impl std::fmt::Debug for Writer<'_> {
@@ -70,12 +72,20 @@ impl<'g> Writer<'g> {
             analysis: Vec::new(),
             tables: Vec::new(),
             level: ZSTD_LEVEL,
+            layout: CodeLayout::Bytes,
         }
     }
 
     /// The zstd level for the blocks (1-22).
     pub fn with_level(mut self, level: i32) -> Self {
         self.level = level;
+        self
+    }
+
+    /// How new tables lay out their codes ([`CodeLayout::Bytes`] unless told; the packed layout
+    /// of version 1 is kept for tests of reading and upgrading it).
+    pub fn with_layout(mut self, layout: CodeLayout) -> Self {
+        self.layout = layout;
         self
     }
 
@@ -166,7 +176,7 @@ impl<'g> Writer<'g> {
             );
         }
         let bits = bits_for(dictionary.len());
-        let level = self.level;
+        let (level, layout) = (self.level, self.layout);
         let value_payloads: Vec<Vec<u8>> = if bits == 0 {
             Vec::new()
         } else {
@@ -181,7 +191,7 @@ impl<'g> Writer<'g> {
                         }
                         prev
                     });
-                    let raw = pack(codes, (range.end - range.start) as usize, bits);
+                    let raw = encode_codes(codes, (range.end - range.start) as usize, bits, layout);
                     zstd::bulk::compress(&raw, level)
                 })
                 .collect::<Result<_, _>>()
@@ -213,6 +223,7 @@ impl<'g> Writer<'g> {
             positions: n,
             dictionary,
             bits,
+            layout,
             value_block_shift: VALUE_BLOCK_SHIFT,
             value_blocks: value_payloads.iter().map(block_ref).collect(),
             key_block_shift: KEY_BLOCK_SHIFT,
@@ -228,17 +239,42 @@ impl<'g> Writer<'g> {
         Ok(())
     }
 
-    /// Copies every table of another database of the same game (a tier file) as it is: its
-    /// compressed blocks, each checked against its checksum on the way.
+    /// Copies every table of another database of the same game (a tier file): its compressed
+    /// blocks as they are, each checked against its checksum on the way, except that value blocks
+    /// in another layout than this writer's (a version 1 file's packed codes) are decoded, checked
+    /// and compressed again in this writer's layout.
     pub fn add_tables_from(&mut self, db: &crate::reader::Database) -> Result<(), DbError> {
         db.check_game(self.game)?;
         for (t, header) in db.header().tables.iter().enumerate() {
-            let refs = header.value_blocks.iter().chain(header.key_blocks.iter().map(|k| &k.block));
-            let blocks = refs
-                .enumerate()
-                .map(|(b, r)| db.raw_block(t, b, r))
-                .collect::<Result<Vec<_>, _>>()?;
-            self.tables.push(Table { header: header.clone(), blocks });
+            let mut header = header.clone();
+            let mut blocks = if header.bits > 0 && header.layout != self.layout {
+                let (level, layout) = (self.level, self.layout);
+                let blocks = (0..header.value_blocks.len())
+                    .into_par_iter()
+                    .map(|b| {
+                        let codes = db.value_block_codes(t, b)?;
+                        let raw = encode_codes(codes.iter().copied(), codes.len(), header.bits, layout);
+                        zstd::bulk::compress(&raw, level)
+                            .map_err(|e| DbError::Invalid(format!("compressing: {e}")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                header.layout = layout;
+                for (r, p) in header.value_blocks.iter_mut().zip(&blocks) {
+                    *r = BlockRef { offset: 0, len: p.len() as u32, crc: crc32fast::hash(p) };
+                }
+                blocks
+            } else {
+                header
+                    .value_blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(b, r)| db.raw_block(t, b, r))
+                    .collect::<Result<Vec<_>, _>>()?
+            };
+            for (b, k) in header.key_blocks.iter().enumerate() {
+                blocks.push(db.raw_block(t, b, &k.block)?);
+            }
+            self.tables.push(Table { header, blocks });
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use perfectplay_core::{
     Game, GameExt, Move, ParseError, Player, Position, PositionSpace, Remoteness, SizeClass,
     Symmetry, Tier, Value, ValueRemoteness,
 };
-use perfectplay_db::{Database, DbError, Fetch, Found, Writer};
+use perfectplay_db::{CodeLayout, Database, DbError, Fetch, Found, Writer};
 use perfectplay_solve::{
     solve, NoProgress, SolveOptions, SolvedTier, SortedPositions, TierSpace, TierValues,
 };
@@ -115,8 +115,19 @@ fn write(
     dense: &[ValueRemoteness],
     sorted: &[(u64, ValueRemoteness)],
 ) -> PathBuf {
+    write_laid_out(dir, game, dense, sorted, CodeLayout::Bytes)
+}
+
+/// [`write`] with the codes in `layout`.
+fn write_laid_out(
+    dir: &Path,
+    game: &Table,
+    dense: &[ValueRemoteness],
+    sorted: &[(u64, ValueRemoteness)],
+    layout: CodeLayout,
+) -> PathBuf {
     let path = dir.join("t.ppdb");
-    let mut w = Writer::new(&path, game, true).with_level(3);
+    let mut w = Writer::new(&path, game, true).with_level(3).with_layout(layout);
     w.add_tier(&SolvedTier {
         tier: Tier(0),
         space: TierSpace::Dense { size: dense.len() as u64 },
@@ -146,13 +157,30 @@ proptest! {
         distinct in 1u16..300,
         keys in proptest::collection::btree_map(any::<u64>(), 0u16..5, 0..9000),
         paired in any::<bool>(),
+        packed in any::<bool>(),
     ) {
         let dir = Dir::new("prop");
         let game = Table { size: codes.len() as u64, paired };
         let dense: Vec<_> = codes.iter().map(|c| vr(c % distinct)).collect();
         let sorted: Vec<_> = keys.iter().map(|(&k, &c)| (k, vr(c))).collect();
-        let path = write(&dir.0, &game, &dense, &sorted);
-        let db = Database::open(&path).unwrap();
+        let layout = if packed { CodeLayout::Packed } else { CodeLayout::Bytes };
+        let path = write_laid_out(&dir.0, &game, &dense, &sorted, layout);
+        let db = if packed {
+            // Packed codes (version 1's layout) copied into a new file come out as bytes.
+            let old = Database::open(&path).unwrap();
+            let upgraded = dir.0.join("upgraded.ppdb");
+            let mut w = Writer::new(&upgraded, &game, true).with_level(3);
+            w.add_tables_from(&old).unwrap();
+            w.finish().unwrap();
+            let db = Database::open(&upgraded).unwrap();
+            for (t, o) in db.header().tables.iter().zip(&old.header().tables) {
+                prop_assert_eq!(t.layout, if t.bits > 0 { CodeLayout::Bytes } else { o.layout });
+                prop_assert_eq!(o.layout, CodeLayout::Packed);
+            }
+            db
+        } else {
+            Database::open(&path).unwrap()
+        };
         for (i, v) in dense.iter().enumerate() {
             let p = Position(i as u64);
             if GameExt::canonical(&game, p) == p {
@@ -204,7 +232,7 @@ fn sample(dir: &Path) -> (PathBuf, Table, Vec<ValueRemoteness>, Vec<(u64, ValueR
 /// Opens and reads every position; returns whether any step reported an error. A read that
 /// answers must answer right.
 fn read_all(path: &Path, dense: &[ValueRemoteness], sorted: &[(u64, ValueRemoteness)]) -> bool {
-    let db = match Database::open_with_cache(path, 1 << 16) {
+    let db = match Database::open_with_cache(path, 1 << 18) {
         Ok(db) => db,
         Err(_) => return true,
     };
@@ -331,10 +359,11 @@ fn foreign_files_and_newer_versions_are_named_errors() {
     );
 
     let mut newer = good.clone();
-    newer[8..12].copy_from_slice(&2u32.to_le_bytes());
+    newer[8..12].copy_from_slice(&3u32.to_le_bytes());
     std::fs::write(&other, &newer).unwrap();
     let e = Database::open(&other).unwrap_err();
-    assert!(matches!(e, DbError::UnsupportedVersion { found: 2, supported: 1, .. }), "{e}");
+    assert!(matches!(e, DbError::UnsupportedVersion { found: 3, supported: 2, .. }), "{e}");
+    assert!(e.to_string().contains("reads versions 1 to 2"), "{e}");
 
     let e = Database::open(dir.0.join("missing.ppdb")).unwrap_err();
     assert!(matches!(e, DbError::Io { .. }) && e.to_string().contains("missing.ppdb"), "{e}");

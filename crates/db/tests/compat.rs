@@ -1,0 +1,55 @@
+//! Databases written by earlier format versions still read, and copy into the current layout.
+//!
+//! `data/*-v1.ppdb` were written by `perfectplay solve` at format version 1 (bit-packed codes):
+//! Tic-Tac-Toe (a sorted table) and Five Field Kono 4x4 (dense tables of several blocks).
+
+use std::path::PathBuf;
+
+use perfectplay_db::{CodeLayout, Database, Writer};
+use perfectplay_solve::{solve, NoProgress, SolveOptions};
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+/// Every position of a solve in memory reads back from `db` with the same value.
+fn agrees_with_a_solve(db: &Database, id: &str, variant: &str) -> u64 {
+    let game = perfectplay_games::lookup(id, Some(variant)).unwrap();
+    db.check_game(game.as_ref()).unwrap();
+    let solution = solve(game.as_ref(), SolveOptions::default(), &NoProgress, None).unwrap();
+    let mut checked = 0;
+    for t in solution.tiers() {
+        for i in 0..t.space.len() {
+            let p = t.space.position(i);
+            assert_eq!(db.get_stored(t.tier, p).unwrap(), Some(t.values.get(i as usize)), "{p:?}");
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn version_1_files_read_and_upgrade_to_byte_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, id, variant) in [
+        ("tictactoe-regular-v1.ppdb", "tictactoe", "regular"),
+        ("fivefieldkono-4x4-regular-v1.ppdb", "fivefieldkono", "4x4-regular"),
+    ] {
+        let old = Database::open(fixture(file)).unwrap();
+        assert!(old.header().tables.iter().all(|t| t.layout == CodeLayout::Packed));
+        old.verify().unwrap();
+        let checked = agrees_with_a_solve(&old, id, variant);
+        assert!(checked > 700, "{file}: {checked} positions");
+
+        let game = perfectplay_games::lookup(id, Some(variant)).unwrap();
+        let path = dir.path().join(file);
+        let mut w = Writer::new(&path, game.as_ref(), true);
+        w.add_tables_from(&old).unwrap();
+        w.finish().unwrap();
+        let new = Database::open(&path).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap()[8..12], perfectplay_db::VERSION.to_le_bytes());
+        assert!(new.header().tables.iter().all(|t| t.bits == 0 || t.layout == CodeLayout::Bytes));
+        new.verify().unwrap();
+        assert_eq!(agrees_with_a_solve(&new, id, variant), checked);
+    }
+}
