@@ -112,6 +112,7 @@ pub struct Database {
     header: Header,
     by_tier: HashMap<u32, usize>,
     cache: Mutex<Cache>,
+    version: u32,
 }
 
 /// Sizes and ratios for `db info`.
@@ -170,7 +171,7 @@ impl Database {
         };
         let mut preamble = vec![0u8; PREAMBLE_LEN.min(actual as usize)];
         file.read_exact_at(&mut preamble, 0).map_err(io)?;
-        let (len, _) = decode_preamble(&preamble).map_err(header_problem)?;
+        let (len, version) = decode_preamble(&preamble).map_err(header_problem)?;
         if len as u64 > actual {
             return Err(DbError::Truncated { path, expected: None, actual });
         }
@@ -193,6 +194,7 @@ impl Database {
             file,
             header,
             by_tier,
+            version,
             cache: Mutex::new(Cache {
                 capacity: cache_bytes,
                 bytes: 0,
@@ -205,6 +207,11 @@ impl Database {
     }
 
     /// The file's path.
+    /// The file's format version.
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -118,6 +118,12 @@ enum DbCommand {
         /// The database file.
         file: PathBuf,
     },
+    /// Rewrite a database in this build's format (version 1's bit-packed codes become bytes,
+    /// which compress better), through a temporary file renamed over it.
+    Upgrade {
+        /// The database file.
+        file: PathBuf,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -406,6 +412,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 started.elapsed().as_secs_f64()
             )?;
         }
+        Command::Db(DbCommand::Upgrade { file }) => {
+            let db = Database::open(&file)?;
+            let started = Instant::now();
+            let (before, version) = (db.header().file_len, db.version());
+            let game = perfectplay_games::lookup(&db.header().game, Some(&db.header().variant))
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let mut writer =
+                perfectplay_db::Writer::new(&file, game.as_ref(), db.header().canonical);
+            writer.add_tables_from(&db)?;
+            if let Some(a) = db.analysis() {
+                writer.set_analysis(&a);
+            }
+            let written = writer.finish()?;
+            writeln!(
+                out,
+                "{}: version {version}, {before} bytes -> version {}, {} bytes ({:.1} s)",
+                file.display(),
+                perfectplay_db::VERSION,
+                written.bytes,
+                started.elapsed().as_secs_f64()
+            )?;
+        }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -426,7 +454,7 @@ fn db_info(db: &Database) -> String {
     let i = db.info();
     let mut s = String::new();
     let _ = writeln!(s, "file:         {}", db.path().display());
-    let _ = writeln!(s, "format:       version {}", perfectplay_db::VERSION);
+    let _ = writeln!(s, "format:       version {}", db.version());
     let _ = writeln!(s, "game:         {} ({})", h.game, h.variant);
     let _ = writeln!(
         s,
@@ -446,13 +474,14 @@ fn db_info(db: &Database) -> String {
         };
         let _ = writeln!(
             s,
-            "  tier {:>4}:  {:?}, {} positions, {} values in {} bits, {} value blocks, {} key \
-             blocks; highest win {}, lose {}",
+            "  tier {:>4}:  {:?}, {} positions, {} values in {} bits ({:?}), {} value blocks, {} \
+             key blocks; highest win {}, lose {}",
             t.tier,
             t.kind,
             t.positions,
             t.dictionary.len(),
             t.bits,
+            t.layout,
             t.value_blocks.len(),
             t.key_blocks.len(),
             highest(Value::Win),

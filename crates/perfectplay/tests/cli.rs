@@ -240,6 +240,38 @@ fn solve_writes_a_database_that_query_play_and_analyze_read() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
+/// A version 1 database answers as it is, and `db upgrade` rewrites it in this build's format
+/// with the same answers.
+#[test]
+fn a_version_1_database_answers_and_upgrades() {
+    let data = std::env::temp_dir().join(format!("perfectplay-cli-v1-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let dir = data.join("fivefieldkono");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("4x4-regular.ppdb");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../db/tests/data/");
+    std::fs::copy(format!("{fixture}fivefieldkono-4x4-regular-v1.ppdb"), &file).unwrap();
+    let query = &["query", "fivefieldkono", "--variant", "4x4-regular", "start"];
+    let in_memory = run(query, "");
+    let before = run_in(&data, query, "");
+    assert!(before.status.success(), "{}", text(&before).1);
+    assert!(!text(&before).1.contains("no database"), "{}", text(&before).1);
+    assert_eq!(before.stdout, in_memory.stdout);
+    let info = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
+    assert!(text(&info).0.contains("format:       version 1"), "{}", text(&info).0);
+
+    let o = run_in(&data, &["db", "upgrade", file.to_str().unwrap()], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("version 1") && text(&o).0.contains("-> version 2"), "{}", text(&o).0);
+    let info = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
+    assert!(text(&info).0.contains("format:       version 2"), "{}", text(&info).0);
+    assert!(text(&info).0.contains("(Bytes)"), "{}", text(&info).0);
+    assert_eq!(run_in(&data, query, "").stdout, in_memory.stdout);
+    let o = run_in(&data, &["db", "upgrade", "/nonexistent.ppdb"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&data);
+}
+
 /// A solve killed (SIGKILL) after its first tier resumes from the tiers it finished, says so,
 /// and writes the same database, byte for byte, as a solve that was never stopped.
 #[test]
