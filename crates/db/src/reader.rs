@@ -15,8 +15,8 @@ use perfectplay_solve::{
 use rayon::prelude::*;
 
 use crate::format::{
-    decode_header, decode_keys, decode_preamble, value_block_bytes, words_of, BlockRef,
-    Header, HeaderProblem, TableHeader, TableKind, PREAMBLE_LEN, VERSION,
+    decode_header, decode_keys, decode_preamble, value_block_bytes, words_of, BlockRef, Header,
+    HeaderProblem, TableHeader, TableKind, PREAMBLE_LEN, VERSION,
 };
 use crate::DbError;
 

@@ -253,7 +253,8 @@ impl<'g> Writer<'g> {
                     .into_par_iter()
                     .map(|b| {
                         let codes = db.value_block_codes(t, b)?;
-                        let raw = encode_codes(codes.iter().copied(), codes.len(), header.bits, layout);
+                        let raw =
+                            encode_codes(codes.iter().copied(), codes.len(), header.bits, layout);
                         zstd::bulk::compress(&raw, level)
                             .map_err(|e| DbError::Invalid(format!("compressing: {e}")))
                     })

@@ -262,7 +262,11 @@ fn a_version_1_database_answers_and_upgrades() {
 
     let o = run_in(&data, &["db", "upgrade", file.to_str().unwrap()], "");
     assert!(o.status.success(), "{}", text(&o).1);
-    assert!(text(&o).0.contains("version 1") && text(&o).0.contains("-> version 2"), "{}", text(&o).0);
+    assert!(
+        text(&o).0.contains("version 1") && text(&o).0.contains("-> version 2"),
+        "{}",
+        text(&o).0
+    );
     let info = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
     assert!(text(&info).0.contains("format:       version 2"), "{}", text(&info).0);
     assert!(text(&info).0.contains("(Bytes)"), "{}", text(&info).0);
