@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use perfectplay_core::{Game, GameExt, Remoteness, Tier, Value, ValueRemoteness};
 use perfectplay_db::Database;
 use perfectplay_games::Morris;
+use rayon::prelude::*;
 
 fn database(game: &Morris) -> Database {
     assert_eq!(
@@ -114,8 +115,9 @@ fn sampled_positions_agree_with_children() {
         state ^= state << 17;
         state
     };
-    let (mut checked, mut tiers_seen) = (0u32, std::collections::HashSet::new());
-    while checked < 100_000 {
+    // The sample first (deterministic), then the checks on every core.
+    let (mut sample, mut tiers_seen) = (Vec::new(), std::collections::HashSet::new());
+    while sample.len() < 100_000 {
         let (mut index, mut k) = (next() % total, 0);
         while index >= sizes[k] {
             index -= sizes[k];
@@ -126,22 +128,35 @@ fn sampled_positions_agree_with_children() {
         if game.canonical(p) != p {
             continue;
         }
-        let got = db.get(&game, p).unwrap().expect("stored");
-        let want = match game.primitive(p) {
-            Some(v) => ValueRemoteness::new(v, Remoteness(0)),
-            None => {
-                let mut children = Vec::new();
-                game.children(p, &mut children);
-                children
-                    .iter()
-                    .map(|&c| db.get(&game, c).unwrap().expect("child stored").to_parent())
-                    .max()
-                    .expect("a child")
-            }
-        };
-        assert_eq!(got, want, "{}", game.position_to_string(p));
-        checked += 1;
+        sample.push(p);
         tiers_seen.insert(tier);
     }
-    println!("{checked} positions checked in {} tiers", tiers_seen.len());
+    let started = std::time::Instant::now();
+    let children_read: usize = sample
+        .par_iter()
+        .map(|&p| {
+            let got = db.get(&game, p).unwrap().expect("stored");
+            let (want, read) = match game.primitive(p) {
+                Some(v) => (ValueRemoteness::new(v, Remoteness(0)), 0),
+                None => {
+                    let mut children = Vec::new();
+                    game.children(p, &mut children);
+                    let best = children
+                        .iter()
+                        .map(|&c| db.get(&game, c).unwrap().expect("child stored").to_parent())
+                        .max()
+                        .expect("a child");
+                    (best, children.len())
+                }
+            };
+            assert_eq!(got, want, "{}", game.position_to_string(p));
+            read
+        })
+        .sum();
+    println!(
+        "{} positions checked in {} tiers against {children_read} children ({:.1} s)",
+        sample.len(),
+        tiers_seen.len(),
+        started.elapsed().as_secs_f64()
+    );
 }
