@@ -131,7 +131,8 @@ pub fn bits_for(codes: usize) -> u8 {
     }
 }
 
-/// Bytes of a value block's decompressed payload: its codes packed into whole 64-bit words.
+/// Bytes of a value block's decompressed payload in `layout`: packed codes fill whole 64-bit
+/// words; byte codes take one byte each, two for 9 to 16 bits.
 pub fn value_block_bytes(positions: u64, bits: u8, layout: CodeLayout) -> usize {
     match layout {
         CodeLayout::Packed => (positions * u64::from(bits)).div_ceil(64) as usize * 8,
