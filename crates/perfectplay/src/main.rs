@@ -76,7 +76,8 @@ enum Command {
         #[arg(long)]
         recount: bool,
         /// Per tier instead (tiered games): reachable positions, canonical ones, and the highest
-        /// win and lose remoteness, counted from the database's values.
+        /// win and lose remoteness, counted from the database's values. A database solved with
+        /// `--no-analysis` gets the whole analysis stored on the way.
         #[arg(long)]
         tiers: bool,
     },
@@ -224,11 +225,36 @@ fn tiered_analysis(
             }),
             Err(e) => Err(perfectplay_solve::SolveError::Sink(e.to_string())),
         };
-        return Ok(perfectplay_solve::analyze_tiered_from(game, &read, &progress::Bar::new())?);
+        let counted = perfectplay_solve::analyze_tiered_from(game, &read, &progress::Bar::new())?;
+        if db.analysis().is_none() {
+            store_analysis(game, &db, &counted.0)?;
+        }
+        return Ok(counted);
     }
     with_solution(game, data_dir, args, |solution| {
         Ok(perfectplay_solve::analyze_tiered(game, solution, &progress::Bar::new())?)
     })
+}
+
+/// Rewrites a database (solved with `--no-analysis`) with the analysis just counted from it, so
+/// that a later `analyze` prints it at once: counting a large game takes as long as solving it.
+fn store_analysis(
+    game: &dyn Game,
+    db: &Database,
+    analysis: &perfectplay_solve::Analysis,
+) -> Result<()> {
+    let started = Instant::now();
+    let mut writer = perfectplay_db::Writer::new(db.path(), game, db.header().canonical);
+    writer.add_tables_from(db)?;
+    writer.set_analysis(analysis);
+    let written = writer.finish()?;
+    eprintln!(
+        "stored the analysis in {} ({} bytes, {:.1} s)",
+        db.path().display(),
+        written.bytes,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
@@ -462,6 +488,10 @@ fn db_info(db: &Database) -> String {
         i.positions,
         if h.canonical { ", canonical forms (others are don't-care)" } else { "" }
     );
+    let _ = match db.analysis() {
+        Some(a) => writeln!(s, "analysis:     stored ({} reachable positions)", a.total()),
+        None => writeln!(s, "analysis:     none (`analyze --tiers` or `solve` stores one)"),
+    };
     for t in &h.tables {
         // The highest remoteness of each decisive value among the tier's stored positions.
         let highest = |v: Value| {

@@ -353,3 +353,41 @@ fn chosen_tiers_are_solved_alone_and_the_rest_resumes_from_them() {
     assert_eq!(std::fs::read(file(&parts)).unwrap(), std::fs::read(file(&whole)).unwrap());
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A database solved without its analysis gets it stored by the first `analyze --tiers` (which
+/// counts everything anyway), and later `analyze` runs print those counts: equal to the analysis
+/// a solve stores itself.
+#[test]
+fn a_tier_analysis_is_stored_in_a_database_solved_without_one() {
+    let base = std::env::temp_dir().join(format!("perfectplay-cli-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let (with, without) = (base.join("with"), base.join("without"));
+    let solve = ["solve", "tictactwo", "--variant", "2-marks"];
+    let o = run_in(&with, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let o = run_in(&without, &[&solve[..], &["--no-analysis"]].concat(), "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let file = without.join("tictactwo").join("2-marks.ppdb");
+    let info = |data: &std::path::Path| {
+        let f = data.join("tictactwo").join("2-marks.ppdb");
+        text(&run_in(data, &["db", "info", f.to_str().unwrap()], "")).0
+    };
+    assert!(info(&without).contains("analysis:     none"), "{}", info(&without));
+    let before = std::fs::metadata(&file).unwrap().len();
+
+    let tiers = ["analyze", "tictactwo", "--variant", "2-marks", "--tiers", "--format", "tsv"];
+    let first = run_in(&without, &tiers, "");
+    assert!(first.status.success(), "{}", text(&first).1);
+    assert!(text(&first).1.contains("stored the analysis in"), "{}", text(&first).1);
+    assert!(std::fs::metadata(&file).unwrap().len() > before);
+    // The second count finds the analysis stored and leaves the file alone.
+    let second = run_in(&without, &tiers, "");
+    assert_eq!(text(&second).0, text(&first).0);
+    assert!(!text(&second).1.contains("stored the analysis"), "{}", text(&second).1);
+
+    let analyze = ["analyze", "tictactwo", "--variant", "2-marks", "--format", "tsv"];
+    let stored = text(&run_in(&without, &analyze, "")).0;
+    assert!(stored.lines().count() > 1, "{stored}");
+    assert_eq!(stored, text(&run_in(&with, &analyze, "")).0);
+    let _ = std::fs::remove_dir_all(&base);
+}
