@@ -26,6 +26,7 @@ pub mod threespot;
 pub mod tictactoe;
 pub mod tictactwo;
 pub mod tootandotto;
+pub mod topitop;
 
 use perfectplay_core::Game;
 
@@ -50,6 +51,7 @@ pub use threespot::ThreeSpot;
 pub use tictactoe::TicTacToe;
 pub use tictactwo::TicTacTwo;
 pub use tootandotto::TootAndOtto;
+pub use topitop::Topitop;
 
 /// A game in the catalog.
 #[derive(Debug)]
@@ -162,6 +164,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "2-marks" => Ok(Box::new(TicTacTwo::with_marks(2))),
                 _ => Err("regular | 3-marks | 2-marks".into()),
             },
+        },
+        CatalogEntry {
+            id: "topitop",
+            name: "Topitop",
+            default_variant: "regular",
+            variant_syntax: "regular | small (one B, one R, two S, two L; one finished building wins)",
+            listed_variants: &["regular", "small"],
+            also_checked: &[],
+            make: |v| Topitop::new(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
         CatalogEntry {
             id: "konane",

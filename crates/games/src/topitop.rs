@@ -1,0 +1,880 @@
+//! Topitop (003 section 4.6.1): a 3x3 board, initially empty, and ten building components: 2 blue
+//! buckets (B), 2 red buckets (R), 4 small sand hills (S) and 4 large sand hills (L). The first
+//! player (blue) places only B, S or L; the second (red) only R, S or L. Nine buildings can stand
+//! on a slot, numbered as in 003: 1 B, 2 B on S, 3 B on S on L, 4 R, 5 R on S, 6 R on S on L,
+//! 7 S, 8 L, 9 S on L; 7, 8 and 9 are neutral. A turn either places one of one's remaining
+//! components on an empty slot (B, R, S, L make buildings 1, 4, 7, 8), or moves a building one
+//! step in any of the 8 directions onto an empty slot or onto a building it stacks on: stack(1,7)
+//! = 2, stack(2,8) = 3, stack(1,9) = 3, stack(4,7) = 5, stack(5,8) = 6, stack(4,9) = 6, stack(7,8)
+//! = 9, and no other (the order matters: the moving building goes on top). Blue may move every
+//! building but 4, 5 and 6; red every building but 1, 2 and 3. A neutral building slid onto an
+//! empty slot may not be slid straight back by the opponent on the next turn (003 4.6.2's
+//! `illegalUndo`, part of the position). A player without a legal move passes. Buildings are
+//! never taken apart. Blue wins once two of building 3 stand on the board, red once two of
+//! building 6 do. Loopy: a draw where neither side can force its second building.
+//!
+//! Rules the seed leaves open, and what this module does:
+//! - The win is checked after every move: a position with two 3s (or two 6s) is over, lost for
+//!   the player to move (only blue makes 3s, only red 6s). Both at once cannot arise.
+//! - After a pass, and after any move that is not a neutral building's slide onto an empty slot,
+//!   nothing is forbidden. A pass is a move of its own (it changes the player to move).
+//! - The slide that may not be undone forbids only that building's step back to the slot it came
+//!   from (which is then empty); stacking it elsewhere, or sliding it elsewhere, is allowed.
+//!
+//! Position code: bits `4 i .. 4 i + 3` the building on slot `i` (0 empty, 1-9), slot `i` at
+//! column `i % 3` and row `i / 3` from the top; bit 36 set when red is to move; bits 37-44 the
+//! last slide of a neutral building onto an empty slot as `to | from << 4`, or `0xff` for none.
+//!
+//! Tiers (003 4.6.3): the count of each building, `(c1, ..., c9)`. A placement adds a building,
+//! a stacking merges two, so every move leads to a tier with more components placed or, with as
+//! many, fewer buildings: tiers are numbered in that order, the most built first. The tiers
+//! reached from the empty board (a tier with two 3s or two 6s has no moves) are 2,231 for the
+//! regular game, and 003's bound, 41 forbidden-slide values times 2 players times the
+//! arrangements, sums to 2,972,507,380 over them. The dense index here keeps the forbidden slide
+//! only where one can be: per arrangement, index 0 is "none" and `1 + k * e + j` names the `k`-th
+//! neutral building (slot order) as slid from the `j`-th of the `e` empty slots (indices whose
+//! two slots are not adjacent name no position); times 2 for the player to move. The
+//! arrangement's rank: per building kind 1 to 9, the colex rank of its slots among the slots the
+//! kinds before it left. 587,599,700 indices in all. Symmetries: the 8 of the square.
+//!
+//! Variants: `regular` (003's), and `small` (one B, one R, two S, two L; one building 3 or 6
+//! wins), a reduced game for tests.
+
+use std::collections::HashMap;
+
+use perfectplay_core::autogui::{autogui_position, grid_centers};
+use perfectplay_core::{
+    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
+    Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, Value,
+};
+
+use crate::board::{self, Board};
+
+const SLOTS: usize = 9;
+const RED_TO_MOVE: u64 = 1 << 36;
+const UNDO_SHIFT: u32 = 37;
+const NO_UNDO: u64 = 0xff;
+/// Buildings by number (index 0 is "empty").
+const NEUTRAL: [bool; 10] = [false, false, false, false, false, false, false, true, true, true];
+/// The components each building is made of: B, R, S, L.
+const PARTS: [[u32; 4]; 10] = [
+    [0, 0, 0, 0],
+    [1, 0, 0, 0],
+    [1, 0, 1, 0],
+    [1, 0, 1, 1],
+    [0, 1, 0, 0],
+    [0, 1, 1, 0],
+    [0, 1, 1, 1],
+    [0, 0, 1, 0],
+    [0, 0, 0, 1],
+    [0, 0, 1, 1],
+];
+/// The building a component makes when placed: B, R, S, L.
+const PLACED: [u8; 4] = [1, 4, 7, 8];
+const COMPONENT_NAMES: [char; 4] = ['B', 'R', 'S', 'L'];
+/// Move codes: `kind << 8 | from << 4 | to`, kind 0 a slide, 1-4 placing B, R, S, L at `to`.
+const PASS: Move = Move(5 << 8);
+
+/// stack(moving, standing): the building that results, 0 where it is undefined.
+fn stack(moving: u8, standing: u8) -> u8 {
+    match (moving, standing) {
+        (1, 7) => 2,
+        (2, 8) | (1, 9) => 3,
+        (4, 7) => 5,
+        (5, 8) | (4, 9) => 6,
+        (7, 8) => 9,
+        _ => 0,
+    }
+}
+
+/// Whether `player` (0 blue, 1 red) may move building `b`.
+fn movable(player: usize, b: u8) -> bool {
+    match b {
+        1..=3 => player == 0,
+        4..=6 => player == 1,
+        7..=9 => true,
+        _ => false,
+    }
+}
+
+/// The parts of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Parts {
+    cells: [u8; SLOTS],
+    /// 0 blue, 1 red.
+    turn: usize,
+    /// The last slide of a neutral building onto an empty slot: (to, from).
+    undo: Option<(usize, usize)>,
+}
+
+impl Parts {
+    fn of(p: Position) -> Parts {
+        let mut cells = [0u8; SLOTS];
+        for (i, c) in cells.iter_mut().enumerate() {
+            *c = (p.0 >> (4 * i) & 15) as u8;
+        }
+        let u = p.0 >> UNDO_SHIFT & 0xff;
+        Parts {
+            cells,
+            turn: usize::from(p.0 & RED_TO_MOVE != 0),
+            undo: (u != NO_UNDO).then_some(((u & 15) as usize, (u >> 4) as usize)),
+        }
+    }
+
+    fn code(&self) -> Position {
+        let mut code = 0u64;
+        for (i, &c) in self.cells.iter().enumerate() {
+            code |= u64::from(c) << (4 * i);
+        }
+        if self.turn == 1 {
+            code |= RED_TO_MOVE;
+        }
+        let u = self.undo.map_or(NO_UNDO, |(to, from)| (to | from << 4) as u64);
+        Position(code | u << UNDO_SHIFT)
+    }
+
+    /// The count of each building, index 0 unused.
+    fn counts(&self) -> [u8; 10] {
+        let mut counts = [0u8; 10];
+        for &c in &self.cells {
+            counts[c as usize] += 1;
+        }
+        counts[0] = 0;
+        counts
+    }
+
+    /// The slots holding buildings of kind `b` (0: the empty ones), as a mask.
+    fn mask(&self, b: u8) -> u32 {
+        self.cells.iter().enumerate().filter(|&(_, &c)| c == b).fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    fn neutral_mask(&self) -> u32 {
+        (7..=9).fold(0, |m, b| m | self.mask(b))
+    }
+}
+
+/// One tier: its counts and the facts its index needs.
+#[derive(Clone, Debug)]
+struct TierInfo {
+    counts: [u8; 10],
+    /// Per building kind 1-9: the number of slots free before it is placed (its radix is
+    /// `C(free, count)`).
+    free: [u8; 10],
+    arrangements: u64,
+    /// Values of the forbidden-slide part of the index: `1 + neutrals * empties`.
+    undo_values: u64,
+    empties: u8,
+    children: Vec<Tier>,
+}
+
+/// Topitop.
+#[derive(Clone, Debug)]
+pub struct Topitop {
+    variant: &'static str,
+    /// Components per kind: B, R, S, L.
+    supply: [u32; 4],
+    /// Finished buildings (3 or 6) that win.
+    goal: u8,
+    board: Board,
+    symmetries: board::Symmetries,
+    /// Per slot: its neighbors in 8 directions, as a mask.
+    adjacent: [u32; SLOTS],
+    tiers: Vec<TierInfo>,
+    tier_of: HashMap<[u8; 10], Tier>,
+    binomial: [[u64; SLOTS + 1]; SLOTS + 1],
+    /// Per `k`: the 9-bit masks with `k` bits set, in numeric (colex) order.
+    subsets: Vec<Vec<u16>>,
+}
+
+/// The slots of `mask` relative to `free`: bit `i` set when the `i`-th slot of `free` is in `mask`.
+fn compress(mask: u32, free: u32) -> u32 {
+    let mut out = 0;
+    for (i, slot) in board::bits(u64::from(free)).enumerate() {
+        if mask >> slot & 1 == 1 {
+            out |= 1 << i;
+        }
+    }
+    out
+}
+
+/// The inverse of [`compress`]: the `i`-th slot of `free` for each bit `i` of `bits`.
+fn deposit(bits: u32, free: u32) -> u32 {
+    let mut out = 0;
+    for (i, slot) in board::bits(u64::from(free)).enumerate() {
+        if bits >> i & 1 == 1 {
+            out |= 1 << slot;
+        }
+    }
+    out
+}
+
+/// The `n`-th set bit's position of `mask`.
+fn nth_bit(mask: u32, n: usize) -> Option<usize> {
+    board::bits(u64::from(mask)).nth(n)
+}
+
+impl Topitop {
+    /// The named variant: `regular` or `small`.
+    pub fn new(variant: &str) -> Result<Topitop, String> {
+        let (variant, supply, goal) = match variant {
+            "regular" => ("regular", [2, 2, 4, 4], 2),
+            "small" => ("small", [1, 1, 2, 2], 1),
+            _ => return Err("regular or small".into()),
+        };
+        let board = Board::grid(3, 3);
+        let symmetries = board.symmetries(&board::SQUARE);
+        let mut adjacent = [0u32; SLOTS];
+        for (s, a) in adjacent.iter_mut().enumerate() {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if let Some(t) = board.step(s, dx, dy).filter(|&t| t != s) {
+                        *a |= 1 << t;
+                    }
+                }
+            }
+        }
+        let mut binomial = [[0u64; SLOTS + 1]; SLOTS + 1];
+        for n in 0..=SLOTS {
+            binomial[n][0] = 1;
+            for k in 1..=n {
+                binomial[n][k] = binomial[n - 1][k - 1] + binomial[n - 1][k];
+            }
+        }
+        let mut subsets = vec![Vec::new(); SLOTS + 1];
+        for m in 0u16..1 << SLOTS {
+            subsets[m.count_ones() as usize].push(m);
+        }
+        let mut game = Topitop {
+            variant,
+            supply,
+            goal,
+            board,
+            symmetries,
+            adjacent,
+            tiers: Vec::new(),
+            tier_of: HashMap::new(),
+            binomial,
+            subsets,
+        };
+        game.build_tiers();
+        Ok(game)
+    }
+
+    /// The components of each kind still to be placed, given the buildings' counts.
+    fn remaining(&self, counts: &[u8; 10]) -> [u32; 4] {
+        let mut left = self.supply;
+        for (b, &c) in counts.iter().enumerate() {
+            for (l, &part) in left.iter_mut().zip(&PARTS[b]) {
+                *l = l.saturating_sub(part * u32::from(c));
+            }
+        }
+        left
+    }
+
+    /// Whether counts fit in the supply and on the board.
+    fn fits(&self, counts: &[u8; 10]) -> bool {
+        let used = (0..4).map(|k| (1..10).map(|b| PARTS[b][k] * u32::from(counts[b])).sum());
+        used.zip(self.supply).all(|(u, s): (u32, u32)| u <= s)
+            && counts.iter().map(|&c| usize::from(c)).sum::<usize>() <= SLOTS
+    }
+
+    /// The player who has won with these counts, if any (0 blue, 1 red).
+    fn winner(&self, counts: &[u8; 10]) -> Option<usize> {
+        if counts[3] >= self.goal {
+            Some(0)
+        } else if counts[6] >= self.goal {
+            Some(1)
+        } else {
+            None
+        }
+    }
+
+    /// The counts a move from a tier can lead to.
+    fn child_counts(&self, counts: &[u8; 10]) -> Vec<[u8; 10]> {
+        if self.winner(counts).is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for b in PLACED {
+            let mut c = *counts;
+            c[b as usize] += 1;
+            if self.fits(&c) {
+                out.push(c);
+            }
+        }
+        for moving in 1..10u8 {
+            for standing in 1..10u8 {
+                let made = stack(moving, standing);
+                if made != 0 && counts[moving as usize] > 0 && counts[standing as usize] > 0 {
+                    let mut c = *counts;
+                    c[moving as usize] -= 1;
+                    c[standing as usize] -= 1;
+                    c[made as usize] += 1;
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
+
+    /// The tiers reached from the empty board, the most built first.
+    fn build_tiers(&mut self) {
+        let mut seen = vec![[0u8; 10]];
+        let mut stack_ = vec![[0u8; 10]];
+        while let Some(c) = stack_.pop() {
+            for d in self.child_counts(&c) {
+                if !seen.contains(&d) {
+                    seen.push(d);
+                    stack_.push(d);
+                }
+            }
+        }
+        // Components placed (more first), then buildings (fewer first), then the counts.
+        let key = |c: &[u8; 10]| {
+            let components: u32 =
+                (1..10).map(|b| PARTS[b].iter().sum::<u32>() * u32::from(c[b])).sum();
+            let buildings: u32 = c.iter().map(|&x| u32::from(x)).sum();
+            (std::cmp::Reverse(components), buildings, *c)
+        };
+        seen.sort_by_key(key);
+        self.tier_of = seen.iter().enumerate().map(|(i, c)| (*c, Tier(i as u32))).collect();
+        self.tiers = seen
+            .iter()
+            .map(|counts| {
+                let mut free = [0u8; 10];
+                let mut left = SLOTS as u8;
+                let mut arrangements = 1u64;
+                for b in 1..10 {
+                    free[b] = left;
+                    arrangements *= self.binomial[left as usize][counts[b] as usize];
+                    left -= counts[b];
+                }
+                let neutrals = u64::from(counts[7] + counts[8] + counts[9]);
+                let mut children: Vec<Tier> =
+                    self.child_counts(counts).iter().map(|c| self.tier_of[c]).collect();
+                children.sort_unstable();
+                children.dedup();
+                TierInfo {
+                    counts: *counts,
+                    free,
+                    arrangements,
+                    undo_values: 1 + neutrals * u64::from(left),
+                    empties: left,
+                    children,
+                }
+            })
+            .collect();
+    }
+
+    /// The rank of an arrangement among its tier's.
+    fn rank(&self, info: &TierInfo, q: &Parts) -> u64 {
+        let mut free = (1u32 << SLOTS) - 1;
+        let mut rank = 0u64;
+        for b in 1..10u8 {
+            let count = info.counts[b as usize] as usize;
+            let n = info.free[b as usize] as usize;
+            let mask = q.mask(b);
+            let mut colex = 0;
+            for (i, bit) in board::bits(u64::from(compress(mask, free))).enumerate() {
+                colex += self.binomial[bit][i + 1];
+            }
+            rank = rank * self.binomial[n][count] + colex;
+            free &= !mask;
+        }
+        rank
+    }
+
+    /// The arrangement of a rank.
+    fn unrank(&self, info: &TierInfo, mut rank: u64) -> [u8; SLOTS] {
+        let mut colex = [0u64; 10];
+        for b in (1..10).rev() {
+            let radix = self.binomial[info.free[b] as usize][info.counts[b] as usize];
+            colex[b] = rank % radix;
+            rank /= radix;
+        }
+        let mut cells = [0u8; SLOTS];
+        let mut free = (1u32 << SLOTS) - 1;
+        for b in 1..10 {
+            let bits = u32::from(self.subsets[info.counts[b] as usize][colex[b] as usize]);
+            let mask = deposit(bits, free);
+            for slot in board::bits(u64::from(mask)) {
+                cells[slot] = b as u8;
+            }
+            free &= !mask;
+        }
+        cells
+    }
+
+    fn info(&self, t: Tier) -> &TierInfo {
+        &self.tiers[t.0 as usize]
+    }
+
+    fn tier_of_counts(&self, counts: &[u8; 10]) -> Option<Tier> {
+        self.tier_of.get(counts).copied()
+    }
+
+    fn decode(mv: Move) -> (u32, usize, usize) {
+        (mv.0 >> 8, (mv.0 >> 4 & 15) as usize, (mv.0 & 15) as usize)
+    }
+
+    /// The forbidden slide's text: the slide that was made, `from` then `to`.
+    fn undo_text(&self, (to, from): (usize, usize)) -> String {
+        format!("{}{}", self.board.name(from), self.board.name(to))
+    }
+}
+
+impl Game for Topitop {
+    fn id(&self) -> &'static str {
+        "topitop"
+    }
+    fn name(&self) -> &'static str {
+        "Topitop"
+    }
+    fn variant(&self) -> String {
+        self.variant.into()
+    }
+    fn size_class(&self) -> SizeClass {
+        if self.variant == "small" {
+            SizeClass::Small
+        } else {
+            SizeClass::Large
+        }
+    }
+    fn start(&self) -> Position {
+        Parts { cells: [0; SLOTS], turn: 0, undo: None }.code()
+    }
+    fn to_move(&self, p: Position) -> Player {
+        [Player::First, Player::Second][Parts::of(p).turn]
+    }
+    fn primitive(&self, p: Position) -> Option<Value> {
+        let q = Parts::of(p);
+        self.winner(&q.counts()).map(|w| if w == q.turn { Value::Win } else { Value::Lose })
+    }
+    fn moves(&self, p: Position, out: &mut Vec<Move>) {
+        let q = Parts::of(p);
+        let first = out.len();
+        let left = self.remaining(&q.counts());
+        let empty = q.mask(0);
+        for (k, &n) in left.iter().enumerate() {
+            // Blue places B, S, L; red R, S, L.
+            if n == 0 || k == 1 - q.turn {
+                continue;
+            }
+            for to in board::bits(u64::from(empty)) {
+                out.push(Move((k as u32 + 1) << 8 | to as u32));
+            }
+        }
+        for from in 0..SLOTS {
+            let b = q.cells[from];
+            if !movable(q.turn, b) {
+                continue;
+            }
+            for to in board::bits(u64::from(self.adjacent[from])) {
+                let target = q.cells[to];
+                let allowed =
+                    if target == 0 { q.undo != Some((from, to)) } else { stack(b, target) != 0 };
+                if allowed {
+                    out.push(Move((from << 4 | to) as u32));
+                }
+            }
+        }
+        if out.len() == first {
+            out.push(PASS);
+        }
+    }
+    fn do_move(&self, p: Position, mv: Move) -> Position {
+        let mut q = Parts::of(p);
+        q.turn = 1 - q.turn;
+        q.undo = None;
+        if mv == PASS {
+            return q.code();
+        }
+        let (kind, from, to) = Self::decode(mv);
+        if kind > 0 {
+            q.cells[to] = PLACED[kind as usize - 1];
+        } else {
+            let b = q.cells[from];
+            q.cells[from] = 0;
+            if q.cells[to] == 0 {
+                q.cells[to] = b;
+                if NEUTRAL[b as usize] {
+                    q.undo = Some((to, from));
+                }
+            } else {
+                q.cells[to] = stack(b, q.cells[to]);
+            }
+        }
+        q.code()
+    }
+    fn position_to_string(&self, p: Position) -> String {
+        let q = Parts::of(p);
+        let rows = board::rows_to_string(&q.cells, 3, "123456789");
+        let mut s = format!("{rows} {}", ['B', 'R'][q.turn]);
+        if let Some(u) = q.undo {
+            s += " ";
+            s += &self.undo_text(u);
+        }
+        s
+    }
+    fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
+        let expected =
+            "3 rows of 3 slots joined by /, each - (empty) or a building 1-9 (1 B, 2 B on \
+                        S, 3 B on S on L, 4 R, 5 R on S, 6 R on S on L, 7 S, 8 L, 9 S on L), then \
+                        the player to move, B or R, then optionally the slide of a neutral \
+                        building just made, which may not be undone (e.g. 7--/-1-/--- R a1b1)";
+        let malformed = || board::malformed(text, expected);
+        let mut words = text.split_whitespace();
+        let (rows, turn, undo) = (words.next(), words.next(), words.next());
+        if words.next().is_some() {
+            return Err(malformed());
+        }
+        let (rows, turn) = (rows.ok_or_else(malformed)?, turn.ok_or_else(malformed)?);
+        let (cells, turn) =
+            board::parse_grid_turn(&format!("{rows} {turn}"), 3, 3, "123456789", "BR", expected)?;
+        let mut q = Parts { cells: [0; SLOTS], turn, undo: None };
+        q.cells.copy_from_slice(&cells);
+        if let Some(u) = undo {
+            let slot = |name: &str| self.board.cell(&name.to_ascii_lowercase());
+            let (from, to) = (u.get(..2).and_then(slot), u.get(2..).and_then(slot));
+            let (from, to) = from.zip(to).ok_or_else(malformed)?;
+            if !NEUTRAL[q.cells[to] as usize]
+                || q.cells[from] != 0
+                || self.adjacent[from] >> to & 1 == 0
+            {
+                return Err(board::illegal(
+                    text,
+                    "a slide not to be undone goes one step from an empty slot to a neutral \
+                     building (7, 8 or 9)",
+                ));
+            }
+            q.undo = Some((to, from));
+        }
+        let counts = q.counts();
+        if !self.fits(&counts) {
+            return Err(board::illegal(
+                text,
+                &format!(
+                    "there are {} B, {} R, {} S and {} L components in all",
+                    self.supply[0], self.supply[1], self.supply[2], self.supply[3]
+                ),
+            ));
+        }
+        if self.tier_of_counts(&counts).is_none() {
+            return Err(board::illegal(text, "play stops when one side has won"));
+        }
+        if self.winner(&counts) == Some(q.turn) {
+            return Err(board::illegal(text, "the side that has just won is not to move"));
+        }
+        Ok(q.code())
+    }
+    fn move_to_string(&self, _p: Position, mv: Move) -> String {
+        if mv == PASS {
+            return "pass".into();
+        }
+        let (kind, from, to) = Self::decode(mv);
+        match kind {
+            0 => format!("{}{}", self.board.name(from), self.board.name(to)),
+            k => format!("{}{}", COMPONENT_NAMES[k as usize - 1], self.board.name(to)),
+        }
+    }
+    fn move_syntax(&self) -> String {
+        "a placement is the component (B, R, S or L) and the slot, slots [a-c][1-3] with row 1 at \
+         the top (e.g. Sb2); a move is the building's slot and the slot it goes to (e.g. b2c3); \
+         pass when there is no other move"
+            .into()
+    }
+    fn board_text(&self, p: Position) -> String {
+        let q = Parts::of(p);
+        let mut s = board::grid_text(3, 3, |i| {
+            if q.cells[i] == 0 {
+                '.'
+            } else {
+                char::from(b'0' + q.cells[i])
+            }
+        });
+        let left = self.remaining(&q.counts());
+        let left: Vec<String> =
+            COMPONENT_NAMES.iter().zip(left).map(|(c, n)| format!("{n} {c}")).collect();
+        s += &format!("to place: {}\n", left.join(", "));
+        s += "buildings: 1 B, 2 B/S, 3 B/S/L, 4 R, 5 R/S, 6 R/S/L, 7 S, 8 L, 9 S/L\n";
+        if let Some(u) = q.undo {
+            s += &format!("the slide {} may not be undone\n", self.undo_text(u));
+        }
+        s + &format!("{} to move\n", ["blue", "red"][q.turn])
+    }
+    fn player_names(&self) -> [&'static str; 2] {
+        ["blue", "red"]
+    }
+    perfectplay_core::capabilities!(tier_index, symmetry, gui);
+}
+
+impl Tiers for Topitop {
+    fn tier(&self, p: Position) -> Tier {
+        // Positions outside the tiers (two 3s and two 6s) are never reached; they share tier 0.
+        self.tier_of_counts(&Parts::of(p).counts()).unwrap_or(Tier(0))
+    }
+    /// 003's 9-tuple of building counts.
+    fn tier_name(&self, t: Tier) -> String {
+        let c = &self.info(t).counts;
+        let parts: Vec<String> = c[1..].iter().map(|x| x.to_string()).collect();
+        format!("({})", parts.join(","))
+    }
+}
+
+impl TierIndex for Topitop {
+    fn tiers(&self) -> Vec<Tier> {
+        (0..self.tiers.len() as u32).map(Tier).collect()
+    }
+    fn canonical_tier(&self, tier: Tier) -> Tier {
+        tier
+    }
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        self.info(tier).children.clone()
+    }
+    fn tier_size(&self, tier: Tier) -> u64 {
+        let info = self.info(tier);
+        info.arrangements * info.undo_values * 2
+    }
+    fn tier_index(&self, p: Position) -> u64 {
+        let q = Parts::of(p);
+        let info = self.info(self.tier(p));
+        let undo = q.undo.map_or(0, |(to, from)| {
+            let k = (q.neutral_mask() & ((1 << to) - 1)).count_ones();
+            let j = (q.mask(0) & ((1 << from) - 1)).count_ones();
+            1 + u64::from(k) * u64::from(info.empties) + u64::from(j)
+        });
+        (self.rank(info, &q) * info.undo_values + undo) * 2 + q.turn as u64
+    }
+    fn tier_position(&self, tier: Tier, index: u64) -> Option<Position> {
+        let info = self.info(tier);
+        if index >= self.tier_size(tier) {
+            return None;
+        }
+        let turn = (index & 1) as usize;
+        let rest = index >> 1;
+        let (rank, undo) = (rest / info.undo_values, rest % info.undo_values);
+        let mut q = Parts { cells: self.unrank(info, rank), turn, undo: None };
+        if undo > 0 {
+            let e = u64::from(info.empties);
+            let to = nth_bit(q.neutral_mask(), ((undo - 1) / e) as usize)?;
+            let from = nth_bit(q.mask(0), ((undo - 1) % e) as usize)?;
+            if self.adjacent[from] >> to & 1 == 0 {
+                return None;
+            }
+            q.undo = Some((to, from));
+        }
+        Some(q.code())
+    }
+}
+
+impl Symmetry for Topitop {
+    fn symmetry_count(&self) -> usize {
+        self.symmetries.len()
+    }
+    fn canonical(&self, p: Position) -> Position {
+        let mut images = Vec::with_capacity(8);
+        self.symmetry_images(p, &mut images);
+        images.into_iter().min().unwrap_or(p)
+    }
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
+        let q = Parts::of(p);
+        for g in 0..self.symmetries.len() {
+            let mut image = q;
+            for (i, &c) in q.cells.iter().enumerate() {
+                image.cells[self.symmetries.map(g, i)] = c;
+            }
+            image.undo =
+                q.undo.map(|(to, from)| (self.symmetries.map(g, to), self.symmetries.map(g, from)));
+            out.push(image.code());
+        }
+    }
+    fn exchange(&self) -> Option<&dyn Exchange> {
+        None
+    }
+}
+
+/// AutoGUI centers: the 9 slots; then per component (B, R, S, L) its place on the panel right
+/// of the board and its count beside it; then the pass button.
+const CELL: f64 = 100.0;
+const PANEL: usize = SLOTS;
+const PASS_AT: usize = SLOTS + 8;
+/// Tokens: buildings 1-9 are `A` to `I`; counts are digits.
+const TOKENS: &[u8; 10] = b"-ABCDEFGHI";
+
+/// A building's picture: its components from the bottom up.
+fn building(b: u8) -> String {
+    const BLUE: &str = "#2f6fd6";
+    const RED: &str = "#d0402b";
+    let parts = PARTS[b as usize];
+    let mut svg = String::new();
+    // Heights: the large hill, then the small one, then the bucket, stacked from y = 0.42 up.
+    let mut base = 0.42;
+    if parts[3] == 1 {
+        svg += &format!(
+            r##"<path d="M-0.46,{base}Q0,{} 0.46,{base}Z" fill="#8d6e3f" stroke="#4a3820" stroke-width="0.03"/>"##,
+            base - 0.62
+        );
+        base -= 0.26;
+    }
+    if parts[2] == 1 {
+        svg += &format!(
+            r##"<path d="M-0.3,{base}Q0,{} 0.3,{base}Z" fill="#d8b26e" stroke="#6b5228" stroke-width="0.03"/>"##,
+            base - 0.44
+        );
+        base -= 0.18;
+    }
+    let top = if parts[0] == 1 {
+        Some(BLUE)
+    } else if parts[1] == 1 {
+        Some(RED)
+    } else {
+        None
+    };
+    if let Some(fill) = top {
+        let y = base - 0.12;
+        svg += &format!(
+            r##"<path d="M-0.14,{base}L-0.1,{y}H0.1L0.14,{base}Z" fill="{fill}" stroke="#111" stroke-width="0.03"/><ellipse cy="{y}" rx="0.1" ry="0.035" fill="{fill}" stroke="#111" stroke-width="0.02"/>"##
+        );
+    }
+    svg
+}
+
+impl ImageGui for Topitop {
+    /// A sand-colored 3x3 board, the buildings drawn as their components stacked, and the
+    /// components still to be placed beside the board with their counts.
+    fn theme(&self) -> ImageAutoGui {
+        let mut centers = grid_centers(3, 3, CELL);
+        centers.extend((0..4).map(|k| (340.0, 45.0 + 75.0 * k as f64)));
+        centers.extend((0..4).map(|k| (410.0, 45.0 + 75.0 * k as f64)));
+        centers.push((375.0, 330.0));
+        let mut background = crate::themes::grid_board(3, 3, CELL, "#f3e3bd", "#8a7450");
+        background += r##"<rect x="300" width="150" height="360" fill="#ece6d6"/>"##;
+        let mut entities: Vec<Entity> = (1..10u8)
+            .map(|b| Entity { token: char::from(TOKENS[b as usize]), svg: building(b) })
+            .collect();
+        entities.extend(crate::themes::digits(0.6, "#333"));
+        ImageAutoGui {
+            theme: "sand",
+            size: (450.0, 360.0),
+            centers,
+            background,
+            entities,
+            piece_size: 0.7 * CELL,
+            arrow_width: 10.0,
+        }
+    }
+    fn autogui_position(&self, p: Position) -> String {
+        let q = Parts::of(p);
+        let left = self.remaining(&q.counts());
+        let cells = q.cells.iter().map(|&c| char::from(TOKENS[c as usize]));
+        let panel =
+            (0..4).map(|k| if left[k] > 0 { char::from(TOKENS[PLACED[k] as usize]) } else { '-' });
+        let counts = left.map(|n| if n > 0 { char::from_digit(n, 10).unwrap_or('-') } else { '-' });
+        autogui_position(self.to_move(p), cells.chain(panel).chain(counts).chain(['-']))
+    }
+    /// A slide is an arrow; a placement the component's token on its slot (the page asks for
+    /// the component first, see [`MultipartMoves::move_parts`]); a pass a button by the panel.
+    fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
+        if mv == PASS {
+            return AutoGuiMove::Token { token: 'p', at: PASS_AT };
+        }
+        let (kind, from, to) = Self::decode(mv);
+        match kind {
+            0 => AutoGuiMove::Arrow { from, to },
+            k => AutoGuiMove::Token {
+                token: char::from(TOKENS[PLACED[k as usize - 1] as usize]),
+                at: to,
+            },
+        }
+    }
+    fn multipart(&self) -> Option<&dyn MultipartMoves> {
+        Some(self)
+    }
+}
+
+impl MultipartMoves for Topitop {
+    /// 003 6.4.5: a placement is two clicks, the component on the panel, then the empty slot;
+    /// a slide is one arrow.
+    fn move_parts(&self, _p: Position, mv: Move) -> Vec<AutoGuiMove> {
+        let (kind, _, to) = Self::decode(mv);
+        if mv == PASS || kind == 0 {
+            return Vec::new();
+        }
+        let k = kind as usize - 1;
+        vec![
+            AutoGuiMove::Token { token: 's', at: PANEL + k },
+            AutoGuiMove::Token { token: 't', at: to },
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfectplay_core::GameExt;
+
+    #[test]
+    fn the_tiers_and_their_bound_are_003s() {
+        let game = Topitop::new("regular").unwrap();
+        assert_eq!(game.tiers.len(), 2_231);
+        let bound: u64 = game.tiers.iter().map(|t| 41 * 2 * t.arrangements).sum();
+        assert_eq!(bound, 2_972_507_380);
+        let g: &dyn Game = &game;
+        let indices: u64 = g.tiers().iter().map(|&t| g.tier_size(t)).sum();
+        assert_eq!(indices, 587_599_700);
+        // Children come before their parents.
+        for (i, t) in game.tiers.iter().enumerate() {
+            assert!(
+                t.children.iter().all(|c| (c.0 as usize) < i),
+                "{}",
+                g.tier_name(Tier(i as u32))
+            );
+        }
+    }
+
+    #[test]
+    fn indices_round_trip_in_every_tier_of_the_small_game() {
+        let game: &dyn Game = &Topitop::new("small").unwrap();
+        for t in game.tiers() {
+            for index in 0..game.tier_size(t) {
+                if let Some(p) = game.tier_position(t, index) {
+                    assert_eq!(game.tier(p), t);
+                    assert_eq!(game.tier_index(p), index, "{}", game.position_to_string(p));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn moves_follow_the_stacking_rules_and_the_forbidden_slide() {
+        let game = Topitop::new("regular").unwrap();
+        let p = game.parse_position("7--/-1-/--8 R a2a1").unwrap();
+        let moves: Vec<String> =
+            game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect();
+        // Red may not slide the S at a1 back to a2, may stack it on nothing (b2 holds blue's B),
+        // may not move B; S stacks on L only by a slide onto c3, which is not adjacent.
+        assert!(!moves.contains(&"a1a2".to_string()), "{moves:?}");
+        assert!(moves.contains(&"a1b1".to_string()), "{moves:?}");
+        assert!(!moves.iter().any(|m| m.starts_with("b2")), "{moves:?}");
+        assert!(moves.contains(&"Rb1".to_string()) && !moves.contains(&"Bb1".to_string()));
+        // Blue's B on the S makes building 2; L under S makes 9.
+        let q = game.parse_position("71-/---/--- B").unwrap();
+        let child = game.do_move(q, game.parse_move(q, "b1a1").unwrap());
+        assert_eq!(game.position_to_string(child), "2--/---/--- R");
+        let q = game.parse_position("78-/---/--- R").unwrap();
+        let child = game.do_move(q, game.parse_move(q, "a1b1").unwrap());
+        assert_eq!(game.position_to_string(child), "-9-/---/--- B");
+    }
+
+    #[test]
+    fn two_finished_buildings_win_and_bad_boards_are_refused() {
+        let game = Topitop::new("regular").unwrap();
+        let won = game.parse_position("3-3/---/--- R").unwrap();
+        assert_eq!(game.primitive(won), Some(Value::Lose));
+        for bad in
+            ["3-3/---/--- B", "111/---/--- B", "---/---/--- X", "7--/---/--- B a1b2", "---/---"]
+        {
+            assert!(game.parse_position(bad).is_err(), "{bad}");
+        }
+    }
+}
