@@ -40,8 +40,6 @@
 //! Variants: `regular` (003's), and `small` (one B, one R, two S, two L; one building 3 or 6
 //! wins), a reduced game for tests.
 
-use std::collections::HashMap;
-
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
@@ -147,19 +145,15 @@ impl Parts {
     fn mask(&self, b: u8) -> u32 {
         self.cells.iter().enumerate().filter(|&(_, &c)| c == b).fold(0, |m, (i, _)| m | 1 << i)
     }
-
-    fn neutral_mask(&self) -> u32 {
-        (7..=9).fold(0, |m, b| m | self.mask(b))
-    }
 }
 
 /// One tier: its counts and the facts its index needs.
 #[derive(Clone, Debug)]
 struct TierInfo {
     counts: [u8; 10],
-    /// Per building kind 1-9: the number of slots free before it is placed (its radix is
-    /// `C(free, count)`).
-    free: [u8; 10],
+    /// The building kinds present, in order 1-9: (kind, count, radix), the radix `C(free,
+    /// count)` with `free` the slots the kinds before it leave.
+    kinds: Vec<(u8, u8, u32)>,
     arrangements: u64,
     /// Values of the forbidden-slide part of the index: `1 + neutrals * empties`.
     undo_values: u64,
@@ -176,42 +170,33 @@ pub struct Topitop {
     /// Finished buildings (3 or 6) that win.
     goal: u8,
     board: Board,
-    symmetries: board::Symmetries,
     /// Per slot: its neighbors in 8 directions, as a mask.
     adjacent: [u32; SLOTS],
     tiers: Vec<TierInfo>,
-    tier_of: HashMap<[u8; 10], Tier>,
-    binomial: [[u64; SLOTS + 1]; SLOTS + 1],
+    /// Per [`counts_key`]: the tier, `u16::MAX` for none.
+    tier_of: Vec<u16>,
+    binomial: [[u32; SLOTS + 1]; SLOTS + 1],
     /// Per `k`: the 9-bit masks with `k` bits set, in numeric (colex) order.
     subsets: Vec<Vec<u16>>,
+    /// Per symmetry: the image of each slot.
+    perms: Vec<[u8; SLOTS]>,
+    /// Per 9-bit set of slots and `j`: its `j`-th slot.
+    select: Vec<[u8; SLOTS]>,
 }
 
-/// The slots of `mask` relative to `free`: bit `i` set when the `i`-th slot of `free` is in `mask`.
-fn compress(mask: u32, free: u32) -> u32 {
-    let mut out = 0;
-    for (i, slot) in board::bits(u64::from(free)).enumerate() {
-        if mask >> slot & 1 == 1 {
-            out |= 1 << i;
+/// A dense key of building counts: c1-c6 are at most 2, c7-c9 at most 4.
+fn counts_key(counts: &[u8; 10]) -> Option<usize> {
+    let mut key = 0usize;
+    for (b, &c) in counts.iter().enumerate().skip(1) {
+        let base = if b <= 6 { 3 } else { 5 };
+        if usize::from(c) >= base {
+            return None;
         }
+        key = key * base + usize::from(c);
     }
-    out
+    Some(key)
 }
-
-/// The inverse of [`compress`]: the `i`-th slot of `free` for each bit `i` of `bits`.
-fn deposit(bits: u32, free: u32) -> u32 {
-    let mut out = 0;
-    for (i, slot) in board::bits(u64::from(free)).enumerate() {
-        if bits >> i & 1 == 1 {
-            out |= 1 << slot;
-        }
-    }
-    out
-}
-
-/// The `n`-th set bit's position of `mask`.
-fn nth_bit(mask: u32, n: usize) -> Option<usize> {
-    board::bits(u64::from(mask)).nth(n)
-}
+const KEYS: usize = 729 * 125;
 
 impl Topitop {
     /// The named variant: `regular` or `small`.
@@ -233,7 +218,7 @@ impl Topitop {
                 }
             }
         }
-        let mut binomial = [[0u64; SLOTS + 1]; SLOTS + 1];
+        let mut binomial = [[0u32; SLOTS + 1]; SLOTS + 1];
         for n in 0..=SLOTS {
             binomial[n][0] = 1;
             for k in 1..=n {
@@ -244,17 +229,30 @@ impl Topitop {
         for m in 0u16..1 << SLOTS {
             subsets[m.count_ones() as usize].push(m);
         }
+        let perms = (0..symmetries.len())
+            .map(|g| std::array::from_fn(|i| symmetries.map(g, i) as u8))
+            .collect();
+        let select = (0..1u32 << SLOTS)
+            .map(|set| {
+                let mut slots = [0u8; SLOTS];
+                for (j, slot) in board::bits(u64::from(set)).enumerate() {
+                    slots[j] = slot as u8;
+                }
+                slots
+            })
+            .collect();
         let mut game = Topitop {
             variant,
             supply,
             goal,
             board,
-            symmetries,
             adjacent,
             tiers: Vec::new(),
-            tier_of: HashMap::new(),
+            tier_of: vec![u16::MAX; KEYS],
             binomial,
             subsets,
+            perms,
+            select,
         };
         game.build_tiers();
         Ok(game)
@@ -337,26 +335,34 @@ impl Topitop {
             (std::cmp::Reverse(components), buildings, *c)
         };
         seen.sort_by_key(key);
-        self.tier_of = seen.iter().enumerate().map(|(i, c)| (*c, Tier(i as u32))).collect();
+        for (i, c) in seen.iter().enumerate() {
+            if let Some(key) = counts_key(c) {
+                self.tier_of[key] = i as u16;
+            }
+        }
         self.tiers = seen
             .iter()
             .map(|counts| {
-                let mut free = [0u8; 10];
+                let mut kinds = Vec::new();
                 let mut left = SLOTS as u8;
                 let mut arrangements = 1u64;
-                for b in 1..10 {
-                    free[b] = left;
-                    arrangements *= self.binomial[left as usize][counts[b] as usize];
-                    left -= counts[b];
+                for b in 1..10u8 {
+                    let count = counts[b as usize];
+                    if count > 0 {
+                        let radix = self.binomial[left as usize][count as usize];
+                        kinds.push((b, count, radix));
+                        arrangements *= u64::from(radix);
+                        left -= count;
+                    }
                 }
                 let neutrals = u64::from(counts[7] + counts[8] + counts[9]);
-                let mut children: Vec<Tier> =
-                    self.child_counts(counts).iter().map(|c| self.tier_of[c]).collect();
+                let tier = |c: &[u8; 10]| self.tier_of_counts(c).expect("a child tier is a tier");
+                let mut children: Vec<Tier> = self.child_counts(counts).iter().map(tier).collect();
                 children.sort_unstable();
                 children.dedup();
                 TierInfo {
                     counts: *counts,
-                    free,
+                    kinds,
                     arrangements,
                     undo_values: 1 + neutrals * u64::from(left),
                     empties: left,
@@ -366,43 +372,53 @@ impl Topitop {
             .collect();
     }
 
-    /// The rank of an arrangement among its tier's.
-    fn rank(&self, info: &TierInfo, q: &Parts) -> u64 {
+    /// The rank of an arrangement among its tier's: per kind present, the colex rank of its
+    /// slots among the slots the kinds before it left.
+    fn rank(&self, info: &TierInfo, p: Position) -> u64 {
+        let mut masks = [0u32; 10];
+        for i in 0..SLOTS {
+            masks[(p.0 >> (4 * i) & 15) as usize] |= 1 << i;
+        }
         let mut free = (1u32 << SLOTS) - 1;
-        let mut rank = 0u64;
-        for b in 1..10u8 {
-            let count = info.counts[b as usize] as usize;
-            let n = info.free[b as usize] as usize;
-            let mask = q.mask(b);
+        let mut rank = 0u32;
+        for &(b, _, radix) in &info.kinds {
+            let mask = masks[b as usize];
             let mut colex = 0;
-            for (i, bit) in board::bits(u64::from(compress(mask, free))).enumerate() {
-                colex += self.binomial[bit][i + 1];
+            for (i, slot) in board::bits(u64::from(mask)).enumerate() {
+                let below = (free & ((1 << slot) - 1)).count_ones() as usize;
+                colex += self.binomial[below][i + 1];
             }
-            rank = rank * self.binomial[n][count] + colex;
+            rank = rank * radix + colex;
             free &= !mask;
         }
-        rank
+        u64::from(rank)
     }
 
-    /// The arrangement of a rank.
-    fn unrank(&self, info: &TierInfo, mut rank: u64) -> [u8; SLOTS] {
-        let mut colex = [0u64; 10];
-        for b in (1..10).rev() {
-            let radix = self.binomial[info.free[b] as usize][info.counts[b] as usize];
-            colex[b] = rank % radix;
+    /// The arrangement of a rank: the board's code, the neutral buildings' slots and the empty
+    /// slots.
+    fn unrank(&self, info: &TierInfo, mut rank: u32) -> (u64, u32, u32) {
+        let mut colex = [0u32; SLOTS];
+        for (k, &(_, _, radix)) in info.kinds.iter().enumerate().rev() {
+            colex[k] = rank % radix;
             rank /= radix;
         }
-        let mut cells = [0u8; SLOTS];
+        let (mut code, mut neutral) = (0u64, 0u32);
         let mut free = (1u32 << SLOTS) - 1;
-        for b in 1..10 {
-            let bits = u32::from(self.subsets[info.counts[b] as usize][colex[b] as usize]);
-            let mask = deposit(bits, free);
-            for slot in board::bits(u64::from(mask)) {
-                cells[slot] = b as u8;
+        for (k, &(b, count, _)) in info.kinds.iter().enumerate() {
+            let bits = self.subsets[count as usize][colex[k] as usize];
+            let select = &self.select[free as usize];
+            let mut mask = 0u32;
+            for j in board::bits(u64::from(bits)) {
+                let slot = select[j];
+                mask |= 1 << slot;
+                code |= u64::from(b) << (4 * slot);
+            }
+            if NEUTRAL[b as usize] {
+                neutral |= mask;
             }
             free &= !mask;
         }
-        cells
+        (code, neutral, free)
     }
 
     fn info(&self, t: Tier) -> &TierInfo {
@@ -410,7 +426,8 @@ impl Topitop {
     }
 
     fn tier_of_counts(&self, counts: &[u8; 10]) -> Option<Tier> {
-        self.tier_of.get(counts).copied()
+        let t = self.tier_of[counts_key(counts)?];
+        (t != u16::MAX).then_some(Tier(u32::from(t)))
     }
 
     fn decode(mv: Move) -> (u32, usize, usize) {
@@ -610,8 +627,13 @@ impl Game for Topitop {
 
 impl Tiers for Topitop {
     fn tier(&self, p: Position) -> Tier {
+        let mut counts = [0u8; 10];
+        for i in 0..SLOTS {
+            counts[(p.0 >> (4 * i) & 15) as usize] += 1;
+        }
+        counts[0] = 0;
         // Positions outside the tiers (two 3s and two 6s) are never reached; they share tier 0.
-        self.tier_of_counts(&Parts::of(p).counts()).unwrap_or(Tier(0))
+        self.tier_of_counts(&counts).unwrap_or(Tier(0))
     }
     /// 003's 9-tuple of building counts.
     fn tier_name(&self, t: Tier) -> String {
@@ -636,57 +658,83 @@ impl TierIndex for Topitop {
         info.arrangements * info.undo_values * 2
     }
     fn tier_index(&self, p: Position) -> u64 {
-        let q = Parts::of(p);
         let info = self.info(self.tier(p));
-        let undo = q.undo.map_or(0, |(to, from)| {
-            let k = (q.neutral_mask() & ((1 << to) - 1)).count_ones();
-            let j = (q.mask(0) & ((1 << from) - 1)).count_ones();
+        let (empty, neutral) = masks(p);
+        let u = p.0 >> UNDO_SHIFT & 0xff;
+        let undo = if u == NO_UNDO {
+            0
+        } else {
+            let (to, from) = (u & 15, u >> 4);
+            let k = (neutral & ((1 << to) - 1)).count_ones();
+            let j = (empty & ((1 << from) - 1)).count_ones();
             1 + u64::from(k) * u64::from(info.empties) + u64::from(j)
-        });
-        (self.rank(info, &q) * info.undo_values + undo) * 2 + q.turn as u64
+        };
+        let turn = u64::from(p.0 & RED_TO_MOVE != 0);
+        (self.rank(info, p) * info.undo_values + undo) * 2 + turn
     }
     fn tier_position(&self, tier: Tier, index: u64) -> Option<Position> {
         let info = self.info(tier);
         if index >= self.tier_size(tier) {
             return None;
         }
-        let turn = (index & 1) as usize;
+        let turn = if index & 1 == 1 { RED_TO_MOVE } else { 0 };
         let rest = index >> 1;
         let (rank, undo) = (rest / info.undo_values, rest % info.undo_values);
-        let mut q = Parts { cells: self.unrank(info, rank), turn, undo: None };
-        if undo > 0 {
+        let (code, neutral, empty) = self.unrank(info, rank as u32);
+        let u = if undo == 0 {
+            NO_UNDO
+        } else {
             let e = u64::from(info.empties);
-            let to = nth_bit(q.neutral_mask(), ((undo - 1) / e) as usize)?;
-            let from = nth_bit(q.mask(0), ((undo - 1) % e) as usize)?;
-            if self.adjacent[from] >> to & 1 == 0 {
+            let to = self.select[neutral as usize][((undo - 1) / e) as usize];
+            let from = self.select[empty as usize][((undo - 1) % e) as usize];
+            if self.adjacent[from as usize] >> to & 1 == 0 {
                 return None;
             }
-            q.undo = Some((to, from));
+            u64::from(to) | u64::from(from) << 4
+        };
+        Some(Position(code | turn | u << UNDO_SHIFT))
+    }
+}
+
+/// The empty slots and the slots of neutral buildings.
+fn masks(p: Position) -> (u32, u32) {
+    let (mut empty, mut neutral) = (0u32, 0u32);
+    for i in 0..SLOTS {
+        let b = (p.0 >> (4 * i) & 15) as usize;
+        empty |= u32::from(b == 0) << i;
+        neutral |= u32::from(NEUTRAL[b]) << i;
+    }
+    (empty, neutral)
+}
+
+impl Topitop {
+    /// The image of a position under symmetry `g`.
+    #[inline]
+    fn image(&self, p: Position, g: usize) -> Position {
+        let perm = &self.perms[g];
+        let mut code = p.0 & RED_TO_MOVE;
+        for (i, &to) in perm.iter().enumerate() {
+            code |= (p.0 >> (4 * i) & 15) << (4 * to);
         }
-        Some(q.code())
+        let u = p.0 >> UNDO_SHIFT & 0xff;
+        let u = if u == NO_UNDO {
+            NO_UNDO
+        } else {
+            u64::from(perm[(u & 15) as usize]) | u64::from(perm[(u >> 4) as usize]) << 4
+        };
+        Position(code | u << UNDO_SHIFT)
     }
 }
 
 impl Symmetry for Topitop {
     fn symmetry_count(&self) -> usize {
-        self.symmetries.len()
+        self.perms.len()
     }
     fn canonical(&self, p: Position) -> Position {
-        let mut images = Vec::with_capacity(8);
-        self.symmetry_images(p, &mut images);
-        images.into_iter().min().unwrap_or(p)
+        (0..self.perms.len()).map(|g| self.image(p, g)).min().unwrap_or(p)
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
-        let q = Parts::of(p);
-        for g in 0..self.symmetries.len() {
-            let mut image = q;
-            for (i, &c) in q.cells.iter().enumerate() {
-                image.cells[self.symmetries.map(g, i)] = c;
-            }
-            image.undo =
-                q.undo.map(|(to, from)| (self.symmetries.map(g, to), self.symmetries.map(g, from)));
-            out.push(image.code());
-        }
+        out.extend((0..self.perms.len()).map(|g| self.image(p, g)));
     }
     fn exchange(&self) -> Option<&dyn Exchange> {
         None
