@@ -5,6 +5,7 @@
 
 pub mod abrobad;
 pub mod achi;
+pub mod baghchal;
 pub mod board;
 pub mod chessendgame;
 pub mod chomp;
@@ -32,6 +33,7 @@ use perfectplay_core::Game;
 
 pub use abrobad::Abrobad;
 pub use achi::Achi;
+pub use baghchal::BaghChal;
 pub use chessendgame::ChessEndgame;
 pub use chomp::Chomp;
 pub use chungtoi::ChungToi;
@@ -164,6 +166,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "2-marks" => Ok(Box::new(TicTacTwo::with_marks(2))),
                 _ => Err("regular | 3-marks | 2-marks".into()),
             },
+        },
+        CatalogEntry {
+            id: "baghchal",
+            name: "Bagh-Chal",
+            default_variant: "regular",
+            variant_syntax: "regular | 3x3 (4 goats) | 4x4 (12 goats, no diagonals)",
+            listed_variants: &["regular", "3x3", "4x4"],
+            also_checked: &[],
+            make: |v| BaghChal::new(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
         CatalogEntry {
             id: "topitop",
