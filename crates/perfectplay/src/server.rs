@@ -25,9 +25,25 @@ use serde_json::{json, Value as JsonValue};
 use crate::oracle::{Oracle, Stored};
 use crate::uwapi;
 
-/// Decoded database blocks the server keeps per variant: 256 MiB holds 5,400 of Five Field Kono's
-/// 36,292 blocks (a sixth of the file).
+/// Decoded database blocks the server keeps per variant, at least: 256 MiB holds 5,400 of Five
+/// Field Kono's 36,292 blocks (a sixth of the file). See [`cache_budget`].
 const SERVER_CACHE_BYTES: usize = 256 << 20;
+
+/// The block cache of a database file of `file_len` bytes: twice the file (blocks decode to
+/// about three times their compressed size), at least [`SERVER_CACHE_BYTES`] and at most a
+/// quarter of the machine's memory. A large game's answer reads a block per child (Nine Men's
+/// Morris: about 25, spread over a 9.8 GB file), and a miss costs a whole block's decode.
+fn cache_budget(file_len: u64) -> usize {
+    let memory = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kib| kib << 10)
+        })
+        .unwrap_or(0);
+    let wanted = file_len.saturating_mul(2).min(memory / 4);
+    usize::try_from(wanted).unwrap_or(usize::MAX).max(SERVER_CACHE_BYTES)
+}
 
 /// One variant and where its answers come from.
 struct Variant {
@@ -261,7 +277,8 @@ impl AppState {
 
 /// A variant's database, opened with the server's block cache and checked to be the game's.
 fn open_database(game: &'static dyn Game, path: &Path) -> Result<Oracle<'static>> {
-    let db = Database::open_with_cache(path, SERVER_CACHE_BYTES)?;
+    let file_len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let db = Database::open_with_cache(path, cache_budget(file_len))?;
     db.check_game(game)?;
     Ok(Oracle::from_database(game, db))
 }
@@ -670,4 +687,22 @@ pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
             .await?;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_block_cache_grows_with_the_file_up_to_a_quarter_of_memory() {
+        assert_eq!(cache_budget(1 << 20), SERVER_CACHE_BYTES);
+        let big = cache_budget(1 << 34);
+        assert!(big >= SERVER_CACHE_BYTES);
+        if let Some(kib) = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| m.lines().next()?.split_whitespace().nth(1)?.parse::<usize>().ok())
+        {
+            assert!(big <= (kib << 10) / 4 || big == SERVER_CACHE_BYTES, "{big}");
+        }
+    }
 }
