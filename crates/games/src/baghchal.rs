@@ -28,8 +28,9 @@
 use std::sync::{Arc, OnceLock};
 
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
-    Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
+    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move,
+    ParseError, Player, Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel,
+    Tiers, UndoMoves, Value,
 };
 
 use crate::board::{self, Board};
@@ -427,7 +428,7 @@ impl Game for BaghChal {
     fn player_names(&self) -> [&'static str; 2] {
         ["goats", "tigers"]
     }
-    perfectplay_core::capabilities!(tier_index, symmetry, undo, gui);
+    perfectplay_core::capabilities!(tier_index, symmetry, undo, gui, kernel);
 }
 
 impl Tiers for BaghChal {
@@ -560,6 +561,128 @@ impl BaghChal {
                 }
             }
         }
+    }
+}
+
+impl BaghChal {
+    /// The tier and index of a position's canonical form, in one step.
+    #[inline]
+    fn locate_parts(&self, q: Parts, cache: &mut LeastCache) -> (Tier, u64) {
+        let classes = &self.layout.classes;
+        let index = classes.canonical_pair_index_cached(q.tigers, q.goats, cache);
+        self.located(q, index)
+    }
+
+    /// A position's tier, and its index from the index of its canonical pair.
+    #[inline]
+    fn located(&self, q: Parts, pair: Option<u64>) -> (Tier, u64) {
+        let captured = self.captured(q);
+        let index = pair.unwrap_or(u64::MAX);
+        if q.hand == 0 {
+            let index =
+                if q.tigers_to_move { self.pair_size(q.goats.count_ones()) + index } else { index };
+            (Self::tier_of(0, captured, None), index)
+        } else {
+            (Self::tier_of(q.hand, captured, Some(q.tigers_to_move)), index)
+        }
+    }
+}
+
+impl TierKernel for BaghChal {
+    /// Walks the index in order: the next pair of sets from the last, unranked only where a run
+    /// starts (or the player to move changes in a moving-phase tier).
+    fn tier_positions(&self, t: Tier, first: u64, out: &mut [Option<Position>]) {
+        let (hand, captured, turn) = Self::tier_parts(t);
+        let goats = self.goats - hand - captured;
+        let classes = &self.layout.classes;
+        let pairs = self.pair_size(goats).max(1);
+        let mut previous: Option<(u32, u32)> = None;
+        for (k, slot) in out.iter_mut().enumerate() {
+            let index = first + k as u64;
+            let (local, tigers_to_move) = match turn {
+                None => (index % pairs, index >= pairs),
+                Some(tigers) => (index, tigers),
+            };
+            let pair = match previous {
+                Some((a, b)) if local != 0 => classes.next_pair(a, b),
+                _ => classes.pair_at(TIGERS as usize, goats as usize, local),
+            };
+            previous = pair;
+            *slot = pair.and_then(|(tigers, goats)| {
+                let q = Parts { goats, tigers, hand, tigers_to_move };
+                self.illegal(q).is_none().then(|| q.code())
+            });
+        }
+    }
+
+    fn locate(&self, p: Position, cache: &mut KernelCache) -> (Tier, u64) {
+        self.locate_parts(Parts::of(p), &mut cache.least)
+    }
+
+    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
+        out.clear();
+        let q = Parts::of(p);
+        self.each_move(q, |from, to| {
+            out.push(self.locate_parts(self.apply(q, from, to), &mut cache.least));
+        });
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Children located from the tigers' set shared by a run of the index ([`SetClasses::
+    /// neighbours`]): a goat's move keeps it, a tiger's moves one point of it. Only the
+    /// moving phase's children can lie in the position's own tier; those are made distinct.
+    fn child_locations_unsorted(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64)>,
+        cache: &mut KernelCache,
+    ) {
+        out.clear();
+        let q = Parts::of(p);
+        let classes = &self.layout.classes;
+        classes.neighbours(q.tigers, &mut cache.near);
+        let near = &mut cache.near;
+        self.each_move(q, |from, to| {
+            let child = self.apply(q, from, to);
+            let pair = if q.tigers_to_move {
+                classes.moved_pair_index(near, from, to, child.goats)
+            } else {
+                classes.neighbour_pair_index(near, None, child.goats)
+            };
+            out.push(self.located(child, pair));
+        });
+        if q.hand == 0 {
+            out.sort_unstable();
+            out.dedup();
+        }
+    }
+
+    /// The symmetries' images of a canonical position: as many as the symmetries less those that
+    /// keep both sets.
+    fn side_class_size(&self, p: Position) -> Option<u64> {
+        let q = Parts::of(p);
+        let classes = &self.layout.classes;
+        let keep = (0..classes.symmetry_count())
+            .filter(|&s| {
+                classes.image(s, q.tigers) == q.tigers && classes.image(s, q.goats) == q.goats
+            })
+            .count();
+        Some((classes.symmetry_count() / keep.max(1)) as u64)
+    }
+
+    fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
+        out.clear();
+        self.each_parent(p, true, |parent| {
+            if self.illegal(parent).is_none() {
+                let (t, i) = self.locate_parts(parent, &mut cache.least);
+                if t == tier {
+                    out.push(i);
+                }
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
     }
 }
 
