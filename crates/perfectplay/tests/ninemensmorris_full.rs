@@ -13,28 +13,13 @@
 //! - `sampled_positions_agree_with_children`: 100,000 positions drawn across all tiers (weighted
 //!   by tier size), each one's stored value the best over its children's stored values.
 
+mod full;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-use perfectplay_core::{Game, GameExt, Remoteness, Tier, Value, ValueRemoteness};
-use perfectplay_db::Database;
+use full::database;
+use perfectplay_core::{Game, Tier, Value};
 use perfectplay_games::Morris;
-use rayon::prelude::*;
-
-fn database(game: &Morris) -> Database {
-    assert_eq!(
-        std::env::var("PERFECTPLAY_FULL").as_deref(),
-        Ok("1"),
-        "set PERFECTPLAY_FULL=1 to run the full-scale checks"
-    );
-    let dir = std::env::var_os("PERFECTPLAY_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("perfectplay-data"));
-    let path = perfectplay_db::path_for(&dir, game.id(), &game.variant());
-    let db = Database::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    db.check_game(game).unwrap();
-    db
-}
 
 fn reference(name: &str) -> Vec<Vec<String>> {
     let path = format!("{}/../../../shared/reference/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -105,58 +90,10 @@ fn tables_4_3_and_b5() {
 fn sampled_positions_agree_with_children() {
     let game = Morris::nine("regular").unwrap();
     let db = database(&game);
-    let tiers = game.tiers();
-    let sizes: Vec<u64> = tiers.iter().map(|&t| game.tier_size(t)).collect();
-    let total: u64 = sizes.iter().sum();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    // The sample first (deterministic), then the checks on every core.
-    let (mut sample, mut tiers_seen) = (Vec::new(), std::collections::HashSet::new());
-    while sample.len() < 100_000 {
-        let (mut index, mut k) = (next() % total, 0);
-        while index >= sizes[k] {
-            index -= sizes[k];
-            k += 1;
-        }
-        let tier = tiers[k];
-        let Some(p) = game.tier_position(tier, index) else { continue };
-        if game.canonical(p) != p {
-            continue;
-        }
-        sample.push(p);
-        tiers_seen.insert(tier);
-    }
     let started = std::time::Instant::now();
-    let children_read: usize = sample
-        .par_iter()
-        .map(|&p| {
-            let got = db.get(&game, p).unwrap().expect("stored");
-            let (want, read) = match game.primitive(p) {
-                Some(v) => (ValueRemoteness::new(v, Remoteness(0)), 0),
-                None => {
-                    let mut children = Vec::new();
-                    game.children(p, &mut children);
-                    let best = children
-                        .iter()
-                        .map(|&c| db.get(&game, c).unwrap().expect("child stored").to_parent())
-                        .max()
-                        .expect("a child");
-                    (best, children.len())
-                }
-            };
-            assert_eq!(got, want, "{}", game.position_to_string(p));
-            read
-        })
-        .sum();
+    let (tiers_seen, children_read) = full::sampled_check(&game, &db, 100_000);
     println!(
-        "{} positions checked in {} tiers against {children_read} children ({:.1} s)",
-        sample.len(),
-        tiers_seen.len(),
+        "100000 positions checked in {tiers_seen} tiers against {children_read} children ({:.1} s)",
         started.elapsed().as_secs_f64()
     );
 }
