@@ -32,6 +32,34 @@ fn reference(name: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Three rows of `ninemensmorris.tsv` that 003's OCR misread, each as (value, remoteness, the
+/// reference's (count, canonical), the printed one). Every difference is a `0` in the reference
+/// where the count here has another digit: L16 count `...785,808` for `...785,868`; L20 count
+/// `...063,600` for `...063,609` and canonical `384,485,073` for `384,485,973`; W85 count
+/// `21,435,032` for `21,435,632`.
+///
+/// Why the reference is wrong and not this count (measured 2026-11-25, BENCHMARKS.md "Table 4.3
+/// and Table B.5 reproduced"):
+/// - All three lie in one band of the source's OCR (its lines for W15 to L20, beside L84 to
+///   L90) that reads other digits as `0` throughout. The rows of that band the reference leaves
+///   out show it against this count, every differing digit a `0` in the OCR and every other digit
+///   equal: W15 `10,121,000,078` here 15,121,560,678; L18 `7 252 751 002` here 7,252,751,092;
+///   L84 (printed `LO4`) `10,004,104` here 16,804,164 (between L82's 18,476,742 and L86's, as the
+///   losses fall there); L86 (`L00`) `14,971,004` here 14,971,864.
+/// - The published totals contain these rows, and this count's totals equal them exactly
+///   (296,852,156,051 and 18,558,930,949), as do the other 167 rows the reference holds and all 13
+///   rows of Table B.5. With the reference's readings the three rows would sum to 669 positions
+///   and 900 canonical ones fewer than here; the totals would then need the 36 rows the reference
+///   leaves out to be off by exactly +669 and +900 here, while every row that can be read agrees.
+/// - Each corrected count stays under 16 times its canonical count, as an orbit's size requires
+///   (L16: 8,309,785,868 <= 8,312,204,160; L20: 6,150,063,609 <= 6,151,775,568; W85: 21,435,632
+///   <= 21,444,960).
+const MISREAD: [(&str, &str, (u64, u64), (u64, u64)); 3] = [
+    ("lose", "16", (8_309_785_808, 519_512_760), (8_309_785_868, 519_512_760)),
+    ("lose", "20", (6_150_063_600, 384_485_073), (6_150_063_609, 384_485_973)),
+    ("win", "85", (21_435_032, 1_340_310), (21_435_632, 1_340_310)),
+];
+
 #[test]
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn tables_4_3_and_b5() {
@@ -64,7 +92,13 @@ fn tables_4_3_and_b5() {
         .collect();
     for row in reference("ninemensmorris.tsv") {
         let key = (row[0].clone(), row[1].clone());
-        let want = (row[2].parse().unwrap(), row[3].parse().unwrap());
+        let mut want = (row[2].parse().unwrap(), row[3].parse().unwrap());
+        if let Some(&(_, _, read, corrected)) =
+            MISREAD.iter().find(|m| (m.0, m.1) == (key.0.as_str(), key.1.as_str()))
+        {
+            assert_eq!(want, read, "the reference's reading of {key:?} changed");
+            want = corrected;
+        }
         assert_eq!(ours.get(&key), Some(&want), "Table 4.3 row {key:?}");
     }
     let by_name: BTreeMap<String, _> = lines.iter().map(|l| (l.name.clone(), l)).collect();
