@@ -32,6 +32,9 @@ fn reference(name: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// A row of Table 4.3: value, remoteness, the reference's (count, canonical), the printed one.
+type Misread = (&'static str, &'static str, (u64, u64), (u64, u64));
+
 /// Three rows of `ninemensmorris.tsv` that 003's OCR misread, each as (value, remoteness, the
 /// reference's (count, canonical), the printed one). Every difference is a `0` in the reference
 /// where the count here has another digit: L16 count `...785,808` for `...785,868`; L20 count
@@ -54,7 +57,7 @@ fn reference(name: &str) -> Vec<Vec<String>> {
 /// - Each corrected count stays under 16 times its canonical count, as an orbit's size requires
 ///   (L16: 8,309,785,868 <= 8,312,204,160; L20: 6,150,063,609 <= 6,151,775,568; W85: 21,435,632
 ///   <= 21,444,960).
-const MISREAD: [(&str, &str, (u64, u64), (u64, u64)); 3] = [
+const MISREAD: [Misread; 3] = [
     ("lose", "16", (8_309_785_808, 519_512_760), (8_309_785_868, 519_512_760)),
     ("lose", "20", (6_150_063_600, 384_485_073), (6_150_063_609, 384_485_973)),
     ("win", "85", (21_435_032, 1_340_310), (21_435_632, 1_340_310)),
