@@ -228,6 +228,15 @@ impl SetClasses {
         self.perms.len()
     }
 
+    /// The number of distinct images of the pair `(a, b)` under the symmetries: their count over
+    /// the number that keep both sets (a class's members, for analysis).
+    pub fn pair_orbit_size(&self, a: u32, b: u32) -> u64 {
+        let keep = (0..self.perms.len())
+            .filter(|&s| self.image(s, a) == a && self.image(s, b) == b)
+            .count();
+        (self.perms.len() / keep.max(1)) as u64
+    }
+
     /// Symmetry `s` as a permutation of the points.
     pub fn permutation(&self, s: usize) -> &[usize] {
         &self.perms[s]

@@ -662,13 +662,7 @@ impl TierKernel for BaghChal {
     /// keep both sets.
     fn side_class_size(&self, p: Position) -> Option<u64> {
         let q = Parts::of(p);
-        let classes = &self.layout.classes;
-        let keep = (0..classes.symmetry_count())
-            .filter(|&s| {
-                classes.image(s, q.tigers) == q.tigers && classes.image(s, q.goats) == q.goats
-            })
-            .count();
-        Some((classes.symmetry_count() / keep.max(1)) as u64)
+        Some(self.layout.classes.pair_orbit_size(q.tigers, q.goats))
     }
 
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {

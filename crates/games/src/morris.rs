@@ -1539,13 +1539,7 @@ impl TierKernel for Morris {
     /// those that keep both sets.
     fn side_class_size(&self, p: Position) -> Option<u64> {
         let q = Parts::of(p);
-        let classes = &self.layout.classes;
-        let keep = (0..classes.symmetry_count())
-            .filter(|&s| {
-                classes.image(s, q.white) == q.white && classes.image(s, q.black) == q.black
-            })
-            .count();
-        Some((classes.symmetry_count() / keep.max(1)) as u64)
+        Some(self.layout.classes.pair_orbit_size(q.white, q.black))
     }
 
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
