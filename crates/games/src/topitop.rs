@@ -796,7 +796,7 @@ impl ImageGui for Topitop {
         centers.extend((0..4).map(|k| (410.0, 45.0 + 75.0 * k as f64)));
         centers.push((375.0, 330.0));
         let mut background = crate::themes::grid_board(3, 3, CELL, "#f3e3bd", "#8a7450");
-        background += r##"<rect x="300" width="150" height="360" fill="#ece6d6"/>"##;
+        background += r##"<rect x="300" width="150" height="360" fill="#ece6d6"/><rect y="300" width="300" height="60" fill="#ece6d6"/>"##;
         let mut entities: Vec<Entity> = (1..10u8)
             .map(|b| Entity { token: char::from(TOKENS[b as usize]), svg: building(b) })
             .collect();
