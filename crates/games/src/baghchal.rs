@@ -325,6 +325,14 @@ impl Game for BaghChal {
     fn variant(&self) -> String {
         self.variant.into()
     }
+    fn variant_description(&self) -> String {
+        match self.variant {
+            "3x3" => "The 3x3 board with its diagonals and 4 goats; capturing all 4 wins",
+            "4x4" => "The 4x4 board without diagonals and 12 goats; 5 captures win",
+            _ => "The 5x5 board, 20 goats; 5 captures win for the tigers",
+        }
+        .into()
+    }
     fn size_class(&self) -> SizeClass {
         if self.variant != "3x3" {
             SizeClass::Large

@@ -450,6 +450,8 @@ pub fn rules(id: &str) -> Option<String> {
         "tactix" => include_str!("tactix.rs"),
         "abrobad" => include_str!("abrobad.rs"),
         "ninemensmorris" | "sixmensmorris" | "threemensmorris" => include_str!("morris.rs"),
+        "baghchal" => include_str!("baghchal.rs"),
+        "topitop" => include_str!("topitop.rs"),
         _ => return None,
     };
     let header: Vec<&str> = source

@@ -450,6 +450,13 @@ impl Game for Topitop {
     fn variant(&self) -> String {
         self.variant.into()
     }
+    fn variant_description(&self) -> String {
+        if self.variant == "small" {
+            "One bucket each, two small and two large hills; one finished building wins".into()
+        } else {
+            "Two buckets each, four small and four large hills; two finished buildings win".into()
+        }
+    }
     fn size_class(&self) -> SizeClass {
         if self.variant == "small" {
             SizeClass::Small
