@@ -7,7 +7,7 @@
 
 mod rounds;
 
-use perfectplay_core::{Game, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, Value};
 use perfectplay_games::BaghChal;
 use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
 use rounds::Explored;
@@ -112,11 +112,7 @@ fn check(variant: &str, rules: Rules) -> (Value, usize) {
     assert_eq!(game.position_to_string(game.start()), rules.text(start));
     let explored = Explored::new(start, |s| rules.primitive(s), |s| rules.children(s));
     let values = explored.solve();
-    for (&s, &(v, k)) in explored.states.iter().zip(&values) {
-        let p = game.parse_position(&rules.text(s)).unwrap();
-        let want = ValueRemoteness::new(v, Remoteness(k));
-        assert_eq!(solution.get(&game, p), Some(want), "{}", rules.text(s));
-    }
+    explored.check_solution(&values, &game, &solution, |s| rules.text(s));
     let analysis = analyze(&game, &solution, &NoProgress).unwrap();
     assert_eq!(analysis.total(), explored.states.len() as u64);
     (values[0].0, explored.states.len())

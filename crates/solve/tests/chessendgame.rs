@@ -7,7 +7,7 @@
 
 mod rounds;
 
-use perfectplay_core::{Game, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, Value};
 use perfectplay_games::ChessEndgame;
 use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
 use rounds::Explored;
@@ -93,11 +93,7 @@ fn check_variant(variant: &str, queen: bool, start: State, longest_mate_plies: u
     assert_eq!(game.position_to_string(game.start()), text(queen, start));
     let explored = Explored::new(start, |s| primitive(queen, s), |s| children(queen, s));
     let values = explored.solve();
-    for (&s, &(v, k)) in explored.states.iter().zip(&values) {
-        let p = game.parse_position(&text(queen, s)).unwrap();
-        let want = ValueRemoteness::new(v, Remoteness(k));
-        assert_eq!(solution.get(&game, p), Some(want), "{variant} {}", text(queen, s));
-    }
+    explored.check_solution(&values, &game, &solution, |s| text(queen, s));
     let analysis = analyze(&game, &solution, &NoProgress).unwrap();
     assert_eq!(analysis.total(), explored.states.len() as u64);
     // The longest mate with White to move is the published one.

@@ -6,7 +6,7 @@
 
 mod rounds;
 
-use perfectplay_core::{Game, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, Value};
 use perfectplay_games::ChungToi;
 use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
 use rounds::Explored;
@@ -79,11 +79,7 @@ fn chungtoi_matches_a_plain_solver_everywhere() {
     let explored =
         Explored::new(start, |s| line_of(&s, 1 - s.turn).then_some(Value::Lose), children);
     let values = explored.solve();
-    for (&s, &(v, k)) in explored.states.iter().zip(&values) {
-        let p = game.parse_position(&text(s)).unwrap();
-        let want = ValueRemoteness::new(v, Remoteness(k));
-        assert_eq!(solution.get(&game, p), Some(want), "{}", text(s));
-    }
+    explored.check_solution(&values, &game, &solution, text);
     let analysis = analyze(&game, &solution, &NoProgress).unwrap();
     assert_eq!(analysis.total(), explored.states.len() as u64);
     // Neither side can force a line from the empty board.

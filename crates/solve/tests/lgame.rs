@@ -192,11 +192,7 @@ fn lgame_matches_a_plain_solver_everywhere() {
     // Every placement with either player to move is reached.
     assert_eq!(explored.states.len(), 2 * 18_368);
     let values = explored.solve();
-    for (&s, &(v, k)) in explored.states.iter().zip(&values) {
-        let p = game.parse_position(&Reference::text(s)).unwrap();
-        let want = ValueRemoteness::new(v, Remoteness(k));
-        assert_eq!(solution.get(&game, p), Some(want), "{}", Reference::text(s));
-    }
+    explored.check_solution(&values, &game, &solution, Reference::text);
     // Published: a draw.
     assert_eq!(values[0].0, Value::Draw);
     assert_eq!(solution.get(&game, game.start()).unwrap().value(), Value::Draw);

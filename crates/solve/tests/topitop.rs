@@ -6,7 +6,7 @@
 
 mod rounds;
 
-use perfectplay_core::{Game, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, Value};
 use perfectplay_games::Topitop;
 use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
 use rounds::Explored;
@@ -131,11 +131,7 @@ fn small_topitop_matches_a_plain_solver_everywhere() {
     assert_eq!(game.position_to_string(game.start()), text(start));
     let explored = Explored::new(start, primitive, children);
     let values = explored.solve();
-    for (&s, &(v, k)) in explored.states.iter().zip(&values) {
-        let p = game.parse_position(&text(s)).unwrap();
-        let want = ValueRemoteness::new(v, Remoteness(k));
-        assert_eq!(solution.get(&game, p), Some(want), "{}", text(s));
-    }
+    explored.check_solution(&values, &game, &solution, text);
     let analysis = analyze(&game, &solution, &NoProgress).unwrap();
     assert_eq!(analysis.total(), explored.states.len() as u64);
     assert!(explored.states.len() > 10_000, "{}", explored.states.len());

@@ -89,3 +89,23 @@ impl<S: Copy + Eq + Hash> Explored<S> {
         value.into_iter().map(|v| v.unwrap_or((Value::Draw, 0))).collect()
     }
 }
+
+impl<S: Copy> Explored<S> {
+    /// Checks every explored state's value and remoteness (`values`, from [`Explored::solve`])
+    /// against the engine's `solution`, reading each state as a position of `game` through its
+    /// text form `text`.
+    pub fn check_solution<G: perfectplay_core::Game + ?Sized>(
+        &self,
+        values: &[(Value, u16)],
+        game: &G,
+        solution: &perfectplay_solve::Solution,
+        text: impl Fn(S) -> String,
+    ) {
+        use perfectplay_core::{Remoteness, ValueRemoteness};
+        for (&s, &(v, k)) in self.states.iter().zip(values) {
+            let p = game.parse_position(&text(s)).unwrap_or_else(|e| panic!("{e}"));
+            let want = ValueRemoteness::new(v, Remoteness(k));
+            assert_eq!(solution.get(game, p), Some(want), "{}", text(s));
+        }
+    }
+}
