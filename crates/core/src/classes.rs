@@ -90,7 +90,7 @@ pub struct SetClasses {
     binomial: Box<[[u64; 34]; 34]>,
     /// Colex ranks by byte: `colex_bytes[t][j][v]` is the rank contribution of the points of byte
     /// value `v` at byte `t` of a compressed set that has `j` points below that byte.
-    colex_bytes: Box<[[[u32; 256]; 33]; 3]>,
+    colex_bytes: Box<[[[u32; 256]; 33]; 4]>,
     /// `extract8[m][v]`: the bits of byte `v` at the points of byte mask `m`, packed low.
     extract8: Box<[[u8; 256]; 256]>,
 }
@@ -137,8 +137,8 @@ impl SetClasses {
                 binomial[m][k] = binomial[m - 1][k - 1] + binomial[m - 1][k];
             }
         }
-        // Three bytes (boards of up to 24 points; larger ones rank without the tables).
-        let mut colex_bytes = Box::new([[[0u32; 256]; 33]; 3]);
+        // Four bytes: boards of up to 32 points.
+        let mut colex_bytes = Box::new([[[0u32; 256]; 33]; 4]);
         for (t, table) in colex_bytes.iter_mut().enumerate() {
             {
                 for (j, row) in table.iter_mut().enumerate() {
@@ -519,32 +519,22 @@ impl SetClasses {
     /// The colex rank of `b` among the points `a` leaves (renumbered in order).
     #[inline]
     fn colex_rank(&self, a: u32, b: u32) -> u64 {
-        if self.n <= 24 {
-            // b compressed to the points a leaves, byte by byte, then ranked byte by byte.
-            let free = !a & self.all_points();
-            let (m0, m1, m2) = (free & 0xff, free >> 8 & 0xff, free >> 16 & 0xff);
-            let compressed = u32::from(self.extract8[m0 as usize][(b & 0xff) as usize])
-                | u32::from(self.extract8[m1 as usize][(b >> 8 & 0xff) as usize])
-                    << m0.count_ones()
-                | u32::from(self.extract8[m2 as usize][(b >> 16 & 0xff) as usize])
-                    << (m0.count_ones() + m1.count_ones());
-            let [c0, c1, c2] = &*self.colex_bytes;
-            let (v0, v1, v2) = (compressed & 0xff, compressed >> 8 & 0xff, compressed >> 16 & 0xff);
-            let below1 = v0.count_ones() as usize;
-            let below2 = below1 + v1.count_ones() as usize;
-            return u64::from(c0[0][v0 as usize])
-                + u64::from(c1[below1][v1 as usize])
-                + u64::from(c2[below2][v2 as usize]);
+        // b compressed to the points a leaves, byte by byte, then ranked byte by byte.
+        let free = !a & self.all_points();
+        let masks = [free & 0xff, free >> 8 & 0xff, free >> 16 & 0xff, free >> 24];
+        let mut compressed = 0u32;
+        let mut shift = 0;
+        for (t, &m) in masks.iter().enumerate() {
+            compressed |=
+                u32::from(self.extract8[m as usize][(b >> (8 * t) & 0xff) as usize]) << shift;
+            shift += m.count_ones();
         }
         let mut rank = 0u64;
-        let mut rest = b;
-        let mut j = 0;
-        while rest != 0 {
-            let c = rest.trailing_zeros();
-            rest &= rest - 1;
-            j += 1;
-            let compressed = c - (a & ((1u32 << c) - 1)).count_ones();
-            rank += self.binomial[compressed as usize & 31][j & 31];
+        let mut below = 0usize;
+        for (t, table) in self.colex_bytes.iter().enumerate() {
+            let v = compressed >> (8 * t) & 0xff;
+            rank += u64::from(table[below][v as usize]);
+            below += v.count_ones() as usize;
         }
         rank
     }
