@@ -126,6 +126,11 @@ impl Parts {
         }
     }
 
+    /// What stands on a point: 0 nothing, 1 a goat, 2 a tiger.
+    fn cell(self, point: usize) -> u8 {
+        (self.goats >> point & 1) as u8 + 2 * (self.tigers >> point & 1) as u8
+    }
+
     fn code(self) -> Position {
         Position(
             u64::from(self.goats)
@@ -370,8 +375,7 @@ impl Game for BaghChal {
     fn position_to_string(&self, p: Position) -> String {
         let q = Parts::of(p);
         let n = self.layout.side * self.layout.side;
-        let cells: Vec<u8> =
-            (0..n).map(|i| (q.goats >> i & 1) as u8 + 2 * (q.tigers >> i & 1) as u8).collect();
+        let cells: Vec<u8> = (0..n).map(|i| q.cell(i)).collect();
         let turn = if q.tigers_to_move { 'T' } else { 'G' };
         format!("{} {}", board::grid_turn_to_string(&cells, self.layout.side, "GT", turn), q.hand)
     }
@@ -421,15 +425,8 @@ impl Game for BaghChal {
     }
     fn board_text(&self, p: Position) -> String {
         let q = Parts::of(p);
-        let mut s = board::grid_text(self.layout.side, self.layout.side, |i| {
-            if q.goats >> i & 1 == 1 {
-                'G'
-            } else if q.tigers >> i & 1 == 1 {
-                'T'
-            } else {
-                '.'
-            }
-        });
+        let side = self.layout.side;
+        let mut s = board::grid_text(side, side, |i| char::from(b".GT"[q.cell(i) as usize]));
         s += &format!("goats to place: {}, captured: {}\n", q.hand, self.captured(q));
         s + if q.tigers_to_move { "tigers to move\n" } else { "goats to move\n" }
     }
@@ -736,15 +733,7 @@ impl ImageGui for BaghChal {
     fn autogui_position(&self, p: Position) -> String {
         let q = Parts::of(p);
         let n = self.layout.side * self.layout.side;
-        let cells = (0..n).map(|i| {
-            if q.goats >> i & 1 == 1 {
-                'G'
-            } else if q.tigers >> i & 1 == 1 {
-                'T'
-            } else {
-                '-'
-            }
-        });
+        let cells = (0..n).map(|i| char::from(b"-GT"[q.cell(i) as usize]));
         let digit = |d: u32| char::from_digit(d, 10).unwrap_or('-');
         let tens = if q.hand >= 10 { digit(q.hand / 10) } else { '-' };
         let counters = [tens, digit(q.hand % 10), digit(self.captured(q))];

@@ -12,8 +12,18 @@ mod full;
 use perfectplay_core::{Game, Value};
 use perfectplay_games::{BaghChal, Topitop};
 
+/// The database, once `PERFECTPLAY_FULL=1` says the full-scale checks are wanted.
+fn database(game: &dyn Game) -> perfectplay_db::Database {
+    assert_eq!(
+        std::env::var("PERFECTPLAY_FULL").as_deref(),
+        Ok("1"),
+        "set PERFECTPLAY_FULL=1 to run the full-scale checks"
+    );
+    full::open(game)
+}
+
 fn sampled(game: &dyn Game) {
-    let db = full::database(game);
+    let db = database(game);
     let started = std::time::Instant::now();
     let (tiers, children) = full::sampled_check(game, &db, 100_000);
     println!(
@@ -29,7 +39,7 @@ fn sampled(game: &dyn Game) {
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn topitop_starts_with_a_win_in_31_and_samples_agree_with_children() {
     let game = Topitop::new("regular").unwrap();
-    let db = full::database(&game);
+    let db = database(&game);
     let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
     assert_eq!((start.value(), start.remoteness().map(|r| r.0)), (Value::Win, Some(31)));
     sampled(&game);
@@ -40,7 +50,7 @@ fn topitop_starts_with_a_win_in_31_and_samples_agree_with_children() {
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn baghchal_starts_with_a_draw_and_samples_agree_with_children() {
     let game = BaghChal::new("regular").unwrap();
-    let db = full::database(&game);
+    let db = database(&game);
     assert_eq!(db.get(&game, game.start()).unwrap().map(|v| v.value()), Some(Value::Draw));
     sampled(&game);
 }

@@ -17,9 +17,18 @@ mod full;
 
 use std::collections::BTreeMap;
 
-use full::database;
 use perfectplay_core::{Game, Tier, Value};
 use perfectplay_games::Morris;
+
+/// The database, once `PERFECTPLAY_FULL=1` says the full-scale checks are wanted.
+fn database(game: &dyn Game) -> perfectplay_db::Database {
+    assert_eq!(
+        std::env::var("PERFECTPLAY_FULL").as_deref(),
+        Ok("1"),
+        "set PERFECTPLAY_FULL=1 to run the full-scale checks"
+    );
+    full::open(game)
+}
 
 fn reference(name: &str) -> Vec<Vec<String>> {
     let path = format!("{}/../../../shared/reference/{name}", env!("CARGO_MANIFEST_DIR"));

@@ -1,5 +1,5 @@
-//! What the full-scale tests share: the solved database they need (they fail, not pass, without
-//! it) and the sampled check of stored values against children.
+//! What the full-scale tests share: opening the solved database they need (they fail, not pass,
+//! without it) and the sampled check of stored values against children.
 
 use std::path::PathBuf;
 
@@ -8,13 +8,8 @@ use perfectplay_db::Database;
 use rayon::prelude::*;
 
 /// The game variant's database under `PERFECTPLAY_DATA` (default `perfectplay-data`), checked to
-/// be the game's; panics unless `PERFECTPLAY_FULL=1`.
-pub fn database(game: &dyn Game) -> Database {
-    assert_eq!(
-        std::env::var("PERFECTPLAY_FULL").as_deref(),
-        Ok("1"),
-        "set PERFECTPLAY_FULL=1 to run the full-scale checks"
-    );
+/// be the game's; panics if it is missing. Each test file gates its (ignored) tests before this.
+pub fn open(game: &dyn Game) -> Database {
     let dir = std::env::var_os("PERFECTPLAY_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("perfectplay-data"));
