@@ -591,6 +591,24 @@ impl BaghChal {
             (Self::tier_of(q.hand, captured, Some(q.tigers_to_move)), index)
         }
     }
+    /// Calls `emit` with the tier and index of each move's child (repeats allowed), located
+    /// from the tigers' set shared by a run of the index ([`SetClasses::neighbours`]).
+    #[inline]
+    fn run_children(&self, q: Parts, cache: &mut KernelCache, mut emit: impl FnMut(Tier, u64)) {
+        let classes = &self.layout.classes;
+        classes.neighbours(q.tigers, &mut cache.near);
+        let near = &mut cache.near;
+        self.each_move(q, |from, to| {
+            let child = self.apply(q, from, to);
+            let pair = if q.tigers_to_move {
+                classes.moved_pair_index(near, from, to, child.goats)
+            } else {
+                classes.neighbour_pair_index(near, None, child.goats)
+            };
+            let (t, i) = self.located(child, pair);
+            emit(t, i);
+        });
+    }
 }
 
 impl TierKernel for BaghChal {
@@ -645,22 +663,25 @@ impl TierKernel for BaghChal {
     ) {
         out.clear();
         let q = Parts::of(p);
-        let classes = &self.layout.classes;
-        classes.neighbours(q.tigers, &mut cache.near);
-        let near = &mut cache.near;
-        self.each_move(q, |from, to| {
-            let child = self.apply(q, from, to);
-            let pair = if q.tigers_to_move {
-                classes.moved_pair_index(near, from, to, child.goats)
-            } else {
-                classes.neighbour_pair_index(near, None, child.goats)
-            };
-            out.push(self.located(child, pair));
-        });
+        self.run_children(q, cache, |t, i| out.push((t, i)));
         if q.hand == 0 {
             out.sort_unstable();
             out.dedup();
         }
+    }
+
+    /// The children as [`TierKernel::child_locations_unsorted`] finds them, none exchanged
+    /// (Bagh-Chal has no exchange): the analysis's search for reachable positions walks these
+    /// instead of canonicalizing every child.
+    fn child_locations_sided(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64, bool)>,
+        cache: &mut KernelCache,
+    ) -> bool {
+        out.clear();
+        self.run_children(Parts::of(p), cache, |t, i| out.push((t, i, false)));
+        true
     }
 
     /// The symmetries' images of a canonical position: as many as the symmetries less those that
