@@ -480,7 +480,7 @@ impl Quarto {
         for u in board::bits(u64::from(left)) {
             state.board = state.board & !(15 << (4 * slot)) | (u as u64) << (4 * slot);
             // `wins` is the slots every win quartet so far shares (MAX: none can be made by one
-            // placement; 0 with no quartet yet is told apart by `any`).
+            // placement; 0: no quartet yet).
             let mut common = wins;
             for &line in &completes[i] {
                 let (mut and, mut nand) = (all, all);
@@ -712,10 +712,18 @@ impl Symmetry for Quarto {
     fn symmetry_count(&self) -> usize {
         self.board_group.len() * self.piece_group.len()
     }
+    /// The least code among the images. The code's low bits are the occupied slots, so only the
+    /// board symmetries that take them to their least image are tried with every piece symmetry.
     fn canonical(&self, p: Position) -> Position {
         let s = self.state(p);
-        let mut best = p;
-        for b in 0..self.board_group.len() {
+        let mask =
+            |b: &Vec<u8>| board::bits(u64::from(s.occupied)).fold(0u16, |m, slot| m | 1 << b[slot]);
+        let least = self.board_group.iter().map(mask).min().unwrap_or(s.occupied);
+        let mut best = Position(u64::MAX);
+        for (b, perm) in self.board_group.iter().enumerate() {
+            if mask(perm) != least {
+                continue;
+            }
             for g in 0..self.piece_group.len() {
                 best = best.min(self.code(&self.image(&s, b, g)));
             }

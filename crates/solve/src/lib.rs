@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod discover;
 pub mod progress;
 mod retrograde;
+mod search;
 pub mod space;
 pub mod tiered;
 
@@ -15,6 +16,7 @@ use perfectplay_core::{Game, GameExt, Position, PositionSpace, Tier, ValueRemote
 
 pub use analysis::{analyze, analyze_counting, Analysis, CountRow};
 pub use progress::{NoProgress, Progress};
+pub use search::Search;
 pub use space::{SortedPositions, TierSpace};
 pub use tiered::{analyze_tiered, analyze_tiered_from, TierReport};
 
