@@ -90,3 +90,166 @@ impl<'g, G: Game + ?Sized> Search<'g, G> {
         Ok(vr)
     }
 }
+
+/// Scores of the alpha-beta search, from the view of the player to move: a win in `r` is
+/// `BASE - r`, a loss in `r` is `r - BASE`, a tie 0 (its remoteness kept beside the score).
+const BASE: i32 = 1000;
+const INFINITE: i32 = 2 * BASE;
+
+/// What a score is worth to the parent moving into it: strictly decreasing, so the parent's
+/// score is the maximum of this over its children.
+fn to_parent(child: i32) -> i32 {
+    -child + child.signum()
+}
+
+/// The child score a parent score comes from ([`to_parent`]'s inverse).
+fn from_parent(parent: i32) -> i32 {
+    -parent - parent.signum()
+}
+
+/// A table entry: the score, how it bounds the true score, and a tie's remoteness.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    score: i32,
+    bound: Bound,
+    tie: u16,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+/// Live solving with alpha-beta pruning: the value and remoteness of a position of a loop-free
+/// game whose ties all come at the same depth below any position (Quarto's: a tie is a full
+/// board, so a tie at level `n` is a tie in `16 - n`; 003 3.8). Wins and losses are scored by
+/// remoteness (a faster win scores higher, a slower loss scores higher), which makes the game
+/// zero-sum, so pruning never changes a value or a win's or loss's remoteness. A tie's
+/// remoteness is the one of the first tie met, which the assumption makes the only one; in a
+/// game where ties come at different depths use [`Search`].
+#[derive(Debug)]
+pub struct AlphaBeta<'g, G: Game + ?Sized> {
+    game: &'g G,
+    table: HashMap<Position, Entry>,
+    nodes: u64,
+}
+
+impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
+    /// A search with an empty table.
+    pub fn new(game: &'g G) -> Self {
+        AlphaBeta { game, table: HashMap::new(), nodes: 0 }
+    }
+
+    /// Positions expanded so far (their children generated).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Canonical positions in the table.
+    pub fn table_len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Empties the table (its memory grows with every search).
+    pub fn clear(&mut self) {
+        self.table = HashMap::new();
+    }
+
+    /// The value and remoteness of `p`.
+    pub fn value(&mut self, p: Position) -> Result<ValueRemoteness, SolveError> {
+        let (score, tie) = self.search(p, -INFINITE, INFINITE, 0)?;
+        Ok(match score {
+            0 => ValueRemoteness::new(perfectplay_core::Value::Tie, Remoteness(tie)),
+            s if s > 0 => {
+                ValueRemoteness::new(perfectplay_core::Value::Win, Remoteness((BASE - s) as u16))
+            }
+            s => ValueRemoteness::new(perfectplay_core::Value::Lose, Remoteness((BASE + s) as u16)),
+        })
+    }
+
+    fn leaf(v: perfectplay_core::Value) -> Result<(i32, u16), SolveError> {
+        match v {
+            perfectplay_core::Value::Lose => Ok((-BASE, 0)),
+            perfectplay_core::Value::Tie => Ok((0, 0)),
+            _ => Err(SolveError::Unsupported {
+                what: "live solving a game whose primitive positions are wins or draws".into(),
+            }),
+        }
+    }
+
+    fn search(
+        &mut self,
+        p: Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: u32,
+    ) -> Result<(i32, u16), SolveError> {
+        if let Some(v) = self.game.primitive(p) {
+            return Self::leaf(v);
+        }
+        if depth as i32 >= BASE - 2 {
+            return Err(SolveError::Unsupported {
+                what: "live solving deeper than 998 moves".into(),
+            });
+        }
+        let key = self.game.canonical(p);
+        if let Some(e) = self.table.get(&key) {
+            match e.bound {
+                Bound::Exact => return Ok((e.score, e.tie)),
+                Bound::Lower => alpha = alpha.max(e.score),
+                Bound::Upper => beta = beta.min(e.score),
+            }
+            if alpha >= beta {
+                return Ok((e.score, e.tie));
+            }
+        }
+        self.nodes += 1;
+        let mut children = Vec::new();
+        self.game.children(p, &mut children);
+        if children.is_empty() {
+            return Err(SolveError::NoMoves { position: p });
+        }
+        let (alpha0, top) = (alpha, BASE - 1);
+        let (mut best, mut tie) = (-INFINITE, 0u16);
+        // Primitive children first: a loss for the opponent is the best there is.
+        for &c in &children {
+            if let Some(v) = self.game.primitive(c) {
+                let (s, t) = Self::leaf(v)?;
+                if to_parent(s) > best {
+                    (best, tie) = (to_parent(s), t + 1);
+                }
+            }
+        }
+        alpha = alpha.max(best);
+        if best < top && alpha < beta {
+            for &c in &children {
+                if self.game.primitive(c).is_some() {
+                    continue;
+                }
+                // The child's window, one wider on each side than the parent's maps to.
+                let (lo, hi) = (from_parent(beta) - 1, from_parent(alpha) + 1);
+                let (s, t) = self.search(c, lo.max(-INFINITE), hi.min(INFINITE), depth + 1)?;
+                if to_parent(s) > best {
+                    (best, tie) = (to_parent(s), t + 1);
+                }
+                alpha = alpha.max(best);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.insert(key, Entry { score: best, bound, tie });
+        Ok((best, tie))
+    }
+}
