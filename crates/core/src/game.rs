@@ -220,6 +220,30 @@ pub trait Game: Send + Sync {
     fn kernel(&self) -> Option<&dyn TierKernel> {
         None
     }
+
+    /// Capability: live solving's hot paths (a loop-free game searched from a position rather
+    /// than solved whole: Quarto).
+    fn search_kernel(&self) -> Option<&dyn SearchKernel> {
+        None
+    }
+}
+
+/// What a live search (`perfectplay_solve::AlphaBeta`) asks of a loop-free game at every
+/// position, fused for speed: a key for its table, and the children with the values known
+/// without searching them.
+pub trait SearchKernel: Send + Sync {
+    /// A symmetric image of the position (so equal keys mean equal values), cheaper than
+    /// [`Symmetry::canonical`]; the more symmetric positions share a key, the better.
+    fn search_key(&self, position: Position) -> Position;
+    /// Appends the children of a non-primitive position, each with its value when it is known
+    /// without a search: a primitive's, or a win in 1 for a child whose player to move can end
+    /// the game at once with a win. Where a child is a primitive loss (the best any child can be
+    /// to the mover), that child alone may be appended.
+    fn search_children(
+        &self,
+        position: Position,
+        out: &mut Vec<(Position, Option<crate::ValueRemoteness>)>,
+    );
 }
 
 /// Tiers of a game: every move leads to a position of the same tier or a lower one.
@@ -635,6 +659,9 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
     fn kernel(&self) -> Option<&dyn TierKernel> {
         self.game.kernel()
     }
+    fn search_kernel(&self) -> Option<&dyn SearchKernel> {
+        self.game.search_kernel()
+    }
 }
 
 /// Opts a game into capabilities, inside its `impl Game` block: each one named gets the method
@@ -679,6 +706,11 @@ macro_rules! capabilities {
     };
     (@one kernel) => {
         fn kernel(&self) -> Option<&dyn $crate::TierKernel> {
+            Some(self)
+        }
+    };
+    (@one search_kernel) => {
+        fn search_kernel(&self) -> Option<&dyn $crate::SearchKernel> {
             Some(self)
         }
     };

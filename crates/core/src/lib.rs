@@ -14,8 +14,8 @@ pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
 pub use classes::{LeastCache, Neighbours, SetClasses};
 pub use game::{
     Exchange, Game, GameExt, ImageGui, KernelCache, Move, MultipartMoves, ParseError, Player,
-    Position, PositionSpace, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel, Tiers,
-    UndoMoves,
+    Position, PositionSpace, SearchKernel, SizeClass, StartingAt, Symmetry, Tier, TierIndex,
+    TierKernel, Tiers, UndoMoves,
 };
 pub use ranking::{RankError, Rearranger};
 pub use value::{Remoteness, Value, ValueRemoteness};

@@ -27,8 +27,11 @@
 //! a canonical form with piece 0 to place ([`Quarto::canonical_tiers`], 003 Table 3.2).
 
 use perfectplay_core::{
-    Exchange, Game, Move, ParseError, Player, Position, SizeClass, Symmetry, Value,
+    Exchange, Game, Move, ParseError, Player, Position, Remoteness, SearchKernel, SizeClass,
+    Symmetry, Value, ValueRemoteness,
 };
+
+use std::sync::{Arc, OnceLock};
 
 use crate::board::{self, Board};
 
@@ -49,8 +52,13 @@ pub struct Quarto {
     lines: Vec<u16>,
     /// The board's symmetries, as slot permutations (the identity first).
     board_group: Vec<Vec<u8>>,
-    /// The pieces' symmetries, as permutations of the pieces (the identity first).
+    /// The pieces' symmetries, as permutations of the pieces (the identity first): number
+    /// `perm * (1 << attributes) + flip` flips the bits of `flip`, then permutes the bits.
     piece_group: Vec<Vec<u8>>,
+    /// Per set of slots, the first board symmetry taking it to its least image; per set of
+    /// pieces, the first bit permutation doing so (003 3.7.4's symmetry tables), built when
+    /// first needed.
+    least: Arc<OnceLock<(Vec<u8>, Vec<u8>)>>,
 }
 
 /// A position taken apart.
@@ -97,7 +105,16 @@ impl Quarto {
             board.lines(side).iter().map(|l| l.iter().fold(0u16, |m, &s| m | 1 << s)).collect();
         let board_group = line_automorphisms(side * side, &lines);
         let piece_group = piece_symmetries(attributes);
-        Ok(Quarto { variant, board, side, attributes, lines, board_group, piece_group })
+        Ok(Quarto {
+            variant,
+            board,
+            side,
+            attributes,
+            lines,
+            board_group,
+            piece_group,
+            least: Arc::default(),
+        })
     }
 
     fn slots(&self) -> usize {
@@ -262,6 +279,39 @@ impl Quarto {
 
     fn piece_char(u: u8) -> char {
         char::from_digit(u32::from(u), 16).map_or('?', |c| c.to_ascii_uppercase())
+    }
+
+    fn least_tables(&self) -> &(Vec<u8>, Vec<u8>) {
+        self.least.get_or_init(|| {
+            let image =
+                |perm: &[u8], m: u32| board::bits(u64::from(m)).fold(0u32, |i, x| i | 1 << perm[x]);
+            let first_least = |group: &[&Vec<u8>], m: u32| {
+                let least = group.iter().map(|p| image(p, m)).min().unwrap_or(m);
+                group.iter().position(|p| image(p, m) == least).unwrap_or(0) as u8
+            };
+            let boards: Vec<&Vec<u8>> = self.board_group.iter().collect();
+            let flips = 1usize << self.attributes;
+            let perms: Vec<&Vec<u8>> = self.piece_group.iter().step_by(flips).collect();
+            let slots = (0..1u32 << self.slots()).map(|m| first_least(&boards, m)).collect();
+            let pieces = (0..1u32 << self.pieces()).map(|m| first_least(&perms, m)).collect();
+            (slots, pieces)
+        })
+    }
+
+    /// A key for a table of searched positions: the position's image under a symmetry chosen
+    /// from its tier alone (003 3.7.3: the board symmetry that least the occupied slots, the
+    /// flip that makes the piece to place 0, the bit permutation that least the pieces placed),
+    /// so positions whose tiers are images of one another mostly share a key. Cheaper than
+    /// [`Symmetry::canonical`], which also orders the positions within a tier.
+    pub fn search_key(&self, p: Position) -> Position {
+        let s = self.state(p);
+        let Some(give) = s.give else { return p };
+        let (slots, pieces) = self.least_tables();
+        let b = usize::from(slots[usize::from(s.occupied)]);
+        let flipped = board::bits(u64::from(s.placed()))
+            .fold(0usize, |m, u| m | 1 << (u ^ usize::from(give)));
+        let g = usize::from(pieces[flipped]) * (1 << self.attributes) + usize::from(give);
+        self.code(&self.image(&s, b, g))
     }
 
     /// The image of a state under board symmetry `b` and piece symmetry `g`.
@@ -705,7 +755,86 @@ impl Game for Quarto {
             None => grid,
         }
     }
-    perfectplay_core::capabilities!(symmetry);
+    perfectplay_core::capabilities!(symmetry, search_kernel);
+}
+
+impl Quarto {
+    /// The pieces that would complete a win quartet if placed on the board now: per line with
+    /// one empty slot, those sharing a set bit with all three pieces in it or a clear one.
+    pub fn deadly(&self, s: &State) -> u16 {
+        let all = (self.pieces() - 1) as u8;
+        let every = ((1u32 << self.pieces()) - 1) as u16;
+        // The pieces with attribute bit b set.
+        let with =
+            |b: u32| (0..self.pieces()).filter(|u| u >> b & 1 == 1).fold(0u16, |m, u| m | 1 << u);
+        let mut out = 0u16;
+        for &line in &self.lines {
+            if (s.occupied & line).count_ones() + 1 != line.count_ones() {
+                continue;
+            }
+            let (mut and, mut nand) = (all, all);
+            for q in board::bits(u64::from(line & s.occupied)) {
+                and &= s.piece(q);
+                nand &= !s.piece(q);
+            }
+            for b in board::bits(u64::from(and)) {
+                out |= with(b as u32);
+            }
+            for b in board::bits(u64::from(nand)) {
+                out |= every & !with(b as u32);
+            }
+        }
+        out
+    }
+}
+
+impl SearchKernel for Quarto {
+    fn search_key(&self, p: Position) -> Position {
+        Quarto::search_key(self, p)
+    }
+
+    /// A placement's children are computed from the board after it: pieces that would complete
+    /// a quartet there are wins in 1 for the opponent who is given one.
+    fn search_children(&self, p: Position, out: &mut Vec<(Position, Option<ValueRemoteness>)>) {
+        let s = self.state(p);
+        let known = |v: Value, r: u16| Some(ValueRemoteness::new(v, Remoteness(r)));
+        let Some(give) = s.give else {
+            // The start: a piece to give.
+            for u in 0..self.pieces() as u8 {
+                out.push((self.code(&State { give: Some(u), ..s }), None));
+            }
+            return;
+        };
+        let empty = !s.occupied & ((1u32 << self.slots()) - 1) as u16;
+        if self.deadly(&s) >> give & 1 == 1 {
+            for e in board::bits(u64::from(empty)) {
+                let mut after = State { give: None, ..s };
+                after.occupied |= 1 << e;
+                after.board |= u64::from(give) << (4 * e);
+                if self.lines_through(&after, e) {
+                    out.push((self.code(&after), known(Value::Lose, 0)));
+                    return;
+                }
+            }
+        }
+        let n = self.pieces();
+        let left = !(s.placed() | 1 << give) & ((1u32 << n) - 1) as u16;
+        for e in board::bits(u64::from(empty)) {
+            let mut after = State { give: None, ..s };
+            after.occupied |= 1 << e;
+            after.board |= u64::from(give) << (4 * e);
+            if after.level() as usize == self.slots() || after.level() == n {
+                out.push((self.code(&after), known(Value::Tie, 0)));
+                continue;
+            }
+            let deadly = self.deadly(&after);
+            for q in board::bits(u64::from(left)) {
+                let child = State { give: Some(q as u8), ..after };
+                let value = if deadly >> q & 1 == 1 { known(Value::Win, 1) } else { None };
+                out.push((self.code(&child), value));
+            }
+        }
+    }
 }
 
 impl Symmetry for Quarto {

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use perfectplay_core::{Game, GameExt, Position, Remoteness, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Position, Remoteness, SearchKernel, Value, ValueRemoteness};
 
 use crate::SolveError;
 
@@ -107,6 +107,19 @@ fn from_parent(parent: i32) -> i32 {
     -parent - parent.signum()
 }
 
+/// A value's score and tie remoteness.
+fn score(vr: ValueRemoteness) -> Result<(i32, u16), SolveError> {
+    let r = vr.remoteness_or_zero();
+    match vr.value() {
+        Value::Win => Ok((BASE - i32::from(r), 0)),
+        Value::Lose => Ok((i32::from(r) - BASE, 0)),
+        Value::Tie => Ok((0, r)),
+        Value::Draw => Err(SolveError::Unsupported {
+            what: "live solving a game with draws (its positions must end)".into(),
+        }),
+    }
+}
+
 /// A table entry: the score, how it bounds the true score, and a tie's remoteness.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -130,18 +143,34 @@ enum Bound {
 /// remoteness (a faster win scores higher, a slower loss scores higher), which makes the game
 /// zero-sum, so pruning never changes a value or a win's or loss's remoteness. A tie's
 /// remoteness is the one of the first tie met, which the assumption makes the only one; in a
-/// game where ties come at different depths use [`Search`].
-#[derive(Debug)]
+/// game where ties come at different depths use [`Search`]. A game's [`SearchKernel`] supplies
+/// the table's keys and the children with the values known without search; without one, keys
+/// are canonical forms and only primitive children are known.
 pub struct AlphaBeta<'g, G: Game + ?Sized> {
     game: &'g G,
+    kernel: Option<&'g dyn SearchKernel>,
     table: HashMap<Position, Entry>,
     nodes: u64,
+}
+
+impl<G: Game + ?Sized> std::fmt::Debug for AlphaBeta<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AlphaBeta")
+            .field("table", &self.table.len())
+            .field("nodes", &self.nodes)
+            .finish()
+    }
 }
 
 impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
     /// A search with an empty table.
     pub fn new(game: &'g G) -> Self {
-        AlphaBeta { game, table: HashMap::new(), nodes: 0 }
+        AlphaBeta { game, kernel: game.search_kernel(), table: HashMap::new(), nodes: 0 }
+    }
+
+    /// The same search without the game's [`SearchKernel`] (for checking one against the other).
+    pub fn without_kernel(game: &'g G) -> Self {
+        AlphaBeta { game, kernel: None, table: HashMap::new(), nodes: 0 }
     }
 
     /// Positions expanded so far (their children generated).
@@ -149,7 +178,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         self.nodes
     }
 
-    /// Canonical positions in the table.
+    /// Positions in the table.
     pub fn table_len(&self) -> usize {
         self.table.len()
     }
@@ -161,26 +190,34 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
 
     /// The value and remoteness of `p`.
     pub fn value(&mut self, p: Position) -> Result<ValueRemoteness, SolveError> {
+        if let Some(v) = self.game.primitive(p) {
+            return Ok(ValueRemoteness::new(v, Remoteness(0)));
+        }
         let (score, tie) = self.search(p, -INFINITE, INFINITE, 0)?;
+        let r = |x: i32| Remoteness(x as u16);
         Ok(match score {
-            0 => ValueRemoteness::new(perfectplay_core::Value::Tie, Remoteness(tie)),
-            s if s > 0 => {
-                ValueRemoteness::new(perfectplay_core::Value::Win, Remoteness((BASE - s) as u16))
-            }
-            s => ValueRemoteness::new(perfectplay_core::Value::Lose, Remoteness((BASE + s) as u16)),
+            0 => ValueRemoteness::new(Value::Tie, Remoteness(tie)),
+            s if s > 0 => ValueRemoteness::new(Value::Win, r(BASE - s)),
+            s => ValueRemoteness::new(Value::Lose, r(BASE + s)),
         })
     }
 
-    fn leaf(v: perfectplay_core::Value) -> Result<(i32, u16), SolveError> {
-        match v {
-            perfectplay_core::Value::Lose => Ok((-BASE, 0)),
-            perfectplay_core::Value::Tie => Ok((0, 0)),
-            _ => Err(SolveError::Unsupported {
-                what: "live solving a game whose primitive positions are wins or draws".into(),
-            }),
+    /// The children of a non-primitive position with their values where known.
+    fn children(&self, p: Position, out: &mut Vec<(Position, Option<ValueRemoteness>)>) {
+        match self.kernel {
+            Some(kernel) => kernel.search_children(p, out),
+            None => {
+                let mut children = Vec::new();
+                self.game.children(p, &mut children);
+                out.extend(children.into_iter().map(|c| {
+                    (c, self.game.primitive(c).map(|v| ValueRemoteness::new(v, Remoteness(0))))
+                }));
+            }
         }
     }
 
+    /// The score of a non-primitive position, exact where it lies strictly inside
+    /// `(alpha, beta)`, else a bound on the side it falls (fail-soft).
     fn search(
         &mut self,
         p: Position,
@@ -188,15 +225,15 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         mut beta: i32,
         depth: u32,
     ) -> Result<(i32, u16), SolveError> {
-        if let Some(v) = self.game.primitive(p) {
-            return Self::leaf(v);
-        }
         if depth as i32 >= BASE - 2 {
             return Err(SolveError::Unsupported {
                 what: "live solving deeper than 998 moves".into(),
             });
         }
-        let key = self.game.canonical(p);
+        let key = match self.kernel {
+            Some(kernel) => kernel.search_key(p),
+            None => self.game.canonical(p),
+        };
         if let Some(e) = self.table.get(&key) {
             match e.bound {
                 Bound::Exact => return Ok((e.score, e.tie)),
@@ -209,16 +246,16 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         }
         self.nodes += 1;
         let mut children = Vec::new();
-        self.game.children(p, &mut children);
+        self.children(p, &mut children);
         if children.is_empty() {
             return Err(SolveError::NoMoves { position: p });
         }
         let (alpha0, top) = (alpha, BASE - 1);
         let (mut best, mut tie) = (-INFINITE, 0u16);
-        // Primitive children first: a loss for the opponent is the best there is.
-        for &c in &children {
-            if let Some(v) = self.game.primitive(c) {
-                let (s, t) = Self::leaf(v)?;
+        // Children whose values are known first: a loss for the opponent is the best there is.
+        for &(_, known) in &children {
+            if let Some(vr) = known {
+                let (s, t) = score(vr)?;
                 if to_parent(s) > best {
                     (best, tie) = (to_parent(s), t + 1);
                 }
@@ -226,8 +263,8 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         }
         alpha = alpha.max(best);
         if best < top && alpha < beta {
-            for &c in &children {
-                if self.game.primitive(c).is_some() {
+            for &(c, known) in &children {
+                if known.is_some() {
                     continue;
                 }
                 // The child's window, one wider on each side than the parent's maps to.

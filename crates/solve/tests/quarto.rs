@@ -23,6 +23,7 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
     assert!(positions.len() > 10_000, "{} positions", positions.len());
     let mut search = Search::new(&game);
     let mut pruned = AlphaBeta::new(&game);
+    let mut plain = AlphaBeta::without_kernel(&game);
     for &p in &positions {
         common::check_best_over_children(&game, &solution, p).unwrap();
         let stored = solution.get(&game, p).unwrap();
@@ -36,6 +37,7 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
             game.position_to_string(p)
         );
         assert_eq!(pruned.value(p).unwrap(), stored, "{}", game.position_to_string(p));
+        assert_eq!(plain.value(p).unwrap(), stored, "{}", game.position_to_string(p));
     }
     // The start, searched afresh from nothing stored.
     let start = Search::new(&game).value(game.start()).unwrap();
@@ -48,4 +50,88 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
         search.nodes(),
         fresh.nodes()
     );
+}
+
+/// Reachable positions of the 4x4 game with `level` pieces placed, drawn uniformly (a generator
+/// of our own, seeded): occupied slots, pieces in them and the piece to place drawn uniformly;
+/// a board whose win quartets no one placement makes is drawn again, and a board that ends the
+/// game is kept once for every piece it could have been drawn with (003 3.11.2), so every
+/// reachable position is as likely as any other.
+fn random_positions(game: &Quarto, level: u32, count: usize, seed: u64) -> Vec<Position> {
+    use perfectplay_games::quarto::State;
+    let mut state = seed.wrapping_add(0x9e3779b97f4a7c15);
+    let mut next = move |n: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) % n as u64) as usize
+    };
+    let k = level as usize;
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut slots: Vec<usize> = (0..16).collect();
+        let mut pieces: Vec<u8> = (0..16).collect();
+        for i in 0..16 {
+            slots.swap(i, i + next(16 - i));
+            pieces.swap(i, i + next(16 - i));
+        }
+        let mut s = State { occupied: 0, board: 0, give: (k < 16).then(|| pieces[k]) };
+        for i in 0..k {
+            s.occupied |= 1 << slots[i];
+            s.board |= u64::from(pieces[i]) << (4 * slots[i]);
+        }
+        let wins = game.win_lines(&s);
+        if wins != 0 || k == 16 {
+            if !game.quartets_coexist(wins) || (k < 16 && next(16 - k) != 0) {
+                continue;
+            }
+            s.give = None;
+        }
+        out.push(game.code(&s));
+    }
+    out
+}
+
+/// Live solving times on the 4x4 board (benchmark: `--ignored --nocapture`; BENCHMARKS.md).
+#[test]
+#[ignore = "benchmark"]
+fn live_search_times_on_regular_quarto() {
+    let game = Quarto::new("regular").unwrap();
+    let levels: Vec<u32> = std::env::var("QUARTO_LEVELS")
+        .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+        .unwrap_or_else(|_| vec![12, 11, 10, 9]);
+    let count: usize = std::env::var("QUARTO_COUNT").map(|v| v.parse().unwrap()).unwrap_or(100);
+    for level in levels {
+        let mut times = Vec::new();
+        let mut nodes = 0;
+        for p in random_positions(&game, level, count, u64::from(level)) {
+            let mut search = AlphaBeta::new(&game);
+            let t = std::time::Instant::now();
+            let v = search.value(p).unwrap();
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            nodes += search.nodes();
+            if times.len() <= 2 {
+                println!("  {} {v}", game.position_to_string(p));
+            }
+            if game.primitive(p).is_none() && times.len() % 16 == 0 {
+                // The answer is the best over the children's (each searched afresh).
+                let mut kids = Vec::new();
+                game.children(p, &mut kids);
+                let best = kids
+                    .iter()
+                    .map(|&c| AlphaBeta::new(&game).value(c).unwrap().to_parent())
+                    .max()
+                    .unwrap();
+                assert_eq!(v, best, "{}", game.position_to_string(p));
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let q = |f: f64| times[((times.len() - 1) as f64 * f) as usize];
+        println!(
+            "level {level}: {} positions, median {:.3} ms, p99 {:.3} ms, max {:.3} ms, {} nodes a position",
+            times.len(),
+            q(0.5),
+            q(0.99),
+            q(1.0),
+            nodes / times.len() as u64
+        );
+    }
 }
