@@ -1013,6 +1013,18 @@ mod tests {
         }
     }
 
+    /// Level 7 (754,236,000 arrangements in 149,650 canonical tiers; a minute or so): with
+    /// `--ignored`, recorded in BENCHMARKS.md.
+    #[test]
+    #[ignore = "a minute of counting"]
+    fn reachable_positions_at_level_7_are_003s_table_b1() {
+        let game = Quarto::new("regular").unwrap();
+        let table = reference("quarto-levels.tsv");
+        let t = std::time::Instant::now();
+        assert_eq!(game.level_positions(7), table[7][1]);
+        println!("level 7: {} in {:.1} s", table[7][1], t.elapsed().as_secs_f64());
+    }
+
     /// The rows of a reference table of numbers (`#` lines left out).
     fn reference(name: &str) -> Vec<Vec<u64>> {
         let path = format!("{}/../../../shared/reference/{name}", env!("CARGO_MANIFEST_DIR"));
