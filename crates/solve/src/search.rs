@@ -126,6 +126,8 @@ struct Entry {
     score: i32,
     bound: Bound,
     tie: u16,
+    /// The child that gave the score (its place among the children), tried first next time.
+    best: u16,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,6 +236,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             Some(kernel) => kernel.search_key(p),
             None => self.game.canonical(p),
         };
+        let mut first = None;
         if let Some(e) = self.table.get(&key) {
             match e.bound {
                 Bound::Exact => return Ok((e.score, e.tie)),
@@ -243,6 +246,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             if alpha >= beta {
                 return Ok((e.score, e.tie));
             }
+            first = Some(usize::from(e.best));
         }
         self.nodes += 1;
         let mut children = Vec::new();
@@ -251,19 +255,23 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             return Err(SolveError::NoMoves { position: p });
         }
         let (alpha0, top) = (alpha, BASE - 1);
-        let (mut best, mut tie) = (-INFINITE, 0u16);
+        let (mut best, mut tie, mut best_child) = (-INFINITE, 0u16, 0usize);
         // Children whose values are known first: a loss for the opponent is the best there is.
-        for &(_, known) in &children {
+        for (i, &(_, known)) in children.iter().enumerate() {
             if let Some(vr) = known {
                 let (s, t) = score(vr)?;
                 if to_parent(s) > best {
-                    (best, tie) = (to_parent(s), t + 1);
+                    (best, tie, best_child) = (to_parent(s), t + 1, i);
                 }
             }
         }
         alpha = alpha.max(best);
         if best < top && alpha < beta {
-            for &(c, known) in &children {
+            // The child that was best when this key was last searched, then the rest in order.
+            let first = first.filter(|&i| i < children.len() && children[i].1.is_none());
+            let order = first.into_iter().chain((0..children.len()).filter(|&i| Some(i) != first));
+            for i in order {
+                let (c, known) = children[i];
                 if known.is_some() {
                     continue;
                 }
@@ -271,7 +279,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                 let (lo, hi) = (from_parent(beta) - 1, from_parent(alpha) + 1);
                 let (s, t) = self.search(c, lo.max(-INFINITE), hi.min(INFINITE), depth + 1)?;
                 if to_parent(s) > best {
-                    (best, tie) = (to_parent(s), t + 1);
+                    (best, tie, best_child) = (to_parent(s), t + 1, i);
                 }
                 alpha = alpha.max(best);
                 if alpha >= beta {
@@ -286,7 +294,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         } else {
             Bound::Exact
         };
-        self.table.insert(key, Entry { score: best, bound, tie });
+        self.table.insert(key, Entry { score: best, bound, tie, best: best_child as u16 });
         Ok((best, tie))
     }
 }
