@@ -841,8 +841,9 @@ impl Symmetry for Quarto {
     fn symmetry_count(&self) -> usize {
         self.board_group.len() * self.piece_group.len()
     }
-    /// The least code among the images. The code's low bits are the occupied slots, so only the
-    /// board symmetries that take them to their least image are tried with every piece symmetry.
+    /// The least code among the images whose occupied slots are the least image of the
+    /// position's (a choice made by the class alone, so the same for every member): only the
+    /// board symmetries that take the occupied slots there are tried with every piece symmetry.
     fn canonical(&self, p: Position) -> Position {
         let s = self.state(p);
         let mask =
