@@ -228,22 +228,26 @@ pub trait Game: Send + Sync {
     }
 }
 
+/// A search node: a game's own packing of a position for live search, cheaper to expand and to
+/// key than a [`Position`] code (Quarto's holds the board, its pieces and the piece to place).
+pub type Node = u128;
+
 /// What a live search (`perfectplay_solve::AlphaBeta`) asks of a loop-free game at every
-/// position, fused for speed: a key for its table, and the children with the values known
-/// without searching them.
+/// position, fused for speed: positions as [`Node`]s, a key for its table, and the children with
+/// the values known without searching them.
 pub trait SearchKernel: Send + Sync {
-    /// A symmetric image of the position (so equal keys mean equal values), cheaper than
-    /// [`Symmetry::canonical`]; the more symmetric positions share a key, the better.
-    fn search_key(&self, position: Position) -> Position;
-    /// Appends the children of a non-primitive position, each with its value when it is known
+    /// A position as a node.
+    fn search_node(&self, position: Position) -> Node;
+    /// A node's position.
+    fn search_position(&self, node: Node) -> Position;
+    /// A node of a symmetric image of the position (so equal keys mean equal values), cheaper
+    /// than [`Symmetry::canonical`]; the more symmetric positions share a key, the better.
+    fn search_key(&self, node: Node) -> Node;
+    /// Appends the children of a non-primitive node, each with its value when it is known
     /// without a search: a primitive's, or a win in 1 for a child whose player to move can end
     /// the game at once with a win. Where a child is a primitive loss (the best any child can be
     /// to the mover), that child alone may be appended.
-    fn search_children(
-        &self,
-        position: Position,
-        out: &mut Vec<(Position, Option<crate::ValueRemoteness>)>,
-    );
+    fn search_children(&self, node: Node, out: &mut Vec<(Node, Option<crate::ValueRemoteness>)>);
 }
 
 /// Tiers of a game: every move leads to a position of the same tier or a lower one.

@@ -13,7 +13,7 @@ pub mod value;
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
 pub use classes::{LeastCache, Neighbours, SetClasses};
 pub use game::{
-    Exchange, Game, GameExt, ImageGui, KernelCache, Move, MultipartMoves, ParseError, Player,
+    Exchange, Game, GameExt, ImageGui, KernelCache, Move, MultipartMoves, Node, ParseError, Player,
     Position, PositionSpace, SearchKernel, SizeClass, StartingAt, Symmetry, Tier, TierIndex,
     TierKernel, Tiers, UndoMoves,
 };

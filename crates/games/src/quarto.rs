@@ -27,7 +27,7 @@
 //! a canonical form with piece 0 to place ([`Quarto::canonical_tiers`], 003 Table 3.2).
 
 use perfectplay_core::{
-    Exchange, Game, Move, ParseError, Player, Position, Remoteness, SearchKernel, SizeClass,
+    Exchange, Game, Move, Node, ParseError, Player, Position, Remoteness, SearchKernel, SizeClass,
     Symmetry, Value, ValueRemoteness,
 };
 
@@ -59,6 +59,8 @@ pub struct Quarto {
     /// pieces, the first bit permutation doing so (003 3.7.4's symmetry tables), built when
     /// first needed.
     least: Arc<OnceLock<(Vec<u8>, Vec<u8>)>>,
+    /// Per attribute bit, the pieces with it set.
+    with: Vec<u16>,
 }
 
 /// A position taken apart.
@@ -86,6 +88,15 @@ impl State {
     pub fn level(&self) -> u32 {
         self.occupied.count_ones()
     }
+    /// The board after `piece` is placed on the empty `slot`, with no piece to place yet.
+    #[inline]
+    pub fn placing(&self, slot: usize, piece: u8) -> State {
+        State {
+            occupied: self.occupied | 1 << slot,
+            board: self.board | u64::from(piece) << (4 * slot),
+            give: None,
+        }
+    }
 }
 
 impl Quarto {
@@ -105,6 +116,9 @@ impl Quarto {
             board.lines(side).iter().map(|l| l.iter().fold(0u16, |m, &s| m | 1 << s)).collect();
         let board_group = line_automorphisms(side * side, &lines);
         let piece_group = piece_symmetries(attributes);
+        let with = (0..attributes)
+            .map(|b| (0..1u16 << attributes).filter(|u| u >> b & 1 == 1).fold(0, |m, u| m | 1 << u))
+            .collect();
         Ok(Quarto {
             variant,
             board,
@@ -114,6 +128,7 @@ impl Quarto {
             board_group,
             piece_group,
             least: Arc::default(),
+            with,
         })
     }
 
@@ -142,23 +157,33 @@ impl Quarto {
 
     /// The lines of the board whose pieces share an attribute, as a mask of line numbers.
     pub fn win_lines(&self, s: &State) -> u32 {
-        let all = (self.pieces() - 1) as u8;
         let mut wins = 0;
         for (k, &line) in self.lines.iter().enumerate() {
-            if s.occupied & line != line {
-                continue;
-            }
-            let (mut and, mut nand) = (all, all);
-            for slot in board::bits(u64::from(line)) {
-                let u = s.piece(slot);
-                and &= u;
-                nand &= !u;
-            }
-            if and | nand != 0 {
+            if s.occupied & line == line && self.shares(s.board, line) {
                 wins |= 1 << k;
             }
         }
         wins
+    }
+
+    /// The attribute bits set in every piece on `slots`, and those clear in every one.
+    #[inline]
+    fn shared(&self, board: u64, slots: u16) -> (u8, u8) {
+        let all = (self.pieces() - 1) as u8;
+        let (mut and, mut nand) = (all, all);
+        for q in board::bits(u64::from(slots)) {
+            let u = (board >> (4 * q) & 15) as u8;
+            and &= u;
+            nand &= !u;
+        }
+        (and, nand)
+    }
+
+    /// Whether the pieces on `slots` share an attribute.
+    #[inline]
+    fn shares(&self, board: u64, slots: u16) -> bool {
+        let (and, nand) = self.shared(board, slots);
+        and | nand != 0
     }
 
     /// Whether a board's win quartets could all have been made by one placement: none, or all
@@ -247,25 +272,15 @@ impl Quarto {
 
     /// Whether a placement on `slot` ends the game (a win quartet, or nothing left to place).
     fn ends(&self, s: &State, slot: usize, u: u8) -> bool {
-        let mut after = *s;
-        after.occupied |= 1 << slot;
-        after.board |= u64::from(u) << (4 * slot);
+        let after = s.placing(slot, u);
         let k = after.level();
         k as usize == self.slots() || k == self.pieces() || self.lines_through(&after, slot)
     }
 
     /// Whether a line through `slot` is a win quartet.
     fn lines_through(&self, s: &State, slot: usize) -> bool {
-        let all = (self.pieces() - 1) as u8;
         self.lines.iter().any(|&line| {
-            line >> slot & 1 == 1 && s.occupied & line == line && {
-                let (mut and, mut nand) = (all, all);
-                for q in board::bits(u64::from(line)) {
-                    and &= s.piece(q);
-                    nand &= !s.piece(q);
-                }
-                and | nand != 0
-            }
+            line >> slot & 1 == 1 && s.occupied & line == line && self.shares(s.board, line)
         })
     }
 
@@ -296,22 +311,6 @@ impl Quarto {
             let pieces = (0..1u32 << self.pieces()).map(|m| first_least(&perms, m)).collect();
             (slots, pieces)
         })
-    }
-
-    /// A key for a table of searched positions: the position's image under a symmetry chosen
-    /// from its tier alone (003 3.7.3: the board symmetry that least the occupied slots, the
-    /// flip that makes the piece to place 0, the bit permutation that least the pieces placed),
-    /// so positions whose tiers are images of one another mostly share a key. Cheaper than
-    /// [`Symmetry::canonical`], which also orders the positions within a tier.
-    pub fn search_key(&self, p: Position) -> Position {
-        let s = self.state(p);
-        let Some(give) = s.give else { return p };
-        let (slots, pieces) = self.least_tables();
-        let b = usize::from(slots[usize::from(s.occupied)]);
-        let flipped = board::bits(u64::from(s.placed()))
-            .fold(0usize, |m, u| m | 1 << (u ^ usize::from(give)));
-        let g = usize::from(pieces[flipped]) * (1 << self.attributes) + usize::from(give);
-        self.code(&self.image(&s, b, g))
     }
 
     /// The image of a state under board symmetry `b` and piece symmetry `g`.
@@ -525,7 +524,6 @@ impl Quarto {
             }
             return;
         }
-        let all = (self.pieces() - 1) as u8;
         let slot = order[i];
         for u in board::bits(u64::from(left)) {
             state.board = state.board & !(15 << (4 * slot)) | (u as u64) << (4 * slot);
@@ -533,12 +531,7 @@ impl Quarto {
             // placement; 0: no quartet yet).
             let mut common = wins;
             for &line in &completes[i] {
-                let (mut and, mut nand) = (all, all);
-                for q in board::bits(u64::from(line)) {
-                    and &= state.piece(q);
-                    nand &= !state.piece(q);
-                }
-                if and | nand != 0 {
+                if self.shares(state.board, line) {
                     common = match common {
                         u16::MAX => u16::MAX,
                         0 => line,
@@ -760,78 +753,113 @@ impl Game for Quarto {
 
 impl Quarto {
     /// The pieces that would complete a win quartet if placed on the board now: per line with
-    /// one empty slot, those sharing a set bit with all three pieces in it or a clear one.
+    /// one empty slot, those sharing a set bit with all the pieces in it or a clear one.
     pub fn deadly(&self, s: &State) -> u16 {
-        let all = (self.pieces() - 1) as u8;
         let every = ((1u32 << self.pieces()) - 1) as u16;
-        // The pieces with attribute bit b set.
-        let with =
-            |b: u32| (0..self.pieces()).filter(|u| u >> b & 1 == 1).fold(0u16, |m, u| m | 1 << u);
         let mut out = 0u16;
         for &line in &self.lines {
-            if (s.occupied & line).count_ones() + 1 != line.count_ones() {
+            let filled = s.occupied & line;
+            if filled.count_ones() + 1 != line.count_ones() {
                 continue;
             }
-            let (mut and, mut nand) = (all, all);
-            for q in board::bits(u64::from(line & s.occupied)) {
-                and &= s.piece(q);
-                nand &= !s.piece(q);
-            }
+            let (and, nand) = self.shared(s.board, filled);
             for b in board::bits(u64::from(and)) {
-                out |= with(b as u32);
+                out |= self.with[b];
             }
             for b in board::bits(u64::from(nand)) {
-                out |= every & !with(b as u32);
+                out |= every & !self.with[b];
             }
         }
         out
     }
 }
 
+/// A search node's bits: 0-63 the board (a nibble a slot), 64-79 the occupied slots, 80-95 the
+/// pieces placed, 96-100 the piece to place (16 for none).
+fn pack(s: &State, placed: u16) -> Node {
+    let give = s.give.map_or(16, u128::from);
+    u128::from(s.board) | u128::from(s.occupied) << 64 | u128::from(placed) << 80 | give << 96
+}
+
+fn unpack(n: Node) -> (State, u16) {
+    let give = (n >> 96 & 31) as u8;
+    let s =
+        State { occupied: (n >> 64) as u16, board: n as u64, give: (give < 16).then_some(give) };
+    (s, (n >> 80) as u16)
+}
+
 impl SearchKernel for Quarto {
-    fn search_key(&self, p: Position) -> Position {
-        Quarto::search_key(self, p)
+    fn search_node(&self, p: Position) -> Node {
+        let s = self.state(p);
+        pack(&s, s.placed())
+    }
+
+    fn search_position(&self, node: Node) -> Position {
+        self.code(&unpack(node).0)
+    }
+
+    /// The node's image under a symmetry chosen from its tier alone (003 3.7.3: the board
+    /// symmetry that least the occupied slots, the flip that makes the piece to place 0, the bit
+    /// permutation that least the pieces placed), so positions whose tiers are images of one
+    /// another mostly share a key. Cheaper than [`Symmetry::canonical`], which also orders the
+    /// positions within a tier.
+    fn search_key(&self, node: Node) -> Node {
+        let (s, placed) = unpack(node);
+        let Some(give) = s.give else { return node };
+        let (slots, pieces) = self.least_tables();
+        let bp = &self.board_group[usize::from(slots[usize::from(s.occupied)])];
+        let flipped =
+            board::bits(u64::from(placed)).fold(0usize, |m, u| m | 1 << (u ^ usize::from(give)));
+        let g = usize::from(pieces[flipped]) * (1 << self.attributes) + usize::from(give);
+        let gp = &self.piece_group[g];
+        let mut out = State { occupied: 0, board: 0, give: Some(gp[usize::from(give)]) };
+        let mut image_placed = 0u16;
+        for slot in board::bits(u64::from(s.occupied)) {
+            let (to, u) = (usize::from(bp[slot]), gp[usize::from(s.piece(slot))]);
+            out.occupied |= 1 << to;
+            out.board |= u64::from(u) << (4 * to);
+            image_placed |= 1 << u;
+        }
+        pack(&out, image_placed)
     }
 
     /// A placement's children are computed from the board after it: pieces that would complete
     /// a quartet there are wins in 1 for the opponent who is given one.
-    fn search_children(&self, p: Position, out: &mut Vec<(Position, Option<ValueRemoteness>)>) {
-        let s = self.state(p);
+    fn search_children(&self, node: Node, out: &mut Vec<(Node, Option<ValueRemoteness>)>) {
+        let (s, placed) = unpack(node);
         let known = |v: Value, r: u16| Some(ValueRemoteness::new(v, Remoteness(r)));
+        let n = self.pieces();
         let Some(give) = s.give else {
             // The start: a piece to give.
-            for u in 0..self.pieces() as u8 {
-                out.push((self.code(&State { give: Some(u), ..s }), None));
+            for u in 0..n as u8 {
+                out.push((pack(&State { give: Some(u), ..s }, placed), None));
             }
             return;
         };
         let empty = !s.occupied & ((1u32 << self.slots()) - 1) as u16;
+        let placed = placed | 1 << give;
         if self.deadly(&s) >> give & 1 == 1 {
             for e in board::bits(u64::from(empty)) {
-                let mut after = State { give: None, ..s };
-                after.occupied |= 1 << e;
-                after.board |= u64::from(give) << (4 * e);
+                let after = s.placing(e, give);
                 if self.lines_through(&after, e) {
-                    out.push((self.code(&after), known(Value::Lose, 0)));
+                    out.push((pack(&after, placed), known(Value::Lose, 0)));
                     return;
                 }
             }
         }
-        let n = self.pieces();
-        let left = !(s.placed() | 1 << give) & ((1u32 << n) - 1) as u16;
+        let left = !placed & ((1u32 << n) - 1) as u16;
+        let full = placed.count_ones() as usize == self.slots() || placed.count_ones() == n;
         for e in board::bits(u64::from(empty)) {
-            let mut after = State { give: None, ..s };
-            after.occupied |= 1 << e;
-            after.board |= u64::from(give) << (4 * e);
-            if after.level() as usize == self.slots() || after.level() == n {
-                out.push((self.code(&after), known(Value::Tie, 0)));
+            let after = s.placing(e, give);
+            if full {
+                out.push((pack(&after, placed), known(Value::Tie, 0)));
                 continue;
             }
             let deadly = self.deadly(&after);
             for q in board::bits(u64::from(left)) {
                 let child = State { give: Some(q as u8), ..after };
                 let value = if deadly >> q & 1 == 1 { known(Value::Win, 1) } else { None };
-                out.push((self.code(&child), value));
+                out.push((pack(&child, placed), value));
             }
         }
     }

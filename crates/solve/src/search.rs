@@ -11,7 +11,9 @@
 
 use std::collections::HashMap;
 
-use perfectplay_core::{Game, GameExt, Position, Remoteness, SearchKernel, Value, ValueRemoteness};
+use perfectplay_core::{
+    Game, GameExt, Node, Position, Remoteness, SearchKernel, Value, ValueRemoteness,
+};
 
 use crate::SolveError;
 
@@ -120,24 +122,88 @@ fn score(vr: ValueRemoteness) -> Result<(i32, u16), SolveError> {
     }
 }
 
-/// A table entry: the score, how it bounds the true score, and a tie's remoteness.
-#[derive(Clone, Copy, Debug)]
+/// How an entry's score bounds the true score (0 marks an empty slot).
+const EXACT: u8 = 1;
+/// The true score is at least the entry's.
+const LOWER: u8 = 2;
+/// The true score is at most the entry's.
+const UPPER: u8 = 3;
+
+/// A table slot: a node's key, its score, how that bounds the true score, a tie's remoteness,
+/// the child that gave the score (its place among the children, tried first next time) and the
+/// work its search took (log2 of the nodes), which decides what a full table keeps.
+#[derive(Clone, Copy, Debug, Default)]
 struct Entry {
-    score: i32,
-    bound: Bound,
+    key: (u64, u64),
+    score: i16,
     tie: u16,
-    /// The child that gave the score (its place among the children), tried first next time.
     best: u16,
+    bound: u8,
+    work: u8,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    /// The true score is at least this.
-    Lower,
-    /// The true score is at most this.
-    Upper,
+/// The table of searched nodes: open addressing in pairs of slots, growing by doubling up to a
+/// cap, then keeping per pair the entry whose search took more work.
+#[derive(Debug)]
+struct Table {
+    slots: Vec<Entry>,
+    used: usize,
+    max_bits: u32,
 }
+
+impl Table {
+    fn new(max_bits: u32) -> Table {
+        Table { slots: vec![Entry::default(); 1 << 10.min(max_bits)], used: 0, max_bits }
+    }
+
+    fn split(key: Node) -> (u64, u64) {
+        (key as u64, (key >> 64) as u64)
+    }
+
+    /// The first slot of the key's pair.
+    fn home(&self, key: (u64, u64)) -> usize {
+        let h = (key.0 ^ key.1.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 32) as usize & (self.slots.len() - 1) & !1
+    }
+
+    fn get(&self, key: Node) -> Option<&Entry> {
+        let key = Self::split(key);
+        let i = self.home(key);
+        self.slots[i..i + 2].iter().find(|e| e.bound != 0 && e.key == key)
+    }
+
+    fn put(&mut self, key: Node, mut entry: Entry) {
+        entry.key = Self::split(key);
+        if 2 * self.used >= self.slots.len() && self.slots.len() < 1 << self.max_bits {
+            let doubled = vec![Entry::default(); 2 * self.slots.len()];
+            let old = std::mem::replace(&mut self.slots, doubled);
+            self.used = 0;
+            for e in old.into_iter().filter(|e| e.bound != 0) {
+                self.place(e);
+            }
+        }
+        self.place(entry);
+    }
+
+    fn place(&mut self, entry: Entry) {
+        let i = self.home(entry.key);
+        let pair = &mut self.slots[i..i + 2];
+        let slot = match pair.iter().position(|e| e.bound != 0 && e.key == entry.key) {
+            Some(j) => j,
+            None => match pair.iter().position(|e| e.bound == 0) {
+                Some(j) => {
+                    self.used += 1;
+                    j
+                }
+                None => usize::from(pair[1].work < pair[0].work),
+            },
+        };
+        pair[slot] = entry;
+    }
+}
+
+/// The table's default cap: 2^22 entries of 24 bytes (96 MiB).
+pub const TABLE_BITS: u32 = 22;
 
 /// Live solving with alpha-beta pruning: the value and remoteness of a position of a loop-free
 /// game whose ties all come at the same depth below any position (Quarto's: a tie is a full
@@ -146,33 +212,48 @@ enum Bound {
 /// zero-sum, so pruning never changes a value or a win's or loss's remoteness. A tie's
 /// remoteness is the one of the first tie met, which the assumption makes the only one; in a
 /// game where ties come at different depths use [`Search`]. A game's [`SearchKernel`] supplies
-/// the table's keys and the children with the values known without search; without one, keys
-/// are canonical forms and only primitive children are known.
+/// the nodes, the table's keys and the children with the values known without search; without
+/// one, nodes are position codes, keys canonical forms and only primitive children are known.
 pub struct AlphaBeta<'g, G: Game + ?Sized> {
     game: &'g G,
     kernel: Option<&'g dyn SearchKernel>,
-    table: HashMap<Position, Entry>,
+    table: Table,
     nodes: u64,
+    /// A children buffer per depth, reused.
+    buffers: Vec<Vec<(Node, Option<ValueRemoteness>)>>,
 }
 
 impl<G: Game + ?Sized> std::fmt::Debug for AlphaBeta<'_, G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AlphaBeta")
-            .field("table", &self.table.len())
+            .field("table", &self.table.used)
             .field("nodes", &self.nodes)
             .finish()
     }
 }
 
 impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
-    /// A search with an empty table.
+    /// A search with an empty table of at most 2^[`TABLE_BITS`] entries.
     pub fn new(game: &'g G) -> Self {
-        AlphaBeta { game, kernel: game.search_kernel(), table: HashMap::new(), nodes: 0 }
+        Self::with_table_bits(game, TABLE_BITS)
+    }
+
+    /// A search whose table holds at most 2^`bits` entries (24 bytes each); a full table keeps
+    /// the entries whose searches took more work.
+    pub fn with_table_bits(game: &'g G, bits: u32) -> Self {
+        let bits = bits.clamp(1, 40);
+        AlphaBeta {
+            game,
+            kernel: game.search_kernel(),
+            table: Table::new(bits),
+            nodes: 0,
+            buffers: Vec::new(),
+        }
     }
 
     /// The same search without the game's [`SearchKernel`] (for checking one against the other).
     pub fn without_kernel(game: &'g G) -> Self {
-        AlphaBeta { game, kernel: None, table: HashMap::new(), nodes: 0 }
+        AlphaBeta { kernel: None, ..Self::new(game) }
     }
 
     /// Positions expanded so far (their children generated).
@@ -182,12 +263,12 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
 
     /// Positions in the table.
     pub fn table_len(&self) -> usize {
-        self.table.len()
+        self.table.used
     }
 
-    /// Empties the table (its memory grows with every search).
+    /// Empties the table.
     pub fn clear(&mut self) {
-        self.table = HashMap::new();
+        self.table = Table::new(self.table.max_bits);
     }
 
     /// The value and remoteness of `p`.
@@ -195,7 +276,11 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         if let Some(v) = self.game.primitive(p) {
             return Ok(ValueRemoteness::new(v, Remoteness(0)));
         }
-        let (score, tie) = self.search(p, -INFINITE, INFINITE, 0)?;
+        let node = match self.kernel {
+            Some(kernel) => kernel.search_node(p),
+            None => Node::from(p.0),
+        };
+        let (score, tie) = self.search(node, -INFINITE, INFINITE, 0)?;
         let r = |x: i32| Remoteness(x as u16);
         Ok(match score {
             0 => ValueRemoteness::new(Value::Tie, Remoteness(tie)),
@@ -204,25 +289,41 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         })
     }
 
-    /// The children of a non-primitive position with their values where known.
-    fn children(&self, p: Position, out: &mut Vec<(Position, Option<ValueRemoteness>)>) {
+    fn key(&self, node: Node) -> Node {
         match self.kernel {
-            Some(kernel) => kernel.search_children(p, out),
+            Some(kernel) => kernel.search_key(node),
+            None => Node::from(self.game.canonical(Position(node as u64)).0),
+        }
+    }
+
+    /// The children of a non-primitive node with their values where known.
+    fn children(&self, node: Node, out: &mut Vec<(Node, Option<ValueRemoteness>)>) {
+        match self.kernel {
+            Some(kernel) => kernel.search_children(node, out),
             None => {
                 let mut children = Vec::new();
-                self.game.children(p, &mut children);
+                self.game.children(Position(node as u64), &mut children);
                 out.extend(children.into_iter().map(|c| {
-                    (c, self.game.primitive(c).map(|v| ValueRemoteness::new(v, Remoteness(0))))
+                    let known =
+                        self.game.primitive(c).map(|v| ValueRemoteness::new(v, Remoteness(0)));
+                    (Node::from(c.0), known)
                 }));
             }
         }
     }
 
-    /// The score of a non-primitive position, exact where it lies strictly inside
-    /// `(alpha, beta)`, else a bound on the side it falls (fail-soft).
+    fn position(&self, node: Node) -> Position {
+        match self.kernel {
+            Some(kernel) => kernel.search_position(node),
+            None => Position(node as u64),
+        }
+    }
+
+    /// The score of a non-primitive node, exact where it lies strictly inside `(alpha, beta)`,
+    /// else a bound on the side it falls (fail-soft).
     fn search(
         &mut self,
-        p: Position,
+        node: Node,
         mut alpha: i32,
         mut beta: i32,
         depth: u32,
@@ -232,27 +333,68 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                 what: "live solving deeper than 998 moves".into(),
             });
         }
-        let key = match self.kernel {
-            Some(kernel) => kernel.search_key(p),
-            None => self.game.canonical(p),
-        };
+        // A position that is not primitive scores from a loss in 1 to a win in 1: a window
+        // outside that is decided without a search (so a search for a fast win or a slow loss
+        // goes only as deep as that remoteness).
+        if alpha >= BASE - 1 {
+            return Ok((BASE - 1, 0));
+        }
+        if beta <= 1 - BASE {
+            return Ok((1 - BASE, 0));
+        }
+        let key = self.key(node);
         let mut first = None;
-        if let Some(e) = self.table.get(&key) {
+        if let Some(e) = self.table.get(key) {
+            let score = i32::from(e.score);
             match e.bound {
-                Bound::Exact => return Ok((e.score, e.tie)),
-                Bound::Lower => alpha = alpha.max(e.score),
-                Bound::Upper => beta = beta.min(e.score),
+                EXACT => return Ok((score, e.tie)),
+                LOWER => alpha = alpha.max(score),
+                _ => beta = beta.min(score),
             }
             if alpha >= beta {
-                return Ok((e.score, e.tie));
+                return Ok((score, e.tie));
             }
             first = Some(usize::from(e.best));
         }
+        let nodes_before = self.nodes;
         self.nodes += 1;
-        let mut children = Vec::new();
-        self.children(p, &mut children);
+        let d = depth as usize;
+        if self.buffers.len() <= d {
+            self.buffers.resize_with(d + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.buffers[d]);
+        children.clear();
+        self.children(node, &mut children);
+        let found = self.search_children(node, &children, alpha, beta, first, depth);
+        self.buffers[d] = children;
+        let (best, tie, best_child, alpha0) = found?;
+        let bound = if best <= alpha0 {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+        let entry =
+            Entry { key: (0, 0), score: best as i16, tie, best: best_child as u16, bound, work };
+        self.table.put(key, entry);
+        Ok((best, tie))
+    }
+
+    /// The best over a node's children (its score, a tie's remoteness, the child that gave it)
+    /// and the window's lower end as it came.
+    fn search_children(
+        &mut self,
+        node: Node,
+        children: &[(Node, Option<ValueRemoteness>)],
+        mut alpha: i32,
+        beta: i32,
+        first: Option<usize>,
+        depth: u32,
+    ) -> Result<(i32, u16, usize, i32), SolveError> {
         if children.is_empty() {
-            return Err(SolveError::NoMoves { position: p });
+            return Err(SolveError::NoMoves { position: self.position(node) });
         }
         let (alpha0, top) = (alpha, BASE - 1);
         let (mut best, mut tie, mut best_child) = (-INFINITE, 0u16, 0usize);
@@ -266,7 +408,12 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             }
         }
         alpha = alpha.max(best);
-        if best < top && alpha < beta {
+        // A child whose value is not known is not primitive, so it is worth a win in 2 at most.
+        let unknown_at_most = BASE - 2;
+        if alpha >= unknown_at_most && best < unknown_at_most {
+            // None of them can beat the window: the score is at most that (a bound below alpha).
+            best = unknown_at_most;
+        } else if best < top && alpha < beta && alpha < unknown_at_most {
             // The child that was best when this key was last searched, then the rest in order.
             let first = first.filter(|&i| i < children.len() && children[i].1.is_none());
             let order = first.into_iter().chain((0..children.len()).filter(|&i| Some(i) != first));
@@ -287,14 +434,6 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                 }
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.table.insert(key, Entry { score: best, bound, tie, best: best_child as u16 });
-        Ok((best, tie))
+        Ok((best, tie, best_child, alpha0))
     }
 }
