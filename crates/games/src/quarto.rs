@@ -57,8 +57,6 @@ pub struct Quarto {
     piece_group: Vec<Vec<u8>>,
     /// The live search's symmetry tables, built when first needed.
     keys: Arc<OnceLock<KeyTables>>,
-    /// Per attribute bit, the pieces with it set.
-    with: Vec<u16>,
     /// Per pair of attribute sets (bits 0-3 set in all of some pieces, bits 4-7 clear in all),
     /// the pieces sharing one of them.
     matching: Vec<u16>,
@@ -161,7 +159,6 @@ impl Quarto {
             board_group,
             piece_group,
             keys: Arc::default(),
-            with,
             matching,
         })
     }

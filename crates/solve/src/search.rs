@@ -281,11 +281,126 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             None => Node::from(p.0),
         };
         let (score, tie) = self.search(node, -INFINITE, INFINITE, 0)?;
+        Ok(Self::value_of(score, tie))
+    }
+
+    /// [`AlphaBeta::value`] with `threads` threads: the first child of the position is searched
+    /// alone, then the others are shared out, each searched with the best found so far by any
+    /// thread (each thread has a table of its own; this search's table is the first thread's).
+    pub fn value_parallel(
+        &mut self,
+        p: Position,
+        threads: usize,
+    ) -> Result<ValueRemoteness, SolveError> {
+        use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+        use std::sync::Mutex;
+        if threads <= 1 || self.game.primitive(p).is_some() {
+            return self.value(p);
+        }
+        let node = match self.kernel {
+            Some(kernel) => kernel.search_node(p),
+            None => Node::from(p.0),
+        };
+        let mut children = Vec::new();
+        self.children(node, &mut children);
+        let unknown: Vec<Node> = children.iter().filter(|c| c.1.is_none()).map(|c| c.0).collect();
+        if unknown.len() < 2 {
+            return self.value(p);
+        }
+        self.nodes += 1;
+        let (mut best, mut tie) = (-INFINITE, 0u16);
+        for &(_, known) in &children {
+            if let Some(vr) = known {
+                let (s, t) = score(vr)?;
+                if to_parent(s) > best {
+                    (best, tie) = (to_parent(s), t + 1);
+                }
+            }
+        }
+        let top = BASE - 1;
+        if best < top {
+            let window =
+                |alpha: i32| ((from_parent(INFINITE) - 1).max(-INFINITE), from_parent(alpha) + 1);
+            let (lo, hi) = window(best);
+            let (s, t) = self.search(unknown[0], lo, hi.min(INFINITE), 1)?;
+            if to_parent(s) > best {
+                (best, tie) = (to_parent(s), t + 1);
+            }
+            let alpha = AtomicI32::new(best);
+            let found = Mutex::new((best, tie));
+            let (next, nodes) = (AtomicUsize::new(1), AtomicU64::new(0));
+            let failed: Mutex<Option<SolveError>> = Mutex::new(None);
+            let bits = self.table.max_bits;
+            let work = |search: &mut AlphaBeta<'g, G>| loop {
+                let i = next.fetch_add(1, Relaxed);
+                let a = alpha.load(Relaxed);
+                if i >= unknown.len() || a >= top {
+                    break;
+                }
+                let (lo, hi) = window(a);
+                match search.search(unknown[i], lo, hi.min(INFINITE), 1) {
+                    Ok((s, t)) => {
+                        alpha.fetch_max(to_parent(s), Relaxed);
+                        if let Ok(mut f) = found.lock() {
+                            if to_parent(s) > f.0 {
+                                *f = (to_parent(s), t + 1);
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        if let Ok(mut f) = failed.lock() {
+                            *f = Some(e);
+                        }
+                        next.store(unknown.len(), Relaxed);
+                    }
+                }
+            };
+            let (game, kernel) = (self.game, self.kernel);
+            std::thread::scope(|scope| {
+                for _ in 1..threads {
+                    scope.spawn(|| {
+                        let mut other = AlphaBeta::with_table_bits(game, bits);
+                        other.kernel = kernel;
+                        work(&mut other);
+                        nodes.fetch_add(other.nodes, Relaxed);
+                    });
+                }
+                work(self);
+            });
+            if let Some(e) = failed.into_inner().ok().flatten() {
+                return Err(e);
+            }
+            self.nodes += nodes.into_inner();
+            (best, tie) = found.into_inner().unwrap_or((best, tie));
+        }
+        Ok(Self::value_of(best, tie))
+    }
+
+    /// A score's value and remoteness.
+    fn value_of(score: i32, tie: u16) -> ValueRemoteness {
         let r = |x: i32| Remoteness(x as u16);
-        Ok(match score {
+        match score {
             0 => ValueRemoteness::new(Value::Tie, Remoteness(tie)),
             s if s > 0 => ValueRemoteness::new(Value::Win, r(BASE - s)),
             s => ValueRemoteness::new(Value::Lose, r(BASE + s)),
+        }
+    }
+
+    /// The value of `p` alone (win, lose or tie, no remoteness): a search with the window
+    /// around a tie, which prunes far more than [`AlphaBeta::value`]'s.
+    pub fn value_only(&mut self, p: Position) -> Result<Value, SolveError> {
+        if let Some(v) = self.game.primitive(p) {
+            return Ok(v);
+        }
+        let node = match self.kernel {
+            Some(kernel) => kernel.search_node(p),
+            None => Node::from(p.0),
+        };
+        let (score, _) = self.search(node, -1, 1, 0)?;
+        Ok(match score {
+            0 => Value::Tie,
+            s if s > 0 => Value::Win,
+            _ => Value::Lose,
         })
     }
 

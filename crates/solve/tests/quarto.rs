@@ -37,6 +37,13 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
             game.position_to_string(p)
         );
         assert_eq!(pruned.value(p).unwrap(), stored, "{}", game.position_to_string(p));
+        assert_eq!(
+            AlphaBeta::new(&game).value_parallel(p, 2).unwrap(),
+            stored,
+            "{}",
+            game.position_to_string(p)
+        );
+        assert_eq!(pruned.value_only(p).unwrap(), stored.value());
         assert_eq!(plain.value(p).unwrap(), stored, "{}", game.position_to_string(p));
     }
     // The start, searched afresh from nothing stored.
@@ -99,15 +106,27 @@ fn live_search_times_on_regular_quarto() {
         .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
         .unwrap_or_else(|_| vec![12, 11, 10, 9]);
     let count: usize = std::env::var("QUARTO_COUNT").map(|v| v.parse().unwrap()).unwrap_or(100);
+    let threads: usize = std::env::var("QUARTO_THREADS").map(|v| v.parse().unwrap()).unwrap_or(1);
     for level in levels {
         let mut times = Vec::new();
         let mut nodes = 0;
+        let (mut value_times, mut value_nodes) = (Vec::new(), 0);
         for p in random_positions(&game, level, count, u64::from(level)) {
             let mut search = AlphaBeta::new(&game);
             let t = std::time::Instant::now();
-            let v = search.value(p).unwrap();
+            let v = search.value_parallel(p, threads).unwrap();
             times.push(t.elapsed().as_secs_f64() * 1e3);
             nodes += search.nodes();
+            if std::env::var_os("QUARTO_SLOW").is_some() && search.nodes() > 20_000 {
+                println!("  slow: {} {v} {} nodes", game.position_to_string(p), search.nodes());
+            }
+            if std::env::var_os("QUARTO_VALUE_ONLY").is_some() {
+                let mut only = AlphaBeta::new(&game);
+                let t = std::time::Instant::now();
+                assert_eq!(only.value_only(p).unwrap(), v.value());
+                value_times.push(t.elapsed().as_secs_f64() * 1e3);
+                value_nodes += only.nodes();
+            }
             if times.len() <= 2 {
                 println!("  {} {v}", game.position_to_string(p));
             }
@@ -125,13 +144,27 @@ fn live_search_times_on_regular_quarto() {
         }
         times.sort_by(f64::total_cmp);
         let q = |f: f64| times[((times.len() - 1) as f64 * f) as usize];
+        let total: f64 = times.iter().sum();
         println!(
-            "level {level}: {} positions, median {:.3} ms, p99 {:.3} ms, max {:.3} ms, {} nodes a position",
+            "level {level}: {} positions, median {:.3} ms, p99 {:.3} ms, max {:.3} ms, mean {:.3} ms, \
+             {} nodes a position, {:.2} M nodes/s",
             times.len(),
             q(0.5),
             q(0.99),
             q(1.0),
-            nodes / times.len() as u64
+            total / times.len() as f64,
+            nodes / times.len() as u64,
+            nodes as f64 / total / 1e3
         );
+        if !value_times.is_empty() {
+            value_times.sort_by(f64::total_cmp);
+            let q = |f: f64| value_times[((value_times.len() - 1) as f64 * f) as usize];
+            println!(
+                "  value alone: median {:.3} ms, p99 {:.3} ms, {} nodes a position",
+                q(0.5),
+                q(0.99),
+                value_nodes / value_times.len() as u64
+            );
+        }
     }
 }
