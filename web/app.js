@@ -47,10 +47,27 @@ function el(name, attrs, parent) {
   return e;
 }
 
+// Thrown while a position is searched live when the page has moved on to another one.
+class MovedOn extends Error {}
+
+// A position's answer. A game searched live (Quarto) may answer "202 searching" with the
+// search's progress: the page shows it and asks again while the position is still the one shown.
 async function position(p) {
   const key = state.game + "/" + state.variant + "/" + p;
-  if (!state.cache.has(key)) {
-    state.cache.set(key, await api(`${state.game}/${state.variant}/positions/?p=${encodeURIComponent(p)}`));
+  while (!state.cache.has(key)) {
+    const body = await api(`${state.game}/${state.variant}/positions/?p=${encodeURIComponent(p)}`);
+    if (!body.searching) {
+      state.cache.set(key, body);
+      break;
+    }
+    if (state.history[state.index] !== p) throw new MovedOn();
+    const s = body.searching;
+    $("prediction").textContent = `Solving this position live: ${s.done} of ${s.total} moves searched`
+      + ` (${Math.round(s.seconds ?? 0)} s)…`;
+    // The last position's buttons go: they are not this position's moves.
+    $("buttons")?.remove();
+    $("board").classList.add("thinking");
+    await new Promise((r) => setTimeout(r, 300));
   }
   return state.cache.get(key);
 }
@@ -407,7 +424,13 @@ function drawHistory() {
 
 async function show() {
   clearTimeout(state.timer);
-  const pos = await position(state.history[state.index]);
+  let pos;
+  try {
+    pos = await position(state.history[state.index]);
+  } catch (e) {
+    if (e instanceof MovedOn) return;
+    throw e;
+  }
   state.parts = [];
   // Positions of the history chart are all in the cache: they were shown before.
   for (const p of state.history.slice(0, state.index + 1)) await position(p);

@@ -248,6 +248,8 @@ pub trait SearchKernel: Send + Sync {
     /// the game at once with a win. Where a child is a primitive loss (the best any child can be
     /// to the mover), that child alone may be appended.
     fn search_children(&self, node: Node, out: &mut Vec<(Node, Option<crate::ValueRemoteness>)>);
+    /// The most moves a game lasts (the highest remoteness there can be).
+    fn longest_game(&self) -> u16;
 }
 
 /// Tiers of a game: every move leads to a position of the same tier or a lower one.

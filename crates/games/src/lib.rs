@@ -414,6 +414,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
             also_checked: &[],
             make: |v| Topitop::new(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
+        CatalogEntry {
+            id: "quarto",
+            name: "Quarto",
+            default_variant: "regular",
+            variant_syntax: "regular (searched live) | 3x3 (8 pieces of three attributes)",
+            listed_variants: &["regular", "3x3"],
+            also_checked: &[],
+            make: |v| Quarto::new(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
     ];
     CATALOG
 }
@@ -454,6 +463,7 @@ pub fn rules(id: &str) -> Option<String> {
         "ninemensmorris" | "sixmensmorris" | "threemensmorris" => include_str!("morris.rs"),
         "baghchal" => include_str!("baghchal.rs"),
         "topitop" => include_str!("topitop.rs"),
+        "quarto" => include_str!("quarto.rs"),
         _ => return None,
     };
     let header: Vec<&str> = source

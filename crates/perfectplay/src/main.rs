@@ -2,6 +2,7 @@
 //!
 //! Exit codes: 0 success, 2 bad input or an error (a message says what was expected).
 
+mod live;
 mod oracle;
 mod play;
 mod progress;
@@ -285,6 +286,27 @@ fn chosen_tiers(game: &dyn Game, names: &[String]) -> Result<Option<Vec<Tier>>> 
     Ok(Some(chosen))
 }
 
+/// A game answered by live search is too large to solve or analyze whole here: says so, and
+/// what works instead.
+fn refuse_live(game: &dyn Game, what: &str) -> Result<()> {
+    if Oracle::searched_live(game) {
+        anyhow::bail!(
+            "{} {} is too large to be {what} on one machine; its positions are searched live \
+             instead: `perfectplay query {id} --variant {v} <position>`, `perfectplay play {id} \
+             --variant {v}` or the server (a smaller variant solves whole: {})",
+            game.id(),
+            game.variant(),
+            perfectplay_games::catalog()
+                .iter()
+                .find(|e| e.id == game.id())
+                .map_or(String::new(), |e| e.variant_syntax.to_string()),
+            id = game.id(),
+            v = game.variant(),
+        );
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -316,6 +338,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Solve { game: args, force, no_analysis, memory_limit, only_tiers } => {
             let game = load_game(&args)?;
+            refuse_live(game.as_ref(), "solved whole")?;
             let only = chosen_tiers(game.as_ref(), &only_tiers)?;
             if force && only.is_some() {
                 anyhow::bail!("--force clears every tier file; it cannot be given with --tier");
@@ -341,6 +364,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Analyze { game: args, format, recount: _, tiers: true } => {
             let game = load_game(&args)?;
+            refuse_live(game.as_ref(), "analyzed")?;
             if !game.space().is_tiered() {
                 anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
             }
@@ -380,6 +404,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Analyze { game: args, format, recount, tiers: false } => {
             let game = load_game(&args)?;
+            refuse_live(game.as_ref(), "analyzed")?;
             let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
             let stored = if path.exists() && !recount {
                 let db = Database::open(&path)?;

@@ -1,12 +1,13 @@
 //! Answers about positions: from a game's database when one exists, else from a solve in memory,
-//! and on-demand solves of positions its start does not reach.
+//! and on-demand solves of positions its start does not reach; for a game too large to solve
+//! whole that can be searched (Quarto), from a live search of each position asked about.
 
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
 use perfectplay_core::{Game, GameExt, Move, Position, StartingAt, Value, ValueRemoteness};
 use perfectplay_db::{Database, Fetch, Found};
-use perfectplay_solve::{solve, Solution, SolveOptions};
+use perfectplay_solve::{solve, AlphaBeta, NoProgress, Progress, Solution, SolveOptions};
 use serde_json::json;
 
 use crate::progress::Bar;
@@ -18,6 +19,8 @@ pub enum Source {
     Disk(Box<Database>),
     /// A solve held in memory.
     Memory(Solution),
+    /// A live search of each position asked about (nothing stored between questions).
+    Live,
 }
 
 impl Source {
@@ -32,6 +35,9 @@ impl Source {
         Ok(match self {
             Source::Disk(db) => db.get_with(game, p, fetch)?,
             Source::Memory(s) => s.get(game, p).map_or(Found::Absent, Found::Value),
+            // A search is never answered from a cache.
+            Source::Live if fetch == Fetch::CachedOnly => Found::NotCached,
+            Source::Live => Found::Value(AlphaBeta::new(game).value(p)?),
         })
     }
 }
@@ -90,6 +96,17 @@ impl<'a> Oracle<'a> {
         Ok(Oracle { game, source: Source::Memory(solution) })
     }
 
+    /// Answers by searching each position asked about.
+    pub fn live(game: &'a dyn Game) -> Oracle<'a> {
+        Oracle { game, source: Source::Live }
+    }
+
+    /// Whether a game without a database is answered by live search rather than solved: a game
+    /// that can be searched and is not small.
+    pub fn searched_live(game: &dyn Game) -> bool {
+        game.search_kernel().is_some() && game.size_class() != perfectplay_core::SizeClass::Small
+    }
+
     /// Answers from an open database (already checked to be this game's).
     pub fn from_database(game: &'a dyn Game, db: Database) -> Oracle<'a> {
         Oracle { game, source: Source::Disk(Box::new(db)) }
@@ -103,6 +120,9 @@ impl<'a> Oracle<'a> {
             let db = Database::open(&path)?;
             db.check_game(game)?;
             return Ok(Self::from_database(game, db));
+        }
+        if Self::searched_live(game) {
+            return Ok(Self::live(game));
         }
         eprintln!(
             "no database at {}; solving in memory (`perfectplay solve {} --variant {}` keeps it)",
@@ -118,6 +138,7 @@ impl<'a> Oracle<'a> {
         match &self.source {
             Source::Disk(db) => db.highest_remoteness(),
             Source::Memory(s) => s.highest_remoteness(),
+            Source::Live => self.game.search_kernel().map_or(0, |k| k.longest_game()),
         }
     }
 
@@ -129,6 +150,9 @@ impl<'a> Oracle<'a> {
     /// A position's value and every move's, best first. A legal position the start does not reach
     /// is solved on demand from itself.
     pub fn report(&self, p: Position) -> Result<PositionReport> {
+        if let Source::Live = self.source {
+            return self.report_live(p, &Bar::new(), &|| false);
+        }
         let stored = match self.source.get(self.game, p)? {
             Some(value) => self.report_from(&self.source, p, value, Fetch::Read)?,
             None => {
@@ -150,10 +174,77 @@ impl<'a> Oracle<'a> {
     /// must not start a large solve for a request); with [`Fetch::CachedOnly`], only from blocks
     /// the database's cache holds.
     pub fn report_stored(&self, p: Position, fetch: Fetch) -> Result<Stored> {
+        if let Source::Live = self.source {
+            return Ok(match fetch {
+                Fetch::CachedOnly => Stored::NotCached,
+                Fetch::Read => Stored::Report(self.report_live(p, &NoProgress, &|| false)?),
+            });
+        }
         match self.source.get_with(self.game, p, fetch)? {
             Found::Value(value) => self.report_from(&self.source, p, value, fetch),
             Found::Absent => Ok(Stored::Unreached),
             Found::NotCached => Ok(Stored::NotCached),
+        }
+    }
+
+    /// A live search's report of `p`: each move's value, searched on every core (one table a
+    /// thread; a move is one step of `progress`), and the best of them; `stop` is asked now and
+    /// then whether to give up.
+    pub fn report_live(
+        &self,
+        p: Position,
+        progress: &dyn Progress,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<PositionReport> {
+        use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+        use std::sync::Mutex;
+        let game = self.game;
+        let children: Vec<Position> =
+            game.legal_moves(p).into_iter().map(|m| game.do_move(p, m)).collect();
+        let values: Mutex<std::collections::HashMap<Position, ValueRemoteness>> = Mutex::default();
+        let failed = Mutex::new(None);
+        let next = AtomicUsize::new(0);
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        progress.begin("searching", Some(children.len() as u64));
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(children.len()) {
+                scope.spawn(|| {
+                    let mut search = AlphaBeta::new(game);
+                    search.stop_when(stop);
+                    while let Some(&child) = children.get(next.fetch_add(1, Relaxed)) {
+                        match search.value(child) {
+                            Ok(v) => {
+                                values.lock().unwrap_or_else(|e| e.into_inner()).insert(child, v);
+                                progress.advance(1);
+                            }
+                            Err(e) => {
+                                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                                next.store(children.len(), Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        progress.end();
+        if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e.into());
+        }
+        let values = values.into_inner().unwrap_or_else(|e| e.into_inner());
+        let value = match game.primitive(p) {
+            Some(v) => ValueRemoteness::new(v, perfectplay_core::Remoteness(0)),
+            None => values
+                .values()
+                .map(|v| v.to_parent())
+                .max()
+                .ok_or_else(|| anyhow!("a position that is not primitive has no moves"))?,
+        };
+        let report = self.report_with(p, value, &mut |child| {
+            Ok(values.get(&child).map_or(Found::Absent, |&v| Found::Value(v)))
+        });
+        match report? {
+            Stored::Report(report) => Ok(report),
+            _ => Err(anyhow!("a move's value was not found")),
         }
     }
 
@@ -165,10 +256,20 @@ impl<'a> Oracle<'a> {
         value: ValueRemoteness,
         fetch: Fetch,
     ) -> Result<Stored> {
+        self.report_with(p, value, &mut |child| source.get_with(self.game, child, fetch))
+    }
+
+    /// The report of `p`, whose value is known, with each move's value from `child_value`.
+    fn report_with(
+        &self,
+        p: Position,
+        value: ValueRemoteness,
+        child_value: &mut dyn FnMut(Position) -> Result<Found>,
+    ) -> Result<Stored> {
         let mut moves = Vec::new();
         for mv in self.game.legal_moves(p) {
             let child = self.game.do_move(p, mv);
-            let child_value = match source.get_with(self.game, child, fetch)? {
+            let child_value = match child_value(child)? {
                 Found::Value(v) => v,
                 Found::NotCached => return Ok(Stored::NotCached),
                 Found::Absent => {

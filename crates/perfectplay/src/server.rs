@@ -22,7 +22,8 @@ use perfectplay_db::{Database, Fetch};
 use perfectplay_solve::{Progress, SolveOptions};
 use serde_json::{json, Value as JsonValue};
 
-use crate::oracle::{Oracle, Stored};
+use crate::live::{Answer, LiveSearches};
+use crate::oracle::{Oracle, Source, Stored};
 use crate::uwapi;
 
 /// Decoded database blocks the server keeps per variant, at least: 256 MiB holds 5,400 of Five
@@ -181,6 +182,8 @@ pub struct AppState {
     games: Vec<GameEntry>,
     /// Held by the one background solve running.
     solving: Mutex<()>,
+    /// The live searches of games searched rather than solved.
+    live: LiveSearches,
 }
 
 impl std::fmt::Debug for AppState {
@@ -211,6 +214,8 @@ impl AppState {
                         oracle: Arc::new(open_database(game, &path)?),
                         source: "database",
                     }
+                } else if Oracle::searched_live(game) {
+                    Answers::Ready { oracle: Arc::new(Oracle::live(game)), source: "live" }
                 } else if game.size_class() == SizeClass::Small {
                     let started = Instant::now();
                     let oracle = Oracle::solve_quietly(game, SolveOptions::default())?;
@@ -246,7 +251,7 @@ impl AppState {
                 variants,
             });
         }
-        Ok(AppState { games, solving: Mutex::new(()) })
+        Ok(AppState { games, solving: Mutex::new(()), live: LiveSearches::default() })
     }
 
     fn game(&self, id: &str) -> Result<&GameEntry, ApiError> {
@@ -495,10 +500,14 @@ async fn position(
     State(s): Shared,
     UrlPath((game, variant)): UrlPath<(String, String)>,
     axum::extract::RawQuery(q): axum::extract::RawQuery,
-) -> Result<Json<JsonValue>, ApiError> {
+) -> Result<Response, ApiError> {
     let p = q.as_deref().and_then(|q| uwapi::query_value(q, "p"));
+    let asked = asked(&s, &game, &variant, p.as_deref())?;
+    if let Source::Live = asked.oracle.source() {
+        return live_position(&s, &asked).await;
+    }
     if let Some(answer) = position_now(&s, &game, &variant, p.as_deref(), Fetch::CachedOnly)? {
-        return Ok(Json(answer));
+        return Ok(Json(answer).into_response());
     }
     tokio::task::spawn_blocking(move || {
         position_now(&s, &game, &variant, p.as_deref(), Fetch::Read)
@@ -508,18 +517,27 @@ async fn position(
     .and_then(|answer| {
         answer.ok_or_else(|| ApiError::internal(&anyhow::anyhow!("a read answered nothing")))
     })
-    .map(Json)
+    .map(|answer| Json(answer).into_response())
 }
 
-/// A position's answer; `Ok(None)` where `fetch` is [`Fetch::CachedOnly`] and a block it needs
-/// is not cached.
-fn position_now(
-    s: &AppState,
+/// A position asked about: its variant, the oracle, the position, its text and the parts of a
+/// multipart move chosen so far.
+struct Asked<'s> {
+    variant: &'s Variant,
+    oracle: Arc<Oracle<'static>>,
+    position: Position,
+    real: String,
+    parts: Vec<String>,
+}
+
+/// Reads a position request: `p` is `<position>` or `<position>;<part>;...` (a state inside a
+/// multipart move, UWAPI's form).
+fn asked<'s>(
+    s: &'s AppState,
     game: &str,
     variant: &str,
     p: Option<&str>,
-    fetch: Fetch,
-) -> Result<Option<JsonValue>, ApiError> {
+) -> Result<Asked<'s>, ApiError> {
     let v = s.variant(game, variant)?;
     let g = v.game;
     let oracle = v.oracle().ok_or_else(|| {
@@ -538,16 +556,15 @@ fn position_now(
             format!("?p=<position>, e.g. ?p={}", v.map.position_text(g, g.start())),
         )
     })?;
-    // `<position>;<part>;...`: a state inside a multipart move (UWAPI's form).
     let mut pieces = text.split(';');
-    let real = pieces.next().unwrap_or_default();
+    let real = pieces.next().unwrap_or_default().to_string();
     let parts: Vec<String> = pieces.map(str::to_string).collect();
-    let p: Position = if real == "start" {
+    let position: Position = if real == "start" {
         g.start()
     } else {
-        match g.parse_position(real) {
+        match g.parse_position(&real) {
             Ok(p) => p,
-            Err(e) => uwapi::parse_autogui(g, real).ok_or_else(|| {
+            Err(e) => uwapi::parse_autogui(g, &real).ok_or_else(|| {
                 ApiError::bad_request(
                     format!("{e}"),
                     format!("a position like {}", v.map.position_text(g, g.start())),
@@ -555,25 +572,71 @@ fn position_now(
             })?,
         }
     };
-    let report = match oracle.report_stored(p, fetch) {
+    Ok(Asked { variant: v, oracle, position, real, parts })
+}
+
+/// The answer of a report, in the API's form (with the multipart move's state).
+fn report_json(
+    asked: &Asked<'_>,
+    report: &crate::oracle::PositionReport,
+) -> Result<JsonValue, ApiError> {
+    let (v, g) = (asked.variant, asked.variant.game);
+    let text = v.map.position_text(g, asked.position);
+    uwapi::position_json(g, &v.map, report, &text, &asked.parts).ok_or_else(|| {
+        ApiError::bad_request(
+            format!(
+                "{};{}: no move of {} begins with the parts {}",
+                asked.real,
+                asked.parts.join(";"),
+                asked.real,
+                asked.parts.join(";")
+            ),
+            "<position>;<part>;... where each part is the autoguiMove of a move offered".into(),
+        )
+    })
+}
+
+/// A position of a game searched live: the answer if its search ends soon, else `202 Accepted`
+/// with the search's progress (`{"searching": {"done", "total", "seconds"}}`); the page asks
+/// again until the answer comes.
+async fn live_position(s: &AppState, asked: &Asked<'_>) -> Result<Response, ApiError> {
+    let g = asked.variant.game;
+    let key = format!("{}/{}", g.id(), g.variant());
+    match s.live.answer(&key, &asked.oracle, asked.position).await {
+        Ok(Answer::Ready(report)) => Ok(Json(report_json(asked, &report)?).into_response()),
+        Ok(Answer::Searching(progress)) => {
+            let body = json!({
+                "position": asked.variant.map.position_text(g, asked.position),
+                "searching": progress,
+            });
+            Ok((StatusCode::ACCEPTED, Json(body)).into_response())
+        }
+        Err(e) => Err(ApiError::internal(&anyhow::anyhow!(e))),
+    }
+}
+
+/// A position's answer; `Ok(None)` where `fetch` is [`Fetch::CachedOnly`] and a block it needs
+/// is not cached.
+fn position_now(
+    s: &AppState,
+    game: &str,
+    variant: &str,
+    p: Option<&str>,
+    fetch: Fetch,
+) -> Result<Option<JsonValue>, ApiError> {
+    let asked = asked(s, game, variant, p)?;
+    let report = match asked.oracle.report_stored(asked.position, fetch) {
         Ok(Stored::Report(report)) => report,
         Ok(Stored::NotCached) => return Ok(None),
         Ok(Stored::Unreached) => {
             return Err(ApiError::not_found(
-                format!("{real} is not reachable from the start of {game} {variant}"),
+                format!("{} is not reachable from the start of {game} {variant}", asked.real),
                 "a position reachable from the start".into(),
             ))
         }
         Err(e) => return Err(ApiError::internal(&e)),
     };
-    uwapi::position_json(g, &v.map, &report, &v.map.position_text(g, p), &parts)
-        .ok_or_else(|| {
-            ApiError::bad_request(
-                format!("{text}: no move of {real} begins with the parts {}", parts.join(";")),
-                "<position>;<part>;... where each part is the autoguiMove of a move offered".into(),
-            )
-        })
-        .map(Some)
+    report_json(&asked, &report).map(Some)
 }
 
 /// `POST /api/<game>/<variant>/solve`: queues the variant for the background solve (one at a

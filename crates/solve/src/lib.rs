@@ -59,6 +59,9 @@ pub enum SolveError {
         /// What disagrees.
         what: String,
     },
+    /// A live search was told to stop before it ended.
+    #[error("the search was stopped")]
+    Stopped,
     /// The engine cannot do this for this game yet.
     #[error("not supported: {what}")]
     Unsupported {

@@ -221,6 +221,8 @@ pub struct AlphaBeta<'g, G: Game + ?Sized> {
     nodes: u64,
     /// A children buffer per depth, reused.
     buffers: Vec<Vec<(Node, Option<ValueRemoteness>)>>,
+    /// Asked now and then whether to stop (see [`AlphaBeta::stop_when`]).
+    stop: Option<&'g (dyn Fn() -> bool + Sync)>,
 }
 
 impl<G: Game + ?Sized> std::fmt::Debug for AlphaBeta<'_, G> {
@@ -248,6 +250,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             table: Table::new(bits),
             nodes: 0,
             buffers: Vec::new(),
+            stop: None,
         }
     }
 
@@ -259,6 +262,12 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
     /// Positions expanded so far (their children generated).
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Makes the search ask `stop` every 4,096 positions expanded whether to give up, and if so
+    /// fail with [`SolveError::Stopped`] (a server stops the searches nobody waits for).
+    pub fn stop_when(&mut self, stop: &'g (dyn Fn() -> bool + Sync)) {
+        self.stop = Some(stop);
     }
 
     /// Positions in the table.
@@ -355,12 +364,13 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                     }
                 }
             };
-            let (game, kernel) = (self.game, self.kernel);
+            let (game, kernel, stop) = (self.game, self.kernel, self.stop);
             std::thread::scope(|scope| {
                 for _ in 1..threads {
                     scope.spawn(|| {
                         let mut other = AlphaBeta::with_table_bits(game, bits);
                         other.kernel = kernel;
+                        other.stop = stop;
                         work(&mut other);
                         nodes.fetch_add(other.nodes, Relaxed);
                     });
@@ -473,6 +483,9 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         }
         let nodes_before = self.nodes;
         self.nodes += 1;
+        if self.nodes & 4095 == 0 && self.stop.is_some_and(|stop| stop()) {
+            return Err(SolveError::Stopped);
+        }
         let d = depth as usize;
         if self.buffers.len() <= d {
             self.buffers.resize_with(d + 1, Vec::new);

@@ -151,7 +151,9 @@ fn symmetric_images_share_canonical_form_and_value_class() {
                 prop_assert!(images.contains(&c));
                 prop_assert_eq!(game.tier(c), game.canonical_tier(game.tier(p)));
             }
-            for &q in &images {
+            // A large group (Quarto's 12,288) is checked on an even sample of 256 images.
+            let step = (images.len() / 256).max(1);
+            for &q in images.iter().step_by(step) {
                 prop_assert_eq!(game.canonical(q), c);
                 prop_assert_eq!(game.primitive(q), game.primitive(p));
                 prop_assert_eq!(game.legal_moves(q).len(), game.legal_moves(p).len());
