@@ -6,8 +6,8 @@
 
 // Value colors, chosen apart from every piece color of the games' themes (the browser test checks
 // the distance); the letter on each button tells the values apart without color.
-const COLORS = { win: "#16a34a", tie: "#c7b300", draw: "#7c3aed", lose: "#be185d" };
-const LETTERS = { win: "W", tie: "T", draw: "D", lose: "L" };
+const COLORS = { win: "#16a34a", tie: "#c7b300", draw: "#7c3aed", lose: "#be185d", unknown: "#9aa5b1" };
+const LETTERS = { win: "W", tie: "T", draw: "D", lose: "L", unknown: "?" };
 const SVG = "http://www.w3.org/2000/svg";
 // Value-remoteness order, worst to best (003 section 2.1): lose fast < lose slow < draw <
 // tie slow < tie fast < win slow < win fast.
@@ -27,6 +27,8 @@ const state = {
   // Positions from the start, the moves between them (with who made each), and where we are.
   history: [], played: [], index: 0,
   cache: new Map(), parts: [], timer: null,
+  // Positions of a game searched live whose search is under way: their moves, values unknown.
+  pending: new Map(),
   // Whether the last move was made from the keyboard: focus then goes to the next buttons.
   keyboard: false,
 };
@@ -51,28 +53,29 @@ function el(name, attrs, parent) {
 class MovedOn extends Error {}
 
 // A position's answer. A game searched live (Quarto) may answer "202 searching" with the
-// search's progress: the page shows it and asks again while the position is still the one shown.
-async function position(p) {
+// search's progress and the moves, values unknown: the page shows them (`onPending`, once), so
+// play goes on, and asks again while the position is still the one shown.
+async function position(p, onPending) {
   const key = state.game + "/" + state.variant + "/" + p;
   while (!state.cache.has(key)) {
     const body = await api(`${state.game}/${state.variant}/positions/?p=${encodeURIComponent(p)}`);
     if (!body.searching) {
       state.cache.set(key, body);
+      state.pending.delete(key);
       break;
     }
     if (state.history[state.index] !== p) throw new MovedOn();
-    const s = body.searching;
-    $("prediction").textContent = `Solving this position live: ${s.done} of ${s.total} moves searched`
-      + ` (${Math.round(s.seconds ?? 0)} s)…`;
-    // The last position's buttons go: they are not this position's moves.
-    $("buttons")?.remove();
-    $("board").classList.add("thinking");
+    const first = !state.pending.has(key);
+    state.pending.set(key, body);
+    if (first && onPending) onPending(body);
+    else if (state.parts.length === 0) $("prediction").textContent = words(body);
     await new Promise((r) => setTimeout(r, 300));
   }
   return state.cache.get(key);
 }
 
-const cached = (p) => state.cache.get(`${state.game}/${state.variant}/${p}`);
+const cached = (p) => state.cache.get(`${state.game}/${state.variant}/${p}`)
+  ?? state.pending.get(`${state.game}/${state.variant}/${p}`);
 
 // Whole moves (with their parts); `moves` holds GamesmanUni's flattened parts for multipart games.
 const wholeMoves = (pos) => pos.fullMoves ?? pos.moves;
@@ -186,6 +189,11 @@ function words(pos) {
     return `Game over: ${pos.positionValue === "win" ? moverName(pos) : other} wins.`;
   }
   const mover = moverName(pos);
+  if (pos.positionValue === "unknown") {
+    const s = pos.searching ?? {};
+    return `${mover} to move. Solving this position live: ${s.done ?? 0} of ${s.total ?? "?"} moves`
+      + ` searched (${Math.round(s.seconds ?? 0)} s); the moves' values show when it is done.`;
+  }
   if (pos.positionValue === "draw") return `${mover} should draw (neither side can force an end).`;
   return `${mover} should ${pos.positionValue} in ${pos.remoteness}.`;
 }
@@ -407,7 +415,7 @@ function drawHistory() {
     const y = top + i * row + row / 2;
     text(side - 8, y + 4, i, "row-label", "end");
     text(W - side + 8, y + 4, i, "row-label", "start");
-    if (p.positionValue === "tie" || p.positionValue === "draw") return [mid, y, p];
+    if (["tie", "draw", "unknown"].includes(p.positionValue)) return [mid, y, p];
     const firstWins = (p.positionValue === "win") === firstToMove(p);
     return [xOf(Math.max(0, p.remoteness ?? 0), firstWins ? -1 : 1), y, p];
   });
@@ -424,23 +432,29 @@ function drawHistory() {
 
 async function show() {
   clearTimeout(state.timer);
+  // Positions of the history chart are all in the cache (or searched still): they were shown
+  // before.
+  for (const p of state.history.slice(0, state.index)) if (!cached(p)) await position(p);
   let pos;
   try {
-    pos = await position(state.history[state.index]);
+    pos = await position(state.history[state.index], render);
   } catch (e) {
     if (e instanceof MovedOn) return;
     throw e;
   }
+  render(pos);
+}
+
+// Draws a position shown: its board and buttons, the history, the moves played.
+function render(pos) {
   state.parts = [];
-  // Positions of the history chart are all in the cache: they were shown before.
-  for (const p of state.history.slice(0, state.index + 1)) await position(p);
-  const computer = wholeMoves(pos).length > 0 && isComputer(pos);
+  // The computer plays once the values are known.
+  const computer = wholeMoves(pos).length > 0 && isComputer(pos) && pos.positionValue !== "unknown";
   drawBoard(pos, !computer);
   drawHistory();
   $("prediction").textContent = computer
     ? `${moverName(pos)} (computer) is thinking… ${words(pos)}`
     : words(pos);
-  $("board").classList.toggle("thinking", computer);
   $("moves").innerHTML = "";
   for (const m of state.played.slice(0, state.index)) {
     const li = document.createElement("li");
@@ -453,6 +467,7 @@ async function show() {
   $("undo").disabled = state.index === 0;
   $("redo").disabled = state.index >= state.history.length - 1;
   $("cancel").hidden = true;
+  $("board").classList.toggle("thinking", computer || pos.positionValue === "unknown");
   if (computer) scheduleComputer(pos);
 }
 
@@ -474,13 +489,12 @@ function completes(b) {
 
 function click(b) {
   const at = state.history[state.index];
-  position(at).then((pos) => {
-    // Nothing is live while the computer is to move (a stale button must not pre-empt it).
-    if (state.history[state.index] !== at || isComputer(pos)) return;
-    if (completes(b)) return play(b.best, pos);
-    state.parts.push(b.gui);
-    drawParts(pos);
-  }).catch(showError);
+  const pos = cached(at);
+  // Nothing is live while the computer is to move (a stale button must not pre-empt it).
+  if (!pos || (isComputer(pos) && pos.positionValue !== "unknown")) return;
+  if (completes(b)) return play(b.best, pos).catch(showError);
+  state.parts.push(b.gui);
+  drawParts(pos);
 }
 
 // A multipart move begun: the chosen parts marked, the next parts offered, and Cancel shown.

@@ -597,18 +597,18 @@ fn report_json(
 }
 
 /// A position of a game searched live: the answer if its search ends soon, else `202 Accepted`
-/// with the search's progress (`{"searching": {"done", "total", "seconds"}}`); the page asks
-/// again until the answer comes.
+/// with the search's progress (`{"searching": {"done", "total", "seconds"}}`) and the moves
+/// without their values (`moveValue` "unknown"), so that play goes on; the page asks again until
+/// the answer comes.
 async fn live_position(s: &AppState, asked: &Asked<'_>) -> Result<Response, ApiError> {
     let g = asked.variant.game;
     let key = format!("{}/{}", g.id(), g.variant());
     match s.live.answer(&key, &asked.oracle, asked.position).await {
         Ok(Answer::Ready(report)) => Ok(Json(report_json(asked, &report)?).into_response()),
         Ok(Answer::Searching(progress)) => {
-            let body = json!({
-                "position": asked.variant.map.position_text(g, asked.position),
-                "searching": progress,
-            });
+            let mut body =
+                uwapi::unvalued_json(g, &asked.variant.map, asked.position, &asked.parts);
+            body["searching"] = progress;
             Ok((StatusCode::ACCEPTED, Json(body)).into_response())
         }
         Err(e) => Err(ApiError::internal(&anyhow::anyhow!(e))),

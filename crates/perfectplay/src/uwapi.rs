@@ -30,7 +30,7 @@ use serde_json::{json, Value as JsonValue};
 use crate::oracle::{MoveReport, PositionReport};
 
 /// Game ids whose GamesmanUni board parses `position` itself, in AutoGUI form.
-const READS_AUTOGUI_POSITION: &[&str] = &["tictactoe", "quarto"];
+const READS_AUTOGUI_POSITION: &[&str] = &["tictactoe"];
 
 /// GamesmanUni's `INFINITY` remoteness: a draw.
 pub const DRAW_REMOTENESS: i64 = -200;
@@ -261,6 +261,38 @@ pub fn position_json(
         o["fullMoves"] = json!(full);
     }
     Some(o)
+}
+
+/// A position whose values are not known yet (a live search under way): its moves as
+/// [`position_json`]'s `fullMoves`, with `moveValue` "unknown" and no remoteness.
+pub fn unvalued_json(game: &dyn Game, map: &Mapping, p: Position, parts: &[String]) -> JsonValue {
+    let moves: Vec<JsonValue> = game
+        .legal_moves(p)
+        .into_iter()
+        .map(|mv| {
+            let child = game.do_move(p, mv);
+            let mut o = json!({
+                "move": game.move_to_string(p, mv),
+                "autoguiMove": game.autogui_move(p, mv).map(|a| a.to_string()),
+                "moveValue": "unknown",
+                "position": map.position_text(game, child),
+                "autoguiPosition": game.autogui_position(child),
+            });
+            let parts = game.move_parts(p, mv);
+            if !parts.is_empty() {
+                o["partMoves"] = json!(parts.iter().map(ToString::to_string).collect::<Vec<_>>());
+            }
+            o
+        })
+        .collect();
+    let requested = std::iter::once(map.position_text(game, p)).chain(parts.iter().cloned());
+    json!({
+        "position": requested.collect::<Vec<_>>().join(";"),
+        "autoguiPosition": game.autogui_position(p),
+        "turn": game.player_name(game.to_move(p)),
+        "positionValue": "unknown",
+        "fullMoves": moves,
+    })
 }
 
 /// A whole move as our page reads it: UWAPI's fields and, for a move in parts, `partMoves`.

@@ -238,3 +238,42 @@ fn a_database_in_the_data_directory_is_served() {
     );
     check_position(&server, "konane", "6x5-corner", &start);
 }
+
+/// Quarto's regular game is answered by live search: a late position at once, with every move's
+/// value agreeing with its child's answer; an early one with `202 Accepted`, the search's
+/// progress and the moves without values, while the server goes on answering other requests.
+#[test]
+fn quarto_is_searched_live_without_blocking_the_server() {
+    let server = Server::start("quarto-live");
+    let (_, info) = server.get("/api/quarto/regular/");
+    assert_eq!((info["status"].as_str(), info["source"].as_str()), (Some("solved"), Some("live")));
+    assert_eq!(info["highestRemoteness"], 17);
+    // Nine pieces placed (a tie in 7: the board fills).
+    let late = "-D2F--0-56E--4-73";
+    let (status, body) = server.get(&format!("/api/quarto/regular/positions/?p={late}"));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (body["positionValue"].as_str(), body["remoteness"].as_i64()),
+        (Some("tie"), Some(7))
+    );
+    check_position(&server, "quarto", "regular", &body);
+    // The start: far too long to search while a request waits.
+    let (status, start) = server.get("/api/quarto/regular/positions/?p=start");
+    assert_eq!(status, 202, "{start}");
+    assert_eq!(start["positionValue"], "unknown");
+    assert_eq!(start["searching"]["total"], 16, "{start}");
+    let moves = start["fullMoves"].as_array().unwrap();
+    assert_eq!(moves.len(), 16);
+    assert!(moves.iter().all(|m| m["moveValue"] == "unknown"), "{start}");
+    // Meanwhile other answers come as fast as ever.
+    let asked = std::time::Instant::now();
+    let (status, ttt) = server.get("/api/tictactoe/regular/positions/?p=start");
+    assert_eq!((status, ttt["positionValue"].as_str()), (200, Some("tie")));
+    assert!(asked.elapsed().as_secs_f64() < 1.0, "{:?}", asked.elapsed());
+    // The 3x3 game is solved whole, in memory.
+    let (_, small) = server.get("/api/quarto/3x3/");
+    assert_eq!(small["source"], "memory");
+    // Bad positions are refused.
+    let (status, bad) = server.get("/api/quarto/regular/positions/?p=FFFF");
+    assert_eq!(status, 400, "{bad}");
+}

@@ -268,6 +268,30 @@ fn konane_moves_are_played_in_two_parts() {
     assert_eq!(eval(&tab, MOVES_PLAYED), serde_json::json!(["black a3a1"]));
 }
 
+/// Quarto's regular game from the start, whose values a live search cannot give at once: the
+/// moves are offered with values unknown ("?"), and played in parts (the slot, then the piece to
+/// give) all the same.
+#[test]
+fn quarto_is_played_in_parts_while_its_values_are_searched() {
+    let server = Server::start("browser-quarto");
+    let (_browser, tab) = open(&server, "game=quarto&variant=regular");
+    let shown = "[...document.querySelectorAll('#board .move')].map(e => e.dataset.move)";
+    let values =
+        "[...new Set([...document.querySelectorAll('#board .move')].map(e => e.dataset.value))]";
+    // The first move gives a piece: one click on the panel (center 16 + piece).
+    wait_for(&tab, &format!("{shown}.length"), &Value::from(16));
+    assert_eq!(eval(&tab, values), serde_json::json!(["unknown"]));
+    assert!(eval(&tab, PREDICTION).as_str().unwrap().contains("Solving this position live"));
+    tab.find_element("#board .move[data-move=\"A\"]").unwrap().click().unwrap();
+    // Then piece A is placed (a slot, part 1) and a piece given (part 2).
+    wait_for(&tab, &format!("{shown}.length"), &Value::from(16));
+    tab.find_element("#board .move[data-move=\"A_t_5_x\"]").unwrap().click().unwrap();
+    wait_for(&tab, &format!("{shown}.length"), &Value::from(15));
+    tab.find_element("#board .move[data-move=\"b23\"]").unwrap().click().unwrap();
+    wait_for(&tab, MOVES_PLAYED, &serde_json::json!(["first A", "second b23"]));
+    assert_eq!(eval(&tab, PIECES).as_str().unwrap().chars().filter(|&c| c == 'a').count(), 1);
+}
+
 /// A whole Tic-Tac-Toe game from the keyboard: Tab reaches the move buttons, Enter plays the
 /// focused one, and after each move focus is on the next position's buttons (the best first).
 #[test]
