@@ -6,7 +6,7 @@
 
 // Value colors, chosen apart from every piece color of the games' themes (the browser test checks
 // the distance); the letter on each button tells the values apart without color.
-const COLORS = { win: "#16a34a", tie: "#c7b300", draw: "#7c3aed", lose: "#be185d", unknown: "#9aa5b1" };
+const COLORS = { win: "#16a34a", tie: "#c7b300", draw: "#7c3aed", lose: "#be185d", unknown: "#06b6d4" };
 const LETTERS = { win: "W", tie: "T", draw: "D", lose: "L", unknown: "?" };
 const SVG = "http://www.w3.org/2000/svg";
 // Value-remoteness order, worst to best (003 section 2.1): lose fast < lose slow < draw <

@@ -4,7 +4,7 @@
 
 mod common;
 
-use perfectplay_core::{Game, Position};
+use perfectplay_core::{Game, GameExt, Position};
 use perfectplay_games::Quarto;
 use perfectplay_solve::{solve, AlphaBeta, NoProgress, Search, SolveOptions, TierSpace};
 
@@ -95,6 +95,35 @@ fn random_positions(game: &Quarto, level: u32, count: usize, seed: u64) -> Vec<P
         out.push(game.code(&s));
     }
     out
+}
+
+/// On the 4x4 board, from 10 to 12 pieces placed: each live answer is the best over its
+/// children's, each searched afresh (with and without the game's search kernel, which share no
+/// move generation), and the answer alone (`value_only`) and on two threads agree.
+#[test]
+fn live_answers_on_the_real_board_are_the_best_over_their_children() {
+    let game = Quarto::new("regular").unwrap();
+    let mut checked = 0;
+    for level in [10, 11, 12] {
+        for p in random_positions(&game, level, 60, 1000 + u64::from(level)) {
+            let v = AlphaBeta::new(&game).value(p).unwrap();
+            assert_eq!(AlphaBeta::new(&game).value_parallel(p, 2).unwrap(), v);
+            assert_eq!(AlphaBeta::new(&game).value_only(p).unwrap(), v.value());
+            if game.primitive(p).is_some() {
+                continue;
+            }
+            let mut kids = Vec::new();
+            game.children(p, &mut kids);
+            let best = kids
+                .iter()
+                .map(|&c| AlphaBeta::without_kernel(&game).value(c).unwrap().to_parent())
+                .max()
+                .unwrap();
+            assert_eq!(v, best, "{}", game.position_to_string(p));
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} positions with moves");
 }
 
 /// Live solving times on the 4x4 board (benchmark: `--ignored --nocapture`; BENCHMARKS.md).
