@@ -4,7 +4,7 @@
 
 mod common;
 
-use perfectplay_core::{Game, GameExt, Position};
+use perfectplay_core::{Game, Position};
 use perfectplay_games::Quarto;
 use perfectplay_solve::{solve, AlphaBeta, NoProgress, Search, SolveOptions, TierSpace};
 
