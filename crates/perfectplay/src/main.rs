@@ -96,6 +96,10 @@ enum Command {
         /// Which side the computer plays (it plays perfectly).
         #[arg(long, value_enum, default_value_t = ComputerSide::Second)]
         computer: ComputerSide,
+        /// Seconds a game searched live (Quarto) may search each position before its moves are
+        /// played without their values.
+        #[arg(long, default_value_t = 10)]
+        think: u64,
     },
     /// Serve the web page and the JSON API on 127.0.0.1.
     Serve {
@@ -438,10 +442,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = oracle.report(p)?;
             writeln!(out, "{}", serde_json::to_string_pretty(&report.to_json(game.as_ref()))?)?;
         }
-        Command::Play { game: args, computer } => {
+        Command::Play { game: args, computer, think } => {
             let game = load_game(&args)?;
             let oracle = Oracle::open(game.as_ref(), &cli.data_dir, args.options())?;
-            play::play(game.as_ref(), &oracle, computer).context("terminal play")?;
+            let think = std::time::Duration::from_secs(think);
+            play::play(game.as_ref(), &oracle, computer, think).context("terminal play")?;
         }
         Command::Serve { port } => {
             drop(out);

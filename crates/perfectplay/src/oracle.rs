@@ -170,6 +170,27 @@ impl<'a> Oracle<'a> {
         }
     }
 
+    /// [`Oracle::report`], except that a live search still under way after `budget` gives up:
+    /// `None` (the moves' values are not known yet). Answers from a solve are never `None`.
+    pub fn report_within(
+        &self,
+        p: Position,
+        budget: std::time::Duration,
+    ) -> Result<Option<PositionReport>> {
+        if !matches!(self.source, Source::Live) {
+            return self.report(p).map(Some);
+        }
+        let started = std::time::Instant::now();
+        let over = || started.elapsed() > budget;
+        match self.report_live(p, &Bar::new(), &over) {
+            Ok(report) => Ok(Some(report)),
+            Err(e) if matches!(e.downcast_ref(), Some(perfectplay_solve::SolveError::Stopped)) => {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// [`Oracle::report`] for a position the solve covered, without a solve on demand (the server
     /// must not start a large solve for a request); with [`Fetch::CachedOnly`], only from blocks
     /// the database's cache holds.

@@ -63,8 +63,15 @@ fn listing(game: &dyn Game, moves: &[MoveReport], palette: &Palette) -> String {
     s
 }
 
-/// Runs an interactive game on stdin/stdout until it ends or the user quits.
-pub fn play(game: &dyn Game, oracle: &Oracle<'_>, computer: ComputerSide) -> Result<()> {
+/// Runs an interactive game on stdin/stdout until it ends or the user quits. A game searched live
+/// gives each position `think` to be searched; where that is not enough the moves are played
+/// without their values (and the computer plays the first move it has).
+pub fn play(
+    game: &dyn Game,
+    oracle: &Oracle<'_>,
+    computer: ComputerSide,
+    think: std::time::Duration,
+) -> Result<()> {
     let palette =
         Palette { on: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
     let stdin = std::io::stdin();
@@ -79,12 +86,23 @@ pub fn play(game: &dyn Game, oracle: &Oracle<'_>, computer: ComputerSide) -> Res
     )?;
     loop {
         let p = *history.last().unwrap_or(&game.start());
-        let report = oracle.report(p)?;
+        let report = oracle.report_within(p, think)?;
         let player = game.to_move(p);
         writeln!(out, "\n{}", game.board_text(p))?;
         writeln!(out, "TURN: {}", game.player_name(player))?;
-        let prediction = format!("({} should {})", game.player_name(player), words(report.value));
-        writeln!(out, "{}", palette.paint(report.value.value(), &prediction))?;
+        match &report {
+            Some(report) => {
+                let prediction =
+                    format!("({} should {})", game.player_name(player), words(report.value));
+                writeln!(out, "{}", palette.paint(report.value.value(), &prediction))?;
+            }
+            None => writeln!(
+                out,
+                "(values unknown: searching this position takes longer than {} s; --think gives \
+                 it more)",
+                think.as_secs()
+            )?,
+        }
         if let Some(v) = game.primitive(p) {
             let text = match v {
                 Value::Lose => format!("Game over: {} wins.", game.player_name(player.other())),
@@ -97,9 +115,16 @@ pub fn play(game: &dyn Game, oracle: &Oracle<'_>, computer: ComputerSide) -> Res
             }
             write!(out, "[(u)ndo / (q)uit]: ")?;
         } else if computer_moves(computer, player) {
-            let best = &report.moves[0];
-            writeln!(out, "Computer ({}) plays {}", game.player_name(player), best.text)?;
-            history.push(best.child);
+            let (text, child) = match &report {
+                Some(report) => (report.moves[0].text.clone(), report.moves[0].child),
+                None => {
+                    let mv = game.legal_moves(p)[0];
+                    let text = format!("{} (values unknown)", game.move_to_string(p, mv));
+                    (text, game.do_move(p, mv))
+                }
+            };
+            writeln!(out, "Computer ({}) plays {text}", game.player_name(player))?;
+            history.push(child);
             continue;
         } else {
             write!(
@@ -118,7 +143,10 @@ pub fn play(game: &dyn Game, oracle: &Oracle<'_>, computer: ComputerSide) -> Res
         match line.trim() {
             "" => {}
             "q" | "quit" | "exit" => return Ok(()),
-            "ps" | "?" => write!(out, "{}", listing(game, &report.moves, &palette))?,
+            "ps" | "?" => match &report {
+                Some(report) => write!(out, "{}", listing(game, &report.moves, &palette))?,
+                None => writeln!(out, "The moves' values are not known yet.")?,
+            },
             "u" | "undo" => {
                 // Undo back to the last position where a human was to move.
                 if history.len() > 1 {

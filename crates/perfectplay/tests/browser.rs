@@ -284,7 +284,8 @@ fn quarto_is_played_in_parts_while_its_values_are_searched() {
     assert!(eval(&tab, PREDICTION).as_str().unwrap().contains("Solving this position live"));
     tab.find_element("#board .move[data-move=\"A\"]").unwrap().click().unwrap();
     // Then piece A is placed (a slot, part 1) and a piece given (part 2).
-    wait_for(&tab, &format!("{shown}.length"), &Value::from(16));
+    wait_for(&tab, &format!("{shown}.includes('A_t_5_x')"), &Value::from(true));
+    assert_eq!(eval(&tab, &format!("{shown}.length")), Value::from(16));
     tab.find_element("#board .move[data-move=\"A_t_5_x\"]").unwrap().click().unwrap();
     wait_for(&tab, &format!("{shown}.length"), &Value::from(15));
     tab.find_element("#board .move[data-move=\"b23\"]").unwrap().click().unwrap();

@@ -140,6 +140,36 @@ fn terminal_play_shows_values_refuses_bad_moves_and_undoes() {
     assert!(out.contains("Game over: white wins."), "{out}");
 }
 
+/// Quarto's regular game is searched live: a late position's query answers at once; play from
+/// the start goes on without values where a position takes longer than `--think` (the computer
+/// then plays its first move), and shows them where the search ends; solving or analyzing it
+/// whole is refused with exit 2.
+#[test]
+fn quarto_is_searched_live_in_the_terminal() {
+    let o = run(&["query", "quarto", "-D2F--0-56E--4-73"], "");
+    assert!(o.status.success(), "{:?}", text(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((report["value"].as_str(), report["remoteness"].as_i64()), (Some("tie"), Some(7)));
+    let o = run(&["play", "quarto", "--think", "1"], "A\nb23\nq\n");
+    assert!(o.status.success(), "{:?}", text(&o));
+    let (out, _) = text(&o);
+    assert!(
+        out.contains("(values unknown: searching this position takes longer than 1 s"),
+        "{out}"
+    );
+    assert!(out.contains("Computer (second) plays"), "{out}");
+    // Late in a game the values show.
+    let o = run(&["play", "quarto", "--computer", "both", "--think", "1"], "");
+    let (out, _) = text(&o);
+    assert!(out.contains("Game over:"), "{out}");
+    assert!(out.contains(" should "), "{out}");
+    for args in [&["solve", "quarto"][..], &["analyze", "quarto"]] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2));
+        assert!(text(&o).1.contains("searched live"), "{:?}", text(&o));
+    }
+}
+
 #[test]
 fn fivefieldkono_small_board_queries_and_plays() {
     let o = run(&["query", "fivefieldkono", "--variant", "4x4-regular", "start"], "");
