@@ -1013,27 +1013,39 @@ impl SearchKernel for Quarto {
                 shared[k] = self.shared_sliced(&s, line) & (give | !give << 4);
             }
         }
-        for e in board::bits(u64::from(empty)) {
+        if full {
+            for e in board::bits(u64::from(empty)) {
+                let mut after = Sliced { placed, give: 16, ..s };
+                after.place(e, give);
+                out.push((after.pack(), known(Value::Tie, 0)));
+            }
+            return;
+        }
+        // Per slot, the pieces that would complete a line after the placement there: lines
+        // through the slot complete with what their pieces share now, the others as they did.
+        let mut placements: Vec<(usize, u16)> = board::bits(u64::from(empty))
+            .map(|e| {
+                let mut deadly = 0u16;
+                for (k, &line) in self.lines.iter().enumerate() {
+                    deadly |= if line >> e & 1 == 1 {
+                        if shared[k] != 0 {
+                            self.matching[usize::from(shared[k])]
+                        } else {
+                            0
+                        }
+                    } else {
+                        completing[k]
+                    };
+                }
+                (e, deadly)
+            })
+            .collect();
+        // The placements that leave the most pieces deadly first: the fewer pieces are safe to
+        // give, the sooner a player runs out of them.
+        placements.sort_by_key(|&(_, deadly)| std::cmp::Reverse((deadly & left).count_ones()));
+        for (e, deadly) in placements {
             let mut after = Sliced { placed, give: 16, ..s };
             after.place(e, give);
-            if full {
-                out.push((after.pack(), known(Value::Tie, 0)));
-                continue;
-            }
-            // Lines through the slot placed on complete with what their pieces share now, the
-            // others as they did.
-            let mut deadly = 0u16;
-            for (k, &line) in self.lines.iter().enumerate() {
-                deadly |= if line >> e & 1 == 1 {
-                    if shared[k] != 0 {
-                        self.matching[usize::from(shared[k])]
-                    } else {
-                        0
-                    }
-                } else {
-                    completing[k]
-                };
-            }
             for q in board::bits(u64::from(left)) {
                 let value = if deadly >> q & 1 == 1 { known(Value::Win, 1) } else { None };
                 out.push((Sliced { give: q as u8, ..after }.pack(), value));
