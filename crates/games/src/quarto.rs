@@ -1023,27 +1023,31 @@ impl SearchKernel for Quarto {
         }
         // Per slot, the pieces that would complete a line after the placement there: lines
         // through the slot complete with what their pieces share now, the others as they did.
-        let mut placements: Vec<(usize, u16)> = board::bits(u64::from(empty))
-            .map(|e| {
-                let mut deadly = 0u16;
-                for (k, &line) in self.lines.iter().enumerate() {
-                    deadly |= if line >> e & 1 == 1 {
-                        if shared[k] != 0 {
-                            self.matching[usize::from(shared[k])]
-                        } else {
-                            0
-                        }
+        let mut placements = [(0usize, 0u16); 16];
+        let mut count = 0;
+        for (slot, e) in placements.iter_mut().zip(board::bits(u64::from(empty)).map(|e| {
+            let mut deadly = 0u16;
+            for (k, &line) in self.lines.iter().enumerate() {
+                deadly |= if line >> e & 1 == 1 {
+                    if shared[k] != 0 {
+                        self.matching[usize::from(shared[k])]
                     } else {
-                        completing[k]
-                    };
-                }
-                (e, deadly)
-            })
-            .collect();
+                        0
+                    }
+                } else {
+                    completing[k]
+                };
+            }
+            (e, deadly)
+        })) {
+            *slot = e;
+            count += 1;
+        }
+        let placements = &mut placements[..count];
         // The placements that leave the most pieces deadly first: the fewer pieces are safe to
         // give, the sooner a player runs out of them.
         placements.sort_by_key(|&(_, deadly)| std::cmp::Reverse((deadly & left).count_ones()));
-        for (e, deadly) in placements {
+        for &mut (e, deadly) in placements {
             let mut after = Sliced { placed, give: 16, ..s };
             after.place(e, give);
             for q in board::bits(u64::from(left)) {

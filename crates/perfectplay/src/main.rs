@@ -86,7 +86,9 @@ enum Command {
     Query {
         #[command(flatten)]
         game: GameArgs,
-        /// A position in the game's text form, or `start`.
+        /// A position in the game's text form, or `start` (it may begin with `-`: Quarto's
+        /// empty slots).
+        #[arg(allow_hyphen_values = true)]
         position: String,
     },
     /// Play in the terminal with every move's value shown.

@@ -394,9 +394,13 @@ fn wants_all(q: &HashMap<String, String>) -> bool {
 }
 
 impl GameEntry {
-    /// The variants a listing shows.
+    /// The variants a listing shows: with `all` every one; else those whose every position is
+    /// answered with its values (solved, not searched live: GamesmanUni cannot play a position
+    /// whose values are still being searched).
     fn shown(&self, all: bool) -> impl Iterator<Item = &(String, Variant)> {
-        self.variants.iter().filter(move |(_, v)| all || v.oracle().is_some())
+        self.variants.iter().filter(move |(_, v)| {
+            all || v.oracle().is_some_and(|o| !matches!(o.source(), Source::Live))
+        })
     }
 
     /// The listing's `gui`: the best of its variants'.
