@@ -289,7 +289,13 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             Some(kernel) => kernel.search_node(p),
             None => Node::from(p.0),
         };
-        let (score, tie) = self.search(node, -INFINITE, INFINITE, 0)?;
+        // The value first (the window around a tie), then a win's or loss's remoteness in the
+        // window on its side, with the table of the first search.
+        let (score, tie) = match self.search(node, -1, 1, 0)? {
+            (0, tie) => (0, tie),
+            (s, _) if s > 0 => self.search(node, 0, INFINITE, 0)?,
+            _ => self.search(node, -INFINITE, 0, 0)?,
+        };
         Ok(Self::value_of(score, tie))
     }
 
