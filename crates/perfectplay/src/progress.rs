@@ -5,17 +5,23 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+
+/// How often a logged phase says how far it is.
+const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 use perfectplay_solve::Progress;
 
 /// A progress bar on stderr. When stderr is not a terminal the bar is hidden and, if
 /// `PERFECTPLAY_LOG` is set, each phase that took a second or more is logged as one line instead
-/// (for benchmarks: where the time goes).
+/// (for benchmarks: where the time goes), and a phase still running says how far it is once a
+/// minute (a background run's log shows it is alive).
 #[derive(Debug)]
 pub struct Bar {
     bar: Mutex<Option<ProgressBar>>,
     phase: Mutex<Option<(String, Instant)>>,
     log: bool,
     started: Instant,
+    /// When the running phase last said how far it is.
+    said: Mutex<Instant>,
 }
 
 impl Bar {
@@ -25,6 +31,7 @@ impl Bar {
             phase: Mutex::new(None),
             log: !std::io::stderr().is_terminal() && std::env::var_os("PERFECTPLAY_LOG").is_some(),
             started: Instant::now(),
+            said: Mutex::new(Instant::now()),
         }
     }
 
@@ -78,10 +85,32 @@ impl Progress for Bar {
     }
 
     fn advance(&self, amount: u64) {
-        if let Ok(slot) = self.bar.lock() {
-            if let Some(bar) = slot.as_ref() {
-                bar.inc(amount);
-            }
+        // The bar's lock is let go before the phase's is taken (`log_end` takes them the other
+        // way round).
+        let (done, length) = {
+            let Ok(slot) = self.bar.lock() else { return };
+            let Some(bar) = slot.as_ref() else { return };
+            bar.inc(amount);
+            (bar.position(), bar.length())
+        };
+        if !self.log {
+            return;
+        }
+        let Ok(mut said) = self.said.lock() else { return };
+        if said.elapsed() < LOG_EVERY {
+            return;
+        }
+        *said = Instant::now();
+        drop(said);
+        let phase = self.phase.lock().ok().and_then(|p| p.clone());
+        if let Some((label, since)) = phase {
+            let secs = since.elapsed().as_secs_f64();
+            let of = length.map_or(String::new(), |n| format!(" of {n}"));
+            eprintln!(
+                "[{:8.1} s] {label}: {done}{of} so far ({:.0} a second)",
+                self.started.elapsed().as_secs_f64(),
+                done as f64 / secs.max(1e-9)
+            );
         }
     }
 
