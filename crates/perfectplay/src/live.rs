@@ -22,11 +22,19 @@ const KEEP: usize = 512;
 /// A search nobody has asked about for this long stops (the page moved on).
 const ABANDONED: Duration = Duration::from_secs(10);
 
+/// Searches running at once at most: a new one stops the one asked about least lately (each
+/// search uses every core, so more would only share them).
+const RUNNING: usize = 4;
+
 /// One position's search: its progress (moves searched of the moves there are) and its answer.
 #[derive(Default)]
 struct Job {
     started: Option<Instant>,
     last_asked: Option<Instant>,
+    /// Told to stop (to make room for a newer search).
+    stop: bool,
+    /// It stopped before it ended (told to, or abandoned): asked again, it starts again.
+    stopped: bool,
     done: u64,
     total: Option<u64>,
     answer: Option<Result<PositionReport, String>>,
@@ -90,9 +98,11 @@ impl LiveSearches {
                 let mut j = job.0.lock().unwrap_or_else(|e| e.into_inner());
                 j.last_asked = Some(Instant::now());
                 if let Some(answer) = &j.answer {
-                    return answer.clone().map(Answer::Ready);
+                    if !j.stopped {
+                        return answer.clone().map(Answer::Ready);
+                    }
                 }
-                if waited.elapsed() >= WAIT {
+                if j.stopped || waited.elapsed() >= WAIT {
                     return Ok(Answer::Searching(json!({
                         "done": j.done,
                         "total": j.total,
@@ -116,6 +126,16 @@ impl LiveSearches {
         if jobs.len() >= KEEP {
             jobs.retain(|_, j| j.0.lock().map_or(true, |j| j.answer.is_none()));
         }
+        let running: Vec<&Arc<Shared>> = jobs
+            .values()
+            .filter(|j| j.0.lock().is_ok_and(|j| j.answer.is_none() && !j.stop))
+            .collect();
+        if running.len() >= RUNNING {
+            let asked = |j: &&&Arc<Shared>| j.0.lock().ok().and_then(|j| j.last_asked);
+            if let Some(oldest) = running.iter().min_by_key(asked) {
+                oldest.update(|j| j.stop = true);
+            }
+        }
         let job = Arc::new(Shared::default());
         job.update(|j| (j.started, j.last_asked) = (Some(Instant::now()), Some(Instant::now())));
         jobs.insert((key.to_string(), p.0), job.clone());
@@ -123,11 +143,16 @@ impl LiveSearches {
         std::thread::spawn(move || {
             let abandoned = || {
                 let j = searching.0.lock().unwrap_or_else(|e| e.into_inner());
-                j.last_asked.is_some_and(|t| t.elapsed() > ABANDONED)
+                j.stop || j.last_asked.is_some_and(|t| t.elapsed() > ABANDONED)
             };
-            let answer =
-                oracle.report_live(p, &*searching, &abandoned).map_err(|e| format!("{e:#}"));
-            searching.update(|j| j.answer = Some(answer));
+            let answer = oracle.report_live(p, &*searching, &abandoned);
+            let stopped = answer.as_ref().is_err_and(|e| {
+                matches!(e.downcast_ref(), Some(perfectplay_solve::SolveError::Stopped))
+            });
+            searching.update(|j| {
+                j.stopped = stopped;
+                j.answer = Some(answer.map_err(|e| format!("{e:#}")));
+            });
         });
         job
     }

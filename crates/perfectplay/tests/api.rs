@@ -270,6 +270,14 @@ fn quarto_is_searched_live_without_blocking_the_server() {
     let (status, ttt) = server.get("/api/tictactoe/regular/positions/?p=start");
     assert_eq!((status, ttt["positionValue"].as_str()), (200, Some("tie")));
     assert!(asked.elapsed().as_secs_f64() < 1.0, "{:?}", asked.elapsed());
+    // More early positions than run at once: the searches asked about least lately stop, and
+    // asked again they start again (never an error).
+    let early: Vec<String> = (0..6).map(|u| format!("{}{u:X}", "-".repeat(16))).collect();
+    for p in early.iter().chain(early.iter()) {
+        let (status, body) = server.get(&format!("/api/quarto/regular/positions/?p={p}"));
+        assert_eq!(status, 202, "{body}");
+        assert_eq!(body["fullMoves"].as_array().unwrap().len(), 16 * 15, "{body}");
+    }
     // The 3x3 game is solved whole, in memory.
     let (_, small) = server.get("/api/quarto/3x3/");
     assert_eq!(small["source"], "memory");
