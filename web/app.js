@@ -29,6 +29,8 @@ const state = {
   cache: new Map(), parts: [], timer: null,
   // Positions of a game searched live whose search is under way: their moves, values unknown.
   pending: new Map(),
+  // Counts the calls of show(): an answer that comes after a later call is not drawn.
+  generation: 0,
   // Whether the last move was made from the keyboard: focus then goes to the next buttons.
   keyboard: false,
 };
@@ -53,10 +55,11 @@ function el(name, attrs, parent) {
 class MovedOn extends Error {}
 
 // A position's answer. A game searched live (Quarto) may answer "202 searching" with the
-// search's progress and the moves, values unknown: the page shows them (`onPending`, once), so
-// play goes on, and asks again while the position is still the one shown.
-async function position(p, onPending) {
+// search's progress and the moves, values unknown: the page shows them (`onPending`, the first
+// time), so play goes on, and asks again while show() call `generation` is the latest.
+async function position(p, onPending, generation) {
   const key = state.game + "/" + state.variant + "/" + p;
+  let drawn = false;
   while (!state.cache.has(key)) {
     const body = await api(`${state.game}/${state.variant}/positions/?p=${encodeURIComponent(p)}`);
     if (!body.searching) {
@@ -64,11 +67,11 @@ async function position(p, onPending) {
       state.pending.delete(key);
       break;
     }
-    if (state.history[state.index] !== p) throw new MovedOn();
-    const first = !state.pending.has(key);
+    if (generation !== state.generation) throw new MovedOn();
     state.pending.set(key, body);
-    if (first && onPending) onPending(body);
+    if (!drawn && onPending) onPending(body);
     else if (state.parts.length === 0) $("prediction").textContent = words(body);
+    drawn = true;
     await new Promise((r) => setTimeout(r, 300));
   }
   return state.cache.get(key);
@@ -434,14 +437,19 @@ async function show() {
   clearTimeout(state.timer);
   // Positions of the history chart are all in the cache (or searched still): they were shown
   // before.
-  for (const p of state.history.slice(0, state.index)) if (!cached(p)) await position(p);
+  const generation = ++state.generation;
   let pos;
   try {
-    pos = await position(state.history[state.index], render);
+    for (const p of state.history.slice(0, state.index)) {
+      if (!cached(p)) await position(p, null, generation);
+    }
+    pos = await position(state.history[state.index], render, generation);
   } catch (e) {
     if (e instanceof MovedOn) return;
     throw e;
   }
+  // The page may have moved on while the answer was on its way.
+  if (generation !== state.generation) return;
   render(pos);
 }
 
@@ -513,7 +521,8 @@ function drawParts(pos) {
 function cancelParts() {
   if (state.parts.length === 0) return;
   state.parts = [];
-  position(state.history[state.index]).then(drawParts).catch(showError);
+  const pos = cached(state.history[state.index]);
+  if (pos) drawParts(pos);
 }
 
 function scheduleComputer(pos) {

@@ -22,9 +22,14 @@ const KEEP: usize = 512;
 /// A search nobody has asked about for this long stops (the page moved on).
 const ABANDONED: Duration = Duration::from_secs(10);
 
-/// Searches running at once at most: a new one stops the one asked about least lately (each
-/// search uses every core, so more would only share them).
+/// Searches running at once: past this many, a new one stops the one asked about least lately
+/// if nobody has asked about it for [`IDLE`] (each search uses every core, so more would only
+/// share them; a search somebody is waiting for is never stopped for another).
 const RUNNING: usize = 4;
+
+/// How long a search is not asked about before a new one may stop it (the page asks every 300 ms
+/// while it shows the position).
+const IDLE: Duration = Duration::from_secs(2);
 
 /// One position's search: its progress (moves searched of the moves there are) and its answer.
 #[derive(Default)]
@@ -133,7 +138,9 @@ impl LiveSearches {
         if running.len() >= RUNNING {
             let asked = |j: &&&Arc<Shared>| j.0.lock().ok().and_then(|j| j.last_asked);
             if let Some(oldest) = running.iter().min_by_key(asked) {
-                oldest.update(|j| j.stop = true);
+                if asked(&oldest).is_some_and(|t| t.elapsed() > IDLE) {
+                    oldest.update(|j| j.stop = true);
+                }
             }
         }
         let job = Arc::new(Shared::default());

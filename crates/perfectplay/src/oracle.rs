@@ -226,12 +226,17 @@ impl<'a> Oracle<'a> {
         let failed = Mutex::new(None);
         let next = AtomicUsize::new(0);
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        // One table a thread, together the size of one search's.
+        let bits = perfectplay_solve::TABLE_BITS.saturating_sub(threads.ilog2()).max(16);
+        // A failure on one thread stops the others.
+        let give_up = std::sync::atomic::AtomicBool::new(false);
+        let stop = || stop() || give_up.load(Relaxed);
         progress.begin("searching", Some(children.len() as u64));
         std::thread::scope(|scope| {
             for _ in 0..threads.min(children.len()) {
                 scope.spawn(|| {
-                    let mut search = AlphaBeta::new(game);
-                    search.stop_when(stop);
+                    let mut search = AlphaBeta::with_table_bits(game, bits);
+                    search.stop_when(&stop);
                     while let Some(&child) = children.get(next.fetch_add(1, Relaxed)) {
                         match search.value(child) {
                             Ok(v) => {
@@ -239,7 +244,10 @@ impl<'a> Oracle<'a> {
                                 progress.advance(1);
                             }
                             Err(e) => {
-                                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                                // The first failure is the one to report (the others may
+                                // be the stops it caused).
+                                failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                                give_up.store(true, Relaxed);
                                 next.store(children.len(), Relaxed);
                             }
                         }

@@ -291,6 +291,11 @@ fn quarto_is_played_in_parts_while_its_values_are_searched() {
     tab.find_element("#board .move[data-move=\"b23\"]").unwrap().click().unwrap();
     wait_for(&tab, MOVES_PLAYED, &serde_json::json!(["first A", "second b23"]));
     assert_eq!(eval(&tab, PIECES).as_str().unwrap().chars().filter(|&c| c == 'a').count(), 1);
+    // Undo goes back to a position still searched: it is drawn again, its moves offered.
+    tab.find_element("#undo").unwrap().click().unwrap();
+    wait_for(&tab, MOVES_PLAYED, &serde_json::json!(["first A"]));
+    wait_for(&tab, &format!("{shown}.includes('A_t_5_x')"), &Value::from(true));
+    assert_eq!(eval(&tab, PIECES).as_str().unwrap().chars().filter(|&c| c == 'a').count(), 1);
 }
 
 /// A whole Tic-Tac-Toe game from the keyboard: Tab reaches the move buttons, Enter plays the

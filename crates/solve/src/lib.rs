@@ -16,7 +16,7 @@ use perfectplay_core::{Game, GameExt, Position, PositionSpace, Tier, ValueRemote
 
 pub use analysis::{analyze, analyze_counting, Analysis, CountRow};
 pub use progress::{NoProgress, Progress};
-pub use search::{AlphaBeta, Search};
+pub use search::{AlphaBeta, Search, TABLE_BITS};
 pub use space::{SortedPositions, TierSpace};
 pub use tiered::{analyze_tiered, analyze_tiered_from, TierReport};
 
