@@ -1075,16 +1075,26 @@ impl TierIndex for Morris {
         };
         if in_hand > 0 {
             let (_, _, black_to_move) = self.hands(in_hand);
+            // A capture takes one of the opponent's pieces, where there is one (a count that
+            // would go below zero names no tier).
             if black_to_move {
                 add(in_hand - 1, w, b + 1);
-                add(in_hand - 1, w.wrapping_sub(1), b + 1);
+                if let Some(w) = w.checked_sub(1) {
+                    add(in_hand - 1, w, b + 1);
+                }
             } else {
                 add(in_hand - 1, w + 1, b);
-                add(in_hand - 1, w + 1, b.wrapping_sub(1));
+                if let Some(b) = b.checked_sub(1) {
+                    add(in_hand - 1, w + 1, b);
+                }
             }
         } else {
-            add(0, w, b.wrapping_sub(1));
-            add(0, w.wrapping_sub(1), b);
+            if let Some(b) = b.checked_sub(1) {
+                add(0, w, b);
+            }
+            if let Some(w) = w.checked_sub(1) {
+                add(0, w, b);
+            }
         }
         out.sort();
         out.dedup();
@@ -1341,7 +1351,8 @@ impl Morris {
             let removable = self.removable(q.black);
             let (plain, removed) = (
                 Self::tier_of(hand, w + 1, b, false),
-                Self::tier_of(hand, w + 1, b.wrapping_sub(1), false),
+                // Used only where a mill removes a black piece, so where black has one.
+                Self::tier_of(hand, w + 1, b.saturating_sub(1), false),
             );
             let mut targets = empty;
             while targets != 0 {
