@@ -285,10 +285,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         if let Some(v) = self.game.primitive(p) {
             return Ok(ValueRemoteness::new(v, Remoteness(0)));
         }
-        let node = match self.kernel {
-            Some(kernel) => kernel.search_node(p),
-            None => Node::from(p.0),
-        };
+        let node = self.node(p);
         // The value first (the window around a tie), then a win's or loss's remoteness in the
         // window on its side, with the table of the first search.
         let (score, tie) = match self.search(node, -1, 1, 0)? {
@@ -312,10 +309,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         if threads <= 1 || self.game.primitive(p).is_some() {
             return self.value(p);
         }
-        let node = match self.kernel {
-            Some(kernel) => kernel.search_node(p),
-            None => Node::from(p.0),
-        };
+        let node = self.node(p);
         let mut children = Vec::new();
         self.children(node, &mut children);
         let unknown: Vec<Node> = children.iter().filter(|c| c.1.is_none()).map(|c| c.0).collect();
@@ -408,10 +402,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         if let Some(v) = self.game.primitive(p) {
             return Ok(v);
         }
-        let node = match self.kernel {
-            Some(kernel) => kernel.search_node(p),
-            None => Node::from(p.0),
-        };
+        let node = self.node(p);
         let (score, _) = self.search(node, -1, 1, 0)?;
         Ok(match score {
             0 => Value::Tie,
@@ -440,6 +431,14 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                     (Node::from(c.0), known)
                 }));
             }
+        }
+    }
+
+    /// A position's node: the kernel's packing, or the code itself.
+    fn node(&self, p: Position) -> Node {
+        match self.kernel {
+            Some(kernel) => kernel.search_node(p),
+            None => Node::from(p.0),
         }
     }
 
