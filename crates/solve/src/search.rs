@@ -9,13 +9,18 @@
 //! is worth the best any child could be (a primitive loss for the opponent: win in 1), and tries
 //! the primitive children first.
 
+mod table;
+
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 
 use perfectplay_core::{
     Game, GameExt, Node, Position, Remoteness, SearchKernel, Value, ValueRemoteness,
 };
 
 use crate::SolveError;
+use table::{Entry, Table};
 
 /// A search with its table of positions solved.
 #[derive(Debug)]
@@ -129,79 +134,6 @@ const LOWER: u8 = 2;
 /// The true score is at most the entry's.
 const UPPER: u8 = 3;
 
-/// A table slot: a node's key, its score, how that bounds the true score, a tie's remoteness,
-/// the child that gave the score (its place among the children, tried first next time) and the
-/// work its search took (log2 of the nodes), which decides what a full table keeps.
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: (u64, u64),
-    score: i16,
-    tie: u16,
-    best: u16,
-    bound: u8,
-    work: u8,
-}
-
-/// The table of searched nodes: open addressing in pairs of slots, growing by doubling up to a
-/// cap, then keeping per pair the entry whose search took more work.
-#[derive(Debug)]
-struct Table {
-    slots: Vec<Entry>,
-    used: usize,
-    max_bits: u32,
-}
-
-impl Table {
-    fn new(max_bits: u32) -> Table {
-        Table { slots: vec![Entry::default(); 1 << 10.min(max_bits)], used: 0, max_bits }
-    }
-
-    fn split(key: Node) -> (u64, u64) {
-        (key as u64, (key >> 64) as u64)
-    }
-
-    /// The first slot of the key's pair.
-    fn home(&self, key: (u64, u64)) -> usize {
-        let h = (key.0 ^ key.1.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> 32) as usize & (self.slots.len() - 1) & !1
-    }
-
-    fn get(&self, key: Node) -> Option<&Entry> {
-        let key = Self::split(key);
-        let i = self.home(key);
-        self.slots[i..i + 2].iter().find(|e| e.bound != 0 && e.key == key)
-    }
-
-    fn put(&mut self, key: Node, mut entry: Entry) {
-        entry.key = Self::split(key);
-        if 2 * self.used >= self.slots.len() && self.slots.len() < 1 << self.max_bits {
-            let doubled = vec![Entry::default(); 2 * self.slots.len()];
-            let old = std::mem::replace(&mut self.slots, doubled);
-            self.used = 0;
-            for e in old.into_iter().filter(|e| e.bound != 0) {
-                self.place(e);
-            }
-        }
-        self.place(entry);
-    }
-
-    fn place(&mut self, entry: Entry) {
-        let i = self.home(entry.key);
-        let pair = &mut self.slots[i..i + 2];
-        let slot = match pair.iter().position(|e| e.bound != 0 && e.key == entry.key) {
-            Some(j) => j,
-            None => match pair.iter().position(|e| e.bound == 0) {
-                Some(j) => {
-                    self.used += 1;
-                    j
-                }
-                None => usize::from(pair[1].work < pair[0].work),
-            },
-        };
-        pair[slot] = entry;
-    }
-}
-
 /// The table's default cap: 2^22 entries of 24 bytes (96 MiB).
 pub const TABLE_BITS: u32 = 22;
 
@@ -217,18 +149,71 @@ pub const TABLE_BITS: u32 = 22;
 pub struct AlphaBeta<'g, G: Game + ?Sized> {
     game: &'g G,
     kernel: Option<&'g dyn SearchKernel>,
-    table: Table,
+    /// Shared with the searches of other threads ([`AlphaBeta::share`]).
+    table: Arc<Table>,
     nodes: u64,
     /// A children buffer per depth, reused.
     buffers: Vec<Vec<(Node, Option<ValueRemoteness>)>>,
     /// Asked now and then whether to stop (see [`AlphaBeta::stop_when`]).
     stop: Option<&'g (dyn Fn() -> bool + Sync)>,
+    /// The search gives up (as if stopped) once it has expanded this many positions.
+    budget: u64,
+    /// Whether other searches share the table (which then no longer grows).
+    shared: bool,
+    /// Rounds of parallel search so far.
+    rounds: u32,
+    /// The nodes the threads of a parallel search are searching now (see [`Busy`]).
+    busy: Option<Arc<Busy>>,
+}
+
+/// Searches expanding at most this many positions are done on one thread: most positions need
+/// far fewer, and a second thread costs its start and the table's growth to share it.
+const ALONE: u64 = 1 << 15;
+
+/// Nodes this close to the root are marked while a thread searches them, and their siblings'
+/// threads search other children first (a shallow node's subtree is large; deeper, the check
+/// costs more than the work it spares).
+const BUSY_DEPTH: u32 = 4;
+
+/// The nodes being searched by some thread of a parallel search, by a hash of their keys, so
+/// that another thread searches their siblings first (ABDADA's deferral). A collision only
+/// defers a child needlessly.
+#[derive(Debug)]
+struct Busy(Vec<AtomicU64>);
+
+impl Busy {
+    fn new() -> Busy {
+        Busy(std::iter::repeat_with(AtomicU64::default).take(1 << 12).collect())
+    }
+
+    /// A key's slot and its mark there (never 0, which marks a free slot).
+    fn slot(&self, key: Node) -> (&AtomicU64, u64) {
+        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(23))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (&self.0[(h >> 52) as usize], h | 1)
+    }
+
+    /// Marks `key` as being searched; false if its slot was taken.
+    fn enter(&self, key: Node) -> bool {
+        let (slot, mark) = self.slot(key);
+        slot.compare_exchange(0, mark, Relaxed, Relaxed).is_ok()
+    }
+
+    fn leave(&self, key: Node) {
+        let (slot, mark) = self.slot(key);
+        let _ = slot.compare_exchange(mark, 0, Relaxed, Relaxed);
+    }
+
+    fn holds(&self, key: Node) -> bool {
+        let (slot, mark) = self.slot(key);
+        slot.load(Relaxed) == mark
+    }
 }
 
 impl<G: Game + ?Sized> std::fmt::Debug for AlphaBeta<'_, G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AlphaBeta")
-            .field("table", &self.table.used)
+            .field("table", &self.table.used())
             .field("nodes", &self.nodes)
             .finish()
     }
@@ -247,10 +232,14 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         AlphaBeta {
             game,
             kernel: game.search_kernel(),
-            table: Table::new(bits),
+            table: Arc::new(Table::new(bits)),
             nodes: 0,
             buffers: Vec::new(),
             stop: None,
+            budget: u64::MAX,
+            shared: false,
+            rounds: 0,
+            busy: None,
         }
     }
 
@@ -270,14 +259,38 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         self.stop = Some(stop);
     }
 
-    /// Positions in the table.
-    pub fn table_len(&self) -> usize {
-        self.table.used
+    /// Rounds of [`AlphaBeta::value_parallel`] on several threads so far (none where one
+    /// thread was enough).
+    pub fn parallel_rounds(&self) -> u32 {
+        self.rounds
     }
 
-    /// Empties the table.
+    /// Positions in the table (while it still grows).
+    pub fn table_len(&self) -> usize {
+        self.table.used()
+    }
+
+    /// Empties the table (a shared one is left to the others).
     pub fn clear(&mut self) {
-        self.table = Table::new(self.table.max_bits);
+        self.table = Arc::new(Table::new(self.table.max_bits));
+        self.shared = false;
+    }
+
+    /// A search for another thread, sharing this one's table as it is (which then no longer
+    /// grows) and its stop.
+    fn sharing(&self) -> Self {
+        AlphaBeta {
+            game: self.game,
+            kernel: self.kernel,
+            table: Arc::clone(&self.table),
+            nodes: 0,
+            buffers: Vec::new(),
+            stop: self.stop,
+            budget: u64::MAX,
+            shared: true,
+            rounds: 0,
+            busy: None,
+        }
     }
 
     /// The value and remoteness of `p`.
@@ -296,94 +309,80 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         Ok(Self::value_of(score, tie))
     }
 
-    /// [`AlphaBeta::value`] with `threads` threads: the first child of the position is searched
-    /// alone, then the others are shared out, each searched with the best found so far by any
-    /// thread (each thread has a table of its own; this search's table is the first thread's).
+    /// [`AlphaBeta::value`] with `threads` threads once the search is long: the threads share
+    /// the table and search the same tree, each skipping the nodes another is searching while
+    /// there are others to search (ABDADA); the first to finish gives the answer.
     pub fn value_parallel(
         &mut self,
         p: Position,
         threads: usize,
     ) -> Result<ValueRemoteness, SolveError> {
-        use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
-        use std::sync::Mutex;
         if threads <= 1 || self.game.primitive(p).is_some() {
             return self.value(p);
         }
-        let node = self.node(p);
-        let mut children = Vec::new();
-        self.children(node, &mut children);
-        let unknown: Vec<Node> = children.iter().filter(|c| c.1.is_none()).map(|c| c.0).collect();
-        if unknown.len() < 2 {
-            return self.value(p);
+        self.budget = self.nodes.saturating_add(ALONE);
+        let alone = self.value(p);
+        let spent = self.nodes >= self.budget;
+        self.budget = u64::MAX;
+        match alone {
+            Err(SolveError::Stopped) if spent => {}
+            answer => return answer,
         }
-        self.nodes += 1;
-        let (mut best, mut tie) = (-INFINITE, 0u16);
-        for &(_, known) in &children {
-            if let Some(vr) = known {
-                let (s, t) = score(vr)?;
-                if to_parent(s) > best {
-                    (best, tie) = (to_parent(s), t + 1);
-                }
+        // In rounds: a shared table cannot grow, so each round's threads stop once they have
+        // filled it, and the next round's is four times larger (the work finished is kept).
+        loop {
+            if let Some(table) = Arc::get_mut(&mut self.table) {
+                table.grow_by(2);
+            }
+            let round = (!self.table.full_size()).then(|| 2 * self.table.len() as u64);
+            match self.parallel_round(p, threads, round) {
+                Err(SolveError::Stopped) if round.is_some() && !self.stopped() => {}
+                answer => return answer,
             }
         }
-        let top = BASE - 1;
-        if best < top {
-            let window =
-                |alpha: i32| ((from_parent(INFINITE) - 1).max(-INFINITE), from_parent(alpha) + 1);
-            let (lo, hi) = window(best);
-            let (s, t) = self.search(unknown[0], lo, hi.min(INFINITE), 1)?;
-            if to_parent(s) > best {
-                (best, tie) = (to_parent(s), t + 1);
-            }
-            let alpha = AtomicI32::new(best);
-            let found = Mutex::new((best, tie));
-            let (next, nodes) = (AtomicUsize::new(1), AtomicU64::new(0));
-            let failed: Mutex<Option<SolveError>> = Mutex::new(None);
-            let bits = self.table.max_bits;
-            let work = |search: &mut AlphaBeta<'g, G>| loop {
-                let i = next.fetch_add(1, Relaxed);
-                let a = alpha.load(Relaxed);
-                if i >= unknown.len() || a >= top {
-                    break;
-                }
-                let (lo, hi) = window(a);
-                match search.search(unknown[i], lo, hi.min(INFINITE), 1) {
-                    Ok((s, t)) => {
-                        alpha.fetch_max(to_parent(s), Relaxed);
-                        if let Ok(mut f) = found.lock() {
-                            if to_parent(s) > f.0 {
-                                *f = (to_parent(s), t + 1);
-                            }
-                        }
+    }
+
+    /// Whether the search was asked to stop.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|stop| stop())
+    }
+
+    /// A round of [`AlphaBeta::value_parallel`]: its threads each give up after `budget` nodes.
+    fn parallel_round(
+        &mut self,
+        p: Position,
+        threads: usize,
+        budget: Option<u64>,
+    ) -> Result<ValueRemoteness, SolveError> {
+        self.rounds += 1;
+        let helpers: Vec<AlphaBeta<'g, G>> = (0..threads).map(|_| self.sharing()).collect();
+        let (busy, outer) = (Arc::new(Busy::new()), self.stop);
+        let done = AtomicBool::new(false);
+        let stop = || done.load(Relaxed) || outer.is_some_and(|stop| stop());
+        let answer = Mutex::new(None);
+        let nodes = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for helper in helpers {
+                let mut search = AlphaBeta {
+                    stop: Some(&stop),
+                    busy: Some(busy.clone()),
+                    budget: budget.unwrap_or(u64::MAX),
+                    ..helper
+                };
+                let (done, answer, nodes) = (&done, &answer, &nodes);
+                scope.spawn(move || {
+                    let found = search.value(p);
+                    nodes.fetch_add(search.nodes, Relaxed);
+                    // A thread stopped because another finished has nothing to say.
+                    if !(matches!(found, Err(SolveError::Stopped)) && done.load(Relaxed)) {
+                        answer.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(found);
+                        done.store(true, Relaxed);
                     }
-                    Err(e) => {
-                        if let Ok(mut f) = failed.lock() {
-                            *f = Some(e);
-                        }
-                        next.store(unknown.len(), Relaxed);
-                    }
-                }
-            };
-            let (game, kernel, stop) = (self.game, self.kernel, self.stop);
-            std::thread::scope(|scope| {
-                for _ in 1..threads {
-                    scope.spawn(|| {
-                        let mut other = AlphaBeta::with_table_bits(game, bits);
-                        other.kernel = kernel;
-                        other.stop = stop;
-                        work(&mut other);
-                        nodes.fetch_add(other.nodes, Relaxed);
-                    });
-                }
-                work(self);
-            });
-            if let Some(e) = failed.into_inner().ok().flatten() {
-                return Err(e);
+                });
             }
-            self.nodes += nodes.into_inner();
-            (best, tie) = found.into_inner().unwrap_or((best, tie));
-        }
-        Ok(Self::value_of(best, tie))
+        });
+        self.nodes += nodes.into_inner();
+        answer.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or(Err(SolveError::Stopped))
     }
 
     /// A score's value and remoteness.
@@ -488,7 +487,9 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         }
         let nodes_before = self.nodes;
         self.nodes += 1;
-        if self.nodes & 4095 == 0 && self.stop.is_some_and(|stop| stop()) {
+        if self.nodes & 4095 == 0
+            && (self.nodes >= self.budget || self.stop.is_some_and(|stop| stop()))
+        {
             return Err(SolveError::Stopped);
         }
         let d = depth as usize;
@@ -498,7 +499,11 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         let mut children = std::mem::take(&mut self.buffers[d]);
         children.clear();
         self.children(node, &mut children);
+        let busy = self.busy.clone().filter(|busy| depth < BUSY_DEPTH && busy.enter(key));
         let found = self.search_children(node, &children, alpha, beta, first, depth);
+        if let Some(busy) = busy {
+            busy.leave(key);
+        }
         self.buffers[d] = children;
         let (best, tie, best_child, alpha0) = found?;
         let bound = if best <= alpha0 {
@@ -509,9 +514,13 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             EXACT
         };
         let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
-        let entry =
-            Entry { key: (0, 0), score: best as i16, tie, best: best_child as u16, bound, work };
-        self.table.put(key, entry);
+        let entry = Entry { score: best as i16, tie, best: best_child as u16, bound, work };
+        if !self.shared && self.table.wants_growth() {
+            if let Some(table) = Arc::get_mut(&mut self.table) {
+                table.grow_by(1);
+            }
+        }
+        self.table.put(key, entry, !self.shared);
         Ok((best, tie))
     }
 
@@ -547,23 +556,44 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             // None of them can beat the window: the score is at most that (a bound below alpha).
             best = unknown_at_most;
         } else if best < top && alpha < beta && alpha < unknown_at_most {
-            // The child that was best when this key was last searched, then the rest in order.
+            // The child that was best when this key was last searched, then the rest in order;
+            // in a parallel search, a child another thread is searching after the others.
             let first = first.filter(|&i| i < children.len() && children[i].1.is_none());
             let order = first.into_iter().chain((0..children.len()).filter(|&i| Some(i) != first));
-            for i in order {
-                let (c, known) = children[i];
-                if known.is_some() {
-                    continue;
-                }
+            let defer = self.busy.clone().filter(|_| depth + 1 < BUSY_DEPTH);
+            let (mut later, mut searched) = (Vec::new(), 0);
+            let mut step = |this: &mut Self, i: usize| -> Result<bool, SolveError> {
                 // The child's window, one wider on each side than the parent's maps to.
                 let (lo, hi) = (from_parent(beta) - 1, from_parent(alpha) + 1);
-                let (s, t) = self.search(c, lo.max(-INFINITE), hi.min(INFINITE), depth + 1)?;
+                let (s, t) =
+                    this.search(children[i].0, lo.max(-INFINITE), hi.min(INFINITE), depth + 1)?;
                 if to_parent(s) > best {
                     (best, tie, best_child) = (to_parent(s), t + 1, i);
                 }
                 alpha = alpha.max(best);
-                if alpha >= beta {
+                Ok(alpha >= beta)
+            };
+            let mut cut = false;
+            for i in order {
+                if children[i].1.is_some() {
+                    continue;
+                }
+                if searched > 0 && defer.as_ref().is_some_and(|b| b.holds(self.key(children[i].0)))
+                {
+                    later.push(i);
+                    continue;
+                }
+                searched += 1;
+                if step(self, i)? {
+                    cut = true;
                     break;
+                }
+            }
+            if !cut {
+                for i in later {
+                    if step(self, i)? {
+                        break;
+                    }
                 }
             }
         }

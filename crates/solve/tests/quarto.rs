@@ -126,6 +126,22 @@ fn live_answers_on_the_real_board_are_the_best_over_their_children() {
     assert!(checked > 100, "{checked} positions with moves");
 }
 
+/// On the 4x4 board at 8 pieces placed, where searches are long enough to be shared out, the
+/// answers on two threads (a table shared, in rounds) equal those on one.
+#[test]
+fn searches_on_two_threads_agree_with_one() {
+    let game = Quarto::new("regular").unwrap();
+    let mut shared = 0;
+    for p in random_positions(&game, 8, 120, 88) {
+        let mut one = AlphaBeta::new(&game);
+        let v = one.value(p).unwrap();
+        let mut two = AlphaBeta::new(&game);
+        assert_eq!(two.value_parallel(p, 2).unwrap(), v, "{}", game.position_to_string(p));
+        shared += usize::from(two.parallel_rounds() > 0);
+    }
+    assert!(shared >= 5, "{shared} searches shared out");
+}
+
 /// Live solving times on the 4x4 board (benchmark: `--ignored --nocapture`; BENCHMARKS.md).
 #[test]
 #[ignore = "benchmark"]
