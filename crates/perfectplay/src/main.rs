@@ -2,6 +2,8 @@
 //!
 //! Exit codes: 0 success, 2 bad input or an error (a message says what was expected).
 
+#[cfg(feature = "mpi")]
+mod distributed;
 mod live;
 mod oracle;
 mod play;
@@ -65,6 +67,11 @@ enum Command {
         /// reading its child tiers from them, and stop without writing the database.
         #[arg(long = "tier", value_name = "NAME")]
         only_tiers: Vec<String>,
+        /// Share the tiers out over the ranks of an MPI run (`mpirun -np N perfectplay solve GAME
+        /// --mpi`; a build with `--features mpi`): rank 0 hands them out, the others solve them
+        /// into the tier files of the data directory, which every rank must see.
+        #[arg(long)]
+        mpi: bool,
     },
     /// Count reachable positions per value and remoteness, all and canonical.
     Analyze {
@@ -342,7 +349,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 writeln!(out, "  listed:   {}", entry.listed_variants.join(", "))?;
             }
         }
-        Command::Solve { game: args, force, no_analysis, memory_limit, only_tiers } => {
+        Command::Solve { game: args, force, no_analysis, memory_limit, only_tiers, mpi } => {
             let game = load_game(&args)?;
             refuse_live(game.as_ref(), "solved whole")?;
             let only = chosen_tiers(game.as_ref(), &only_tiers)?;
@@ -366,7 +373,35 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let analysis = !no_analysis;
             let mut print = |line: String| writeln!(out, "{line}");
             let bar = progress::Bar::new();
-            solving::solve_into(game.as_ref(), &path, options, force, analysis, &bar, &mut print)?;
+            if mpi {
+                // The tiers shared out over the ranks of an MPI run.
+                #[cfg(feature = "mpi")]
+                distributed::solve_into(
+                    game.as_ref(),
+                    &path,
+                    options,
+                    force,
+                    analysis,
+                    &bar,
+                    &mut print,
+                )?;
+                #[cfg(not(feature = "mpi"))]
+                anyhow::bail!(
+                    "--mpi: this perfectplay was built without MPI; build it with `cargo build \
+                     --release --features mpi` (needs OpenMPI: `apt-get install openmpi-bin \
+                     libopenmpi-dev libclang-dev`) and run it under `mpirun`"
+                );
+            } else {
+                solving::solve_into(
+                    game.as_ref(),
+                    &path,
+                    options,
+                    force,
+                    analysis,
+                    &bar,
+                    &mut print,
+                )?;
+            }
         }
         Command::Analyze { game: args, format, recount: _, tiers: true } => {
             let game = load_game(&args)?;

@@ -114,6 +114,15 @@ fn bad_input_says_what_was_expected_and_exits_2() {
     }
 }
 
+/// A build without the `mpi` feature says how to get `--mpi` (with it: `tests/mpi.rs`).
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_says_how_to_build_it() {
+    let o = run(&["solve", "tictactwo", "--variant", "2-marks", "--mpi"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("--features mpi"), "{}", text(&o).1);
+}
+
 #[test]
 fn terminal_play_shows_values_refuses_bad_moves_and_undoes() {
     let o = run(&["play", "tictactoe", "--computer", "none"], "ps\nzz\nb2\nu\nb2\nq\n");

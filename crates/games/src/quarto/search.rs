@@ -216,9 +216,10 @@ impl SearchKernel for Quarto {
         let b = usize::from(t.slots[usize::from(s.occupied)]);
         let bits = &t.bits[usize::from(t.pieces[usize::from(xor_set(s.placed, s.give))])];
         let mut out = Sliced { with: [0; 4], occupied: t.image(b, s.occupied), placed: 0, give: 0 };
-        for a in 0..self.attributes as usize {
-            let flipped = if s.give >> a & 1 == 1 { s.with[a] ^ s.occupied } else { s.with[a] };
-            out.with[usize::from(bits[a])] = t.image(b, flipped);
+        for (a, (&with, &to)) in s.with.iter().zip(bits).take(self.attributes as usize).enumerate()
+        {
+            let flipped = if s.give >> a & 1 == 1 { with ^ s.occupied } else { with };
+            out.with[usize::from(to)] = t.image(b, flipped);
         }
         out.pack()
     }

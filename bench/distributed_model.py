@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""The wall time of a tier solve shared out by `solve --mpi` (docs/distributed.md), predicted by
+simulating its manager: M machines of C cores, a tier handed to an idle machine once every tier it
+reads is solved, the ready tiers in the order they are listed, each tier solved by one machine at
+a per-core rate measured on this project's machine (BENCHMARKS.md):
+
+  one-pass tiers (no moves inside the tier, solved in one pass over their children): the time per
+  index is A + B * children, fitted to Nine Men's Morris's placement phase (2.37 M indices/s a
+  core with about 15 children an index);
+  loopy tiers (retrograde rounds inside the tier): 0.97 M indices/s a core (Morris's moving phase).
+
+Usage: bench/distributed_model.py [path to reference/quarto-canonical-tiers.tsv]
+"""
+
+import heapq
+import math
+import sys
+
+A, B = 100e-9, 21.5e-9  # seconds a core, per index and per child (100 + 21.5 * 15 = 422 ns)
+LOOPY = 1 / 0.97e6  # seconds a core per index of a loopy tier
+
+
+def simulate(tiers, machines, cores):
+    """tiers: list of (name, seconds on one core, [names it reads]) with every tier after those it
+    reads. Returns (wall seconds, busy share, critical path seconds)."""
+    index = {t[0]: i for i, t in enumerate(tiers)}
+    readers = [[] for _ in tiers]
+    missing = [0] * len(tiers)
+    for i, (_, _, reads) in enumerate(tiers):
+        for r in reads:
+            readers[index[r]].append(i)
+            missing[i] += 1
+    # Critical path (each tier on one machine of `cores` cores).
+    finish = [0.0] * len(tiers)
+    for i, (_, secs, reads) in enumerate(tiers):
+        finish[i] = max((finish[index[r]] for r in reads), default=0.0) + secs / cores
+    critical = max(finish)
+    ready = [i for i in range(len(tiers)) if missing[i] == 0]
+    heapq.heapify(ready)
+    running, now, idle, busy = [], 0.0, machines, 0.0
+    while ready or running:
+        while idle and ready:
+            i = heapq.heappop(ready)
+            secs = tiers[i][1] / cores
+            busy += secs
+            heapq.heappush(running, (now + secs, i))
+            idle -= 1
+        now, i = heapq.heappop(running)
+        idle += 1
+        for j in readers[i]:
+            missing[j] -= 1
+            if missing[j] == 0:
+                heapq.heappush(ready, j)
+    return now, busy / (now * machines), critical
+
+
+def quarto(path):
+    """Quarto's canonical tiers (003 Table 3.2): at level k, tiers of k! arrangements each, every
+    one read by the tiers of level k - 1 (a simplification: a tier reads only some of them). Level
+    16 is all primitive and is not solved: level 15 computes its children's values."""
+    rows = [l.split("\t") for l in open(path) if l[0].isdigit()]
+    tiers, previous = [], []
+    for row in reversed(rows):
+        level, count, size = int(row[0]), int(row[3]), int(row[4])
+        if level == 16:
+            continue
+        children = (16 - level) * (15 - level) if level < 15 else 1
+        secs = size * (A + B * children)
+        names = [f"{level}/{i}" for i in range(count)]
+        tiers += [(n, secs, previous) for n in names]
+        # A level's tiers read the next level's through one empty tier (not a tier per pair).
+        tiers.append((f"level {level}", 0.0, names))
+        previous = [f"level {level}"]
+    return tiers
+
+
+def morabaraba():
+    """Morabaraba (24 points, 12 pieces each, the 16 symmetries of the board): placement tiers
+    (pieces in hand, white on board, black on board), one-pass, and moving tiers (0, w, b),
+    loopy; a tier's size is its arrangements over the symmetries."""
+    size = lambda w, b: math.comb(24, w) * math.comb(24 - w, b) / 16
+    tiers, names = [], set()
+    for w in range(2, 13):  # moving phase, lowest first
+        for b in range(2, 13):
+            reads = [f"0/{w}/{b - 1}"] if b > 2 else []
+            reads += [f"0/{b}/{w - 1}"] if w > 2 else []
+            secs = size(w, b) * LOOPY if min(w, b) > 2 else 0.0
+            tiers.append((f"0/{w}/{b}", secs, [r for r in reads if r in names]))
+            names.add(f"0/{w}/{b}")
+    for hand in range(1, 25):  # placement: `hand` pieces left to place, white's turn if even
+        placed = 24 - hand
+        pw, pb = (placed + 1) // 2, placed // 2
+        for w in range(0, pw + 1):
+            for b in range(0, pb + 1):
+                if w + b > 24:
+                    continue
+                name = f"{hand}/{w}/{b}"
+                reads = [f"{hand - 1}/{w + 1}/{b}", f"{hand - 1}/{w + 1}/{b - 1}"] if hand > 1 else [
+                    f"0/{w + 1}/{b}",
+                    f"0/{w + 1}/{b - 1}",
+                ]
+                secs = size(w, b) * (A + B * (24 - w - b))
+                tiers.append((name, secs, [r for r in reads if r in names]))
+                names.add(name)
+    return tiers
+
+
+def report(name, tiers):
+    total = sum(t[1] for t in tiers)
+    largest = max(tiers, key=lambda t: t[1])
+    print(f"{name}: {sum(t[1] > 0 for t in tiers)} tiers, {total / 3600:.0f} core-hours, largest tier {largest[0]} "
+          f"{largest[1] / 3600:.1f} core-hours")
+    print("| machines (16 cores) | wall | busy share | critical path |")
+    print("| --- | --- | --- | --- |")
+    for m in (1, 8, 32, 128):
+        wall, share, critical = simulate(tiers, m, 16)
+        print(f"| {m} | {wall / 3600:.2f} h | {100 * share:.0f}% | {critical / 3600:.2f} h |")
+
+
+if __name__ == "__main__":
+    path = sys.argv[1] if len(sys.argv) > 1 else "../shared/reference/quarto-canonical-tiers.tsv"
+    report("Quarto", quarto(path))
+    report("Morabaraba", morabaraba())

@@ -1,0 +1,146 @@
+//! `solve --mpi` under `mpirun` (a build with `--features mpi`, OpenMPI installed: `.ci/run`
+//! installs it): the database is the same, byte for byte, as a solve in one process, and a run
+//! whose worker is killed fails, names the tier that worker held, and a rerun finishes it.
+#![cfg(feature = "mpi")]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("perfectplay-mpi-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// `perfectplay --data-dir DATA ARGS`, under `mpirun -np RANKS` when `ranks` is given.
+fn command(ranks: Option<u32>, data: &Path, args: &[&str]) -> Command {
+    let bin = env!("CARGO_BIN_EXE_perfectplay");
+    let mut c = match ranks {
+        Some(n) => {
+            let mut c = Command::new("mpirun");
+            // Unbound: a rank solves on every core (OpenMPI binds each to one by default).
+            c.args(["--oversubscribe", "--bind-to", "none", "-np", &n.to_string(), bin]);
+            c
+        }
+        None => Command::new(bin),
+    };
+    // OpenMPI refuses to run as root (CI's containers) unless told it may.
+    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    c.arg("--data-dir").arg(data).args(args);
+    c
+}
+
+fn run(ranks: Option<u32>, data: &Path, args: &[&str]) -> Output {
+    let o = command(ranks, data, args).output().expect("runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+    assert!(o.status.success(), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    o
+}
+
+fn database(data: &Path, game: &str, variant: &str) -> Vec<u8> {
+    std::fs::read(data.join(game).join(format!("{variant}.ppdb"))).expect("the database")
+}
+
+#[test]
+fn solves_under_mpirun_write_the_same_bytes_as_one_process() {
+    let base = scratch("same");
+    for (game, variant, ranks) in [
+        ("sixmensmorris", "regular", 1),
+        ("sixmensmorris", "regular", 3),
+        ("tictactwo", "3-marks", 3),
+    ] {
+        let solve = ["solve", game, "--variant", variant];
+        let alone = base.join(format!("{game}-alone"));
+        if !alone.exists() {
+            run(None, &alone, &solve);
+        }
+        let shared = base.join(format!("{game}-{ranks}"));
+        let o = run(Some(ranks), &shared, &[&solve[..], &["--mpi"]].concat());
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains(&format!("mpi:        {ranks} ranks")), "{out}");
+        if ranks > 1 {
+            // Every tier was handed to a worker, and the workers' shares were reported.
+            assert!(
+                out.contains("rank 2:     tier ") && out.contains("workers:    2, busy"),
+                "{out}"
+            );
+        }
+        assert!(
+            database(&shared, game, variant) == database(&alone, game, variant),
+            "{game} {variant} on {ranks} ranks: the databases differ"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// The pid of the process of MPI rank `rank` whose command line names `data`.
+fn pid_of_rank(rank: u32, data: &Path) -> Option<u32> {
+    let data = data.to_string_lossy().to_string();
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+        let environ = std::fs::read(e.path().join("environ")).ok()?;
+        let has = |bytes: &[u8], s: &str| bytes.split(|&b| b == 0).any(|w| w == s.as_bytes());
+        let is_rank = has(&environ, &format!("OMPI_COMM_WORLD_RANK={rank}"));
+        let ours =
+            has(&cmdline, &data) && String::from_utf8_lossy(&cmdline).contains("perfectplay");
+        (is_rank && ours).then_some(pid)
+    })
+}
+
+#[test]
+fn a_killed_worker_fails_the_run_and_a_rerun_finishes_it() {
+    let base = scratch("kill");
+    let solve = ["solve", "tictactwo", "--variant", "3-marks", "--no-analysis"];
+    let (alone, killed) = (base.join("alone"), base.join("killed"));
+    run(None, &alone, &solve);
+
+    // Tic-Tac-Two's 3-marks tiers form a chain; the first, (3,3), takes seconds and goes to
+    // rank 1, which is killed while it solves it.
+    let mut child = command(Some(3), &killed, &[&solve[..], &["--mpi"]].concat())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mpirun runs");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.expect("a line");
+        seen.push(line.clone());
+        if line == "rank 1:     tier (3,3)" {
+            break;
+        }
+    }
+    assert!(seen.iter().any(|l| l == "rank 1:     tier (3,3)"), "{seen:?}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let pid = pid_of_rank(1, &killed).expect("rank 1's process");
+    let killed_it = Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
+    assert!(killed_it.success());
+    seen.extend(lines.map_while(Result::ok));
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the run succeeded with a worker killed: {seen:?}");
+    // The run's output names the tier the lost worker held; its file was never written.
+    assert_eq!(seen.iter().rfind(|l| l.starts_with("rank 1:")).unwrap(), "rank 1:     tier (3,3)");
+    assert!(!killed.join("tictactwo").join("3-marks.ppdb").exists());
+
+    // A rerun on another number of ranks finishes with the same bytes.
+    let o = run(Some(2), &killed, &[&solve[..], &["--mpi"]].concat());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("rank 1:     tier (3,3)"));
+    assert!(database(&killed, "tictactwo", "3-marks") == database(&alone, "tictactwo", "3-marks"));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn games_without_tiers_and_chosen_tiers_are_refused() {
+    let data = scratch("refused");
+    for (args, expected) in [
+        (&["solve", "tictactoe", "--mpi"][..], "is not solved by tiers"),
+        (&["solve", "tictactwo", "--variant", "2-marks", "--mpi", "--tier", "(1,1)"][..], "--tier"),
+    ] {
+        let o = command(None, &data, args).output().expect("runs");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(expected), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&data);
+}
