@@ -52,11 +52,21 @@ pub fn solve_into(
     let world = universe.world();
     let (rank, size) = (world.rank(), world.size());
     if rank != 0 {
-        return work(game, path, &options, &world);
+        if let Err(e) = work(game, path, &options, &world) {
+            // The manager would wait for this worker's report forever: end the whole run.
+            eprintln!("error: {e:#}");
+            world.abort(2);
+        }
+        return Ok(());
     }
     let started = Instant::now();
     if size > 1 {
-        manage(game, path, force, &world, out)?;
+        if let Err(e) = manage(game, path, force, &world, out) {
+            // Workers may still wait for a tier; ending the run ends them too (a tier that
+            // failed was reported by the manager before it got here).
+            eprintln!("error: {e:#}");
+            world.abort(2);
+        }
     } else {
         out("mpi:        one rank: it solves every tier itself".into())?;
     }

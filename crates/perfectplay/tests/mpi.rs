@@ -144,3 +144,33 @@ fn games_without_tiers_and_chosen_tiers_are_refused() {
     }
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// A damaged tier file fails the tier that reads it; the file is removed, and a rerun solves its
+/// tier again and finishes with the same bytes.
+#[test]
+fn a_damaged_tier_file_is_solved_again() {
+    let base = scratch("damaged");
+    let solve = ["solve", "tictactwo", "--variant", "3-marks", "--no-analysis"];
+    let (alone, damaged) = (base.join("alone"), base.join("damaged"));
+    run(None, &alone, &solve);
+    run(None, &damaged, &[&solve[..], &["--tier", "(3,3)"]].concat());
+    let tiers = damaged.join("tictactwo").join("3-marks.ppdb.tiers");
+    let file = std::fs::read_dir(&tiers).unwrap().flatten().next().expect("a tier file").path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle..middle + 64] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&file, bytes).unwrap();
+
+    let o = command(Some(2), &damaged, &[&solve[..], &["--mpi"]].concat()).output().unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("failed on rank 1"), "{err}");
+    assert!(!file.exists(), "the damaged file is removed");
+
+    let o = run(Some(2), &damaged, &[&solve[..], &["--mpi"]].concat());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("rank 1:     tier (3,3)"));
+    assert!(database(&damaged, "tictactwo", "3-marks") == database(&alone, "tictactwo", "3-marks"));
+    let _ = std::fs::remove_dir_all(&base);
+}
