@@ -373,35 +373,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let analysis = !no_analysis;
             let mut print = |line: String| writeln!(out, "{line}");
             let bar = progress::Bar::new();
-            if mpi {
-                // The tiers shared out over the ranks of an MPI run.
-                #[cfg(feature = "mpi")]
-                distributed::solve_into(
-                    game.as_ref(),
-                    &path,
-                    options,
-                    force,
-                    analysis,
-                    &bar,
-                    &mut print,
-                )?;
-                #[cfg(not(feature = "mpi"))]
+            // With --mpi, the tiers shared out over the ranks of an MPI run.
+            #[cfg(feature = "mpi")]
+            let solve_into = if mpi { distributed::solve_into } else { solving::solve_into };
+            #[cfg(not(feature = "mpi"))]
+            let solve_into = if mpi {
                 anyhow::bail!(
                     "--mpi: this perfectplay was built without MPI; build it with `cargo build \
                      --release --features mpi` (needs OpenMPI: `apt-get install openmpi-bin \
                      libopenmpi-dev libclang-dev`) and run it under `mpirun`"
-                );
+                )
             } else {
-                solving::solve_into(
-                    game.as_ref(),
-                    &path,
-                    options,
-                    force,
-                    analysis,
-                    &bar,
-                    &mut print,
-                )?;
-            }
+                solving::solve_into
+            };
+            solve_into(game.as_ref(), &path, options, force, analysis, &bar, &mut print)?;
         }
         Command::Analyze { game: args, format, recount: _, tiers: true } => {
             let game = load_game(&args)?;
