@@ -373,9 +373,14 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                 scope.spawn(move || {
                     let found = search.value(p);
                     nodes.fetch_add(search.nodes, Relaxed);
-                    // A thread stopped because another finished has nothing to say.
-                    if !(matches!(found, Err(SolveError::Stopped)) && done.load(Relaxed)) {
-                        answer.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(found);
+                    // A thread stopped because another finished has nothing to say; an answer
+                    // that comes after a thread ran out of budget is still the answer.
+                    let stopped = matches!(found, Err(SolveError::Stopped));
+                    if !(stopped && done.load(Relaxed)) {
+                        let mut answer = answer.lock().unwrap_or_else(|e| e.into_inner());
+                        if answer.as_ref().is_none_or(|a| matches!(a, Err(SolveError::Stopped))) {
+                            *answer = Some(found);
+                        }
                         done.store(true, Relaxed);
                     }
                 });
