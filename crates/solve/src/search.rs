@@ -504,9 +504,11 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         let mut children = std::mem::take(&mut self.buffers[d]);
         children.clear();
         self.children(node, &mut children);
-        let busy = self.busy.clone().filter(|busy| depth < BUSY_DEPTH && busy.enter(key));
+        // Marked and unmarked through the reference: cloning the `Arc` at every node would
+        // make the threads write its shared count.
+        let marked = depth < BUSY_DEPTH && self.busy.as_ref().is_some_and(|b| b.enter(key));
         let found = self.search_children(node, &children, alpha, beta, first, depth);
-        if let Some(busy) = busy {
+        if let Some(busy) = self.busy.as_ref().filter(|_| marked) {
             busy.leave(key);
         }
         self.buffers[d] = children;
@@ -565,7 +567,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             // in a parallel search, a child another thread is searching after the others.
             let first = first.filter(|&i| i < children.len() && children[i].1.is_none());
             let order = first.into_iter().chain((0..children.len()).filter(|&i| Some(i) != first));
-            let defer = self.busy.clone().filter(|_| depth + 1 < BUSY_DEPTH);
+            let defer = depth + 1 < BUSY_DEPTH && self.busy.is_some();
             let (mut later, mut searched) = (Vec::new(), 0);
             let mut step = |this: &mut Self, i: usize| -> Result<bool, SolveError> {
                 // The child's window, one wider on each side than the parent's maps to.
@@ -583,7 +585,9 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                 if children[i].1.is_some() {
                     continue;
                 }
-                if searched > 0 && defer.as_ref().is_some_and(|b| b.holds(self.key(children[i].0)))
+                if searched > 0
+                    && defer
+                    && self.busy.as_ref().is_some_and(|b| b.holds(self.key(children[i].0)))
                 {
                     later.push(i);
                     continue;
