@@ -11,7 +11,7 @@ use perfectplay_core::ValueRemoteness;
 pub const MAGIC: [u8; 8] = [0x89, b'P', b'P', b'D', b'B', b'\r', b'\n', 0x1a];
 
 /// The format version this build writes (it reads this one and every earlier one).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The oldest format version this build reads.
 pub const OLDEST_VERSION: u32 = 1;
@@ -79,10 +79,14 @@ pub struct TableHeader {
     pub positions: u64,
     /// The distinct value-remoteness pairs; a stored code is an index into this list.
     pub dictionary: Vec<ValueRemoteness>,
-    /// Bits per code: the fewest that hold `dictionary.len()` codes (0 when there is one value).
+    /// Bits per code: the fewest that hold `dictionary.len()` codes, one more in a pruned table
+    /// (0 when there is one code).
     pub bits: u8,
     /// How the value blocks hold the codes.
     pub layout: CodeLayout,
+    /// Whether the table is pruned: code `dictionary.len()` then stands for an index whose value
+    /// is not stored, since no position reachable from the start has it (version 3).
+    pub absent: bool,
     /// log2 of the positions per value block.
     pub value_block_shift: u8,
     /// The value blocks, in index order.
@@ -141,6 +145,11 @@ pub fn value_block_bytes(positions: u64, bits: u8, layout: CodeLayout) -> usize 
 }
 
 impl TableHeader {
+    /// The number of codes: the dictionary's, and the absent code in a pruned table.
+    pub fn codes(&self) -> usize {
+        self.dictionary.len() + usize::from(self.absent)
+    }
+
     /// The number of positions in value block `block`.
     pub fn value_block_positions(&self, block: usize) -> u64 {
         let per = 1u64 << self.value_block_shift;
@@ -202,6 +211,7 @@ impl Header {
             }
             b.push(t.bits);
             b.push(t.layout.to_byte());
+            b.push(u8::from(t.absent));
             b.push(t.value_block_shift);
             put_u32(&mut b, t.value_blocks.len() as u32);
             for r in &t.value_blocks {
@@ -315,6 +325,14 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
                 l => return Err(HeaderProblem::Invalid(format!("code layout {l}"))),
             },
         };
+        let absent = match version {
+            1 | 2 => false,
+            _ => match r.u8()? {
+                0 => false,
+                1 => true,
+                a => return Err(HeaderProblem::Invalid(format!("absent flag {a}"))),
+            },
+        };
         let value_block_shift = r.u8()?;
         let n = r.u32()? as usize;
         let mut value_blocks = Vec::with_capacity(n.min(r.remaining() / 16));
@@ -334,6 +352,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
             dictionary,
             bits,
             layout,
+            absent,
             value_block_shift,
             value_blocks,
             key_block_shift,
@@ -350,11 +369,11 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
 
 fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), HeaderProblem> {
     let bad = |what: String| Err(HeaderProblem::Invalid(format!("tier {}: {what}", t.tier)));
-    if t.dictionary.is_empty() && t.positions > 0 {
+    if t.dictionary.is_empty() && t.positions > 0 && !t.absent {
         return bad("empty dictionary".into());
     }
-    if t.bits > 16 || bits_for(t.dictionary.len()) != t.bits {
-        return bad(format!("{} bits for {} values", t.bits, t.dictionary.len()));
+    if t.bits > 16 || bits_for(t.codes()) != t.bits {
+        return bad(format!("{} bits for {} codes", t.bits, t.codes()));
     }
     if !(6..=32).contains(&t.value_block_shift) || !(6..=32).contains(&t.key_block_shift) {
         return bad("block size".into());
@@ -592,6 +611,7 @@ mod tests {
                 dictionary: Vec::new(),
                 bits,
                 layout,
+                absent: false,
                 value_block_shift: 16,
                 value_blocks: Vec::new(),
                 key_block_shift: 12,

@@ -238,6 +238,12 @@ impl Database {
         Ok(())
     }
 
+    /// Whether some table is pruned ([`crate::TableHeader::absent`]): the file then answers
+    /// only positions reachable from the start.
+    pub fn is_pruned(&self) -> bool {
+        self.header.tables.iter().any(|t| t.absent)
+    }
+
     /// The analysis stored by the writer, if any.
     pub fn analysis(&self) -> Option<Analysis> {
         (!self.header.analysis.is_empty()).then(|| {
@@ -339,12 +345,16 @@ impl Database {
             let Some(words) = self.value_block(t, b, fetch)? else { return Ok(Found::NotCached) };
             table.code_in_block(&words, b, index & ((1 << table.value_block_shift) - 1))
         };
-        table.dictionary.get(code as usize).copied().map(Found::Value).ok_or_else(|| {
-            DbError::Corrupt {
+        match table.dictionary.get(code as usize) {
+            Some(&v) => Ok(Found::Value(v)),
+            None if table.absent && usize::from(code) == table.dictionary.len() => {
+                Ok(Found::Absent)
+            }
+            None => Err(DbError::Corrupt {
                 path: self.path.clone(),
                 what: format!("tier {}: code {code} outside the dictionary", table.tier),
-            }
-        })
+            }),
+        }
     }
 
     /// A decoded block from the cache, else decoded and cached.
@@ -513,28 +523,38 @@ impl Database {
             };
             let per = 1usize << table.value_block_shift;
             let n = table.positions as usize;
-            let values = if table.dictionary.len() <= 256 {
+            // A pruned table's absent indices read as its first value (a draw if it has none):
+            // placeholders that no position reachable from the start asks for.
+            let mut dictionary = table.dictionary.clone();
+            if dictionary.is_empty() {
+                dictionary.push(ValueRemoteness::DRAW);
+            }
+            let absent = table.dictionary.len();
+            let code_at = |words: &[u64], b: usize, i: usize| -> Result<usize, DbError> {
+                let code = usize::from(table.code_in_block(words, b, i as u64));
+                self.check_codes(table, std::iter::once(code))?;
+                Ok(if table.absent && code == absent { 0 } else { code })
+            };
+            let values = if dictionary.len() <= 256 {
                 let mut codes = vec![0u8; n];
                 codes.par_chunks_mut(per).enumerate().try_for_each(|(b, out)| {
                     if table.bits > 0 {
                         let words = self.decode_value_block(t, b)?;
                         for (i, c) in out.iter_mut().enumerate() {
-                            *c = table.code_in_block(&words, b, i as u64) as u8;
+                            *c = code_at(&words, b, i)? as u8;
                         }
                     }
-                    self.check_codes(table, out.iter().map(|&c| usize::from(c)))
+                    Ok::<_, DbError>(())
                 })?;
-                TierValues::Narrow { dictionary: table.dictionary.clone(), codes }
+                TierValues::Narrow { dictionary, codes }
             } else {
-                let mut values = vec![table.dictionary[0]; n];
+                let mut values = vec![dictionary[0]; n];
                 values.par_chunks_mut(per).enumerate().try_for_each(|(b, out)| {
                     let words = self.decode_value_block(t, b)?;
                     for (i, v) in out.iter_mut().enumerate() {
-                        let code = usize::from(table.code_in_block(&words, b, i as u64));
-                        self.check_codes(table, std::iter::once(code))?;
-                        *v = table.dictionary[code];
+                        *v = dictionary[code_at(&words, b, i)?];
                     }
-                    Ok(())
+                    Ok::<_, DbError>(())
                 })?;
                 TierValues::Wide(values)
             };
@@ -547,7 +567,7 @@ impl Database {
         table: &TableHeader,
         mut codes: impl Iterator<Item = usize>,
     ) -> Result<(), DbError> {
-        match codes.find(|&c| c >= table.dictionary.len()) {
+        match codes.find(|&c| c >= table.codes()) {
             Some(c) => Err(DbError::Corrupt {
                 path: self.path.clone(),
                 what: format!("tier {}: code {c} outside the dictionary", table.tier),

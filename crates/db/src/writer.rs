@@ -224,6 +224,7 @@ impl<'g> Writer<'g> {
             dictionary,
             bits,
             layout,
+            absent: false,
             value_block_shift: VALUE_BLOCK_SHIFT,
             value_blocks: value_payloads.iter().map(block_ref).collect(),
             key_block_shift: KEY_BLOCK_SHIFT,
@@ -276,6 +277,121 @@ impl<'g> Writer<'g> {
                 blocks.push(db.raw_block(t, b, &k.block)?);
             }
             self.tables.push(Table { header, blocks });
+        }
+        Ok(())
+    }
+
+    /// Copies every table of another database of the same game, keeping only the values of the
+    /// indices `keep` names: `keep(tier, first, out)` says for each of the indices
+    /// `first..first + out.len()` of a tier whether to keep it. The others are stored as absent
+    /// (the table becomes pruned, [`TableHeader::absent`]), and the dictionary is recounted over
+    /// the kept values. Sorted tables, whose keys already name only what they hold, are copied
+    /// as they are.
+    pub fn add_tables_pruned(
+        &mut self,
+        db: &crate::reader::Database,
+        keep: &(dyn Fn(perfectplay_core::Tier, u64, &mut [bool]) + Sync),
+    ) -> Result<(), DbError> {
+        db.check_game(self.game)?;
+        let (level, layout) = (self.level, self.layout);
+        for (t, old) in db.header().tables.iter().enumerate() {
+            if old.kind != TableKind::Dense {
+                let blocks = old
+                    .value_blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(b, r)| db.raw_block(t, b, r))
+                    .chain(
+                        old.key_blocks
+                            .iter()
+                            .enumerate()
+                            .map(|(b, k)| db.raw_block(t, b, &k.block)),
+                    )
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.tables.push(Table { header: old.clone(), blocks });
+                continue;
+            }
+            let tier = perfectplay_core::Tier(old.tier);
+            let per = 1u64 << old.value_block_shift;
+            let blocks = old.positions.div_ceil(per) as usize;
+            let absent_old = old.dictionary.len() as u16;
+            // One block's codes in the old dictionary, with `absent_old` where not kept.
+            let kept_codes = |b: usize| -> Result<Vec<u16>, DbError> {
+                let first = b as u64 * per;
+                let n = per.min(old.positions - first) as usize;
+                let mut codes =
+                    if old.bits == 0 { vec![0u16; n] } else { db.value_block_codes(t, b)? };
+                let mut kept = vec![false; n];
+                keep(tier, first, &mut kept);
+                // An index not kept may hold its value or the absent code, both true: it takes
+                // its value where that repeats the code before it (a longer run), else absent.
+                let mut prev = codes.first().copied().unwrap_or(absent_old);
+                for (c, &k) in codes.iter_mut().zip(&kept) {
+                    if !k && *c != prev {
+                        *c = absent_old;
+                    }
+                    prev = *c;
+                }
+                Ok(codes)
+            };
+            // The kept values, most frequent first, as `add_tier` orders a dictionary.
+            let counts = (0..blocks)
+                .into_par_iter()
+                .map(|b| {
+                    let mut h = vec![0u64; old.dictionary.len() + 1];
+                    for c in kept_codes(b)? {
+                        h[usize::from(c)] += 1;
+                    }
+                    Ok(h)
+                })
+                .try_reduce(
+                    || vec![0u64; old.dictionary.len() + 1],
+                    |mut a, b| {
+                        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                        Ok(a)
+                    },
+                )?;
+            let mut present: Vec<usize> =
+                (0..old.dictionary.len()).filter(|&c| counts[c] > 0).collect();
+            present.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
+            let dictionary: Vec<_> = present.iter().map(|&c| old.dictionary[c]).collect();
+            let mut new_code = vec![dictionary.len() as u16; old.dictionary.len() + 1];
+            for (code, &c) in present.iter().enumerate() {
+                new_code[c] = code as u16;
+            }
+            // Absent only if some index needs it (a tier of one value reached or not stays so).
+            let absent = counts[old.dictionary.len()] > 0;
+            let bits = bits_for(dictionary.len() + usize::from(absent));
+            let payloads: Vec<Vec<u8>> = if bits == 0 {
+                Vec::new()
+            } else {
+                (0..blocks)
+                    .into_par_iter()
+                    .map(|b| {
+                        let codes = kept_codes(b)?;
+                        let raw = encode_codes(
+                            codes.iter().map(|&c| new_code[usize::from(c)]),
+                            codes.len(),
+                            bits,
+                            layout,
+                        );
+                        zstd::bulk::compress(&raw, level)
+                            .map_err(|e| DbError::Invalid(format!("compressing: {e}")))
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            let header = TableHeader {
+                dictionary,
+                bits,
+                layout,
+                absent,
+                value_blocks: payloads
+                    .iter()
+                    .map(|p| BlockRef { offset: 0, len: p.len() as u32, crc: crc32fast::hash(p) })
+                    .collect(),
+                ..old.clone()
+            };
+            self.tables.push(Table { header, blocks: payloads });
         }
         Ok(())
     }

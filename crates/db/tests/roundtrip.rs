@@ -359,11 +359,11 @@ fn foreign_files_and_newer_versions_are_named_errors() {
     );
 
     let mut newer = good.clone();
-    newer[8..12].copy_from_slice(&3u32.to_le_bytes());
+    newer[8..12].copy_from_slice(&4u32.to_le_bytes());
     std::fs::write(&other, &newer).unwrap();
     let e = Database::open(&other).unwrap_err();
-    assert!(matches!(e, DbError::UnsupportedVersion { found: 3, supported: 2, .. }), "{e}");
-    assert!(e.to_string().contains("reads versions 1 to 2"), "{e}");
+    assert!(matches!(e, DbError::UnsupportedVersion { found: 4, supported: 3, .. }), "{e}");
+    assert!(e.to_string().contains("reads versions 1 to 3"), "{e}");
 
     let e = Database::open(dir.0.join("missing.ppdb")).unwrap_err();
     assert!(matches!(e, DbError::Io { .. }) && e.to_string().contains("missing.ppdb"), "{e}");

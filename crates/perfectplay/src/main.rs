@@ -88,6 +88,11 @@ enum Command {
         /// `--no-analysis` gets the whole analysis stored on the way.
         #[arg(long)]
         tiers: bool,
+        /// Tiered games: rewrite the database with only the values of positions the start
+        /// reaches, the analysis stored with them (a smaller file; a position the start does not
+        /// reach is then answered "not reachable").
+        #[arg(long)]
+        prune: bool,
     },
     /// Print a position's value and every move's value as JSON.
     Query {
@@ -222,13 +227,18 @@ fn with_solution<T>(
 }
 
 /// A tiered game's analysis: from its database one tier at a time where there is one (a
-/// database may be larger than memory), else from a solve in memory.
+/// database may be larger than memory), else from a solve in memory. With `prune`, the database
+/// is rewritten with only the reachable positions' values.
 fn tiered_analysis(
     game: &dyn Game,
     data_dir: &std::path::Path,
     args: &GameArgs,
+    prune: bool,
 ) -> Result<(perfectplay_solve::Analysis, Vec<perfectplay_solve::TierReport>)> {
     let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
+    if prune && !path.exists() {
+        anyhow::bail!("--prune: no database at {} (solve the game first)", path.display());
+    }
     if path.exists() {
         let db = Database::open(&path)?;
         db.check_game(game)?;
@@ -239,9 +249,13 @@ fn tiered_analysis(
             }),
             Err(e) => Err(perfectplay_solve::SolveError::Sink(e.to_string())),
         };
-        let counted = perfectplay_solve::analyze_tiered_from(game, &read, &progress::Bar::new())?;
-        if db.analysis().is_none() {
-            store_analysis(game, &db, &counted.0)?;
+        let bar = progress::Bar::new();
+        let reached = perfectplay_solve::reach_tiered(game, &bar)?;
+        let counted = perfectplay_solve::count_reached(game, &reached, &read, &bar)?;
+        if prune {
+            store_analysis(game, &db, &counted.0, Some(&reached))?;
+        } else if db.analysis().is_none() {
+            store_analysis(game, &db, &counted.0, None)?;
         }
         return Ok(counted);
     }
@@ -252,20 +266,30 @@ fn tiered_analysis(
 
 /// Rewrites a database (solved with `--no-analysis`) with the analysis just counted from it, so
 /// that a later `analyze` prints it at once: counting a large game takes as long as solving it.
+/// With `reached`, only the values of the indices reached are kept (`analyze --prune`).
 fn store_analysis(
     game: &dyn Game,
     db: &Database,
     analysis: &perfectplay_solve::Analysis,
+    reached: Option<&perfectplay_solve::Reached>,
 ) -> Result<()> {
     let started = Instant::now();
+    let before = db.header().file_len;
     let mut writer = perfectplay_db::Writer::new(db.path(), game, db.header().canonical);
-    writer.add_tables_from(db)?;
+    match reached {
+        Some(reached) => {
+            writer.add_tables_pruned(db, &|t, first, out| reached.reached_run(t, first, out))?
+        }
+        None => writer.add_tables_from(db)?,
+    }
     writer.set_analysis(analysis);
     let written = writer.finish()?;
     eprintln!(
-        "stored the analysis in {} ({} bytes, {:.1} s)",
+        "stored the analysis{} in {} ({} bytes, {} before; {:.1} s)",
+        if reached.is_some() { " and only the reachable positions' values" } else { "" },
         db.path().display(),
         written.bytes,
+        before,
         started.elapsed().as_secs_f64()
     );
     Ok(())
@@ -388,13 +412,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             solve_into(game.as_ref(), &path, options, force, analysis, &bar, &mut print)?;
         }
-        Command::Analyze { game: args, format, recount: _, tiers: true } => {
+        Command::Analyze { game: args, format, recount: _, tiers: true, prune } => {
             let game = load_game(&args)?;
             refuse_live(game.as_ref(), "analyzed")?;
             if !game.space().is_tiered() {
                 anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
             }
-            let (_, lines) = tiered_analysis(game.as_ref(), &cli.data_dir, &args)?;
+            let (_, lines) = tiered_analysis(game.as_ref(), &cli.data_dir, &args, prune)?;
             let rem = |r: Option<u16>| r.map_or("-".to_string(), |r| r.to_string());
             let rows = lines.iter().map(|l| {
                 [
@@ -428,11 +452,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
         }
-        Command::Analyze { game: args, format, recount, tiers: false } => {
+        Command::Analyze { game: args, format, recount, tiers: false, prune } => {
             let game = load_game(&args)?;
             refuse_live(game.as_ref(), "analyzed")?;
             let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
-            let stored = if path.exists() && !recount {
+            if prune && !game.space().is_tiered() {
+                anyhow::bail!("--prune: {} is not solved by tiers with a dense index", game.id());
+            }
+            let stored = if path.exists() && !recount && !prune {
                 let db = Database::open(&path)?;
                 db.check_game(game.as_ref())?;
                 db.analysis()
@@ -442,7 +469,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let analysis = match stored {
                 Some(a) => a,
                 None if game.space().is_tiered() => {
-                    tiered_analysis(game.as_ref(), &cli.data_dir, &args)?.0
+                    tiered_analysis(game.as_ref(), &cli.data_dir, &args, prune)?.0
                 }
                 None => with_solution(game.as_ref(), &cli.data_dir, &args, |solution| {
                     Ok(perfectplay_solve::analyze(game.as_ref(), solution, &progress::Bar::new())?)
@@ -544,7 +571,13 @@ fn db_info(db: &Database) -> String {
         Some(a) => writeln!(s, "analysis:     stored ({} reachable positions)", a.total()),
         None => writeln!(s, "analysis:     none (`analyze --tiers` or `solve` stores one)"),
     };
+    // Tier names where this build knows the game.
+    let game = perfectplay_games::lookup(&h.game, Some(&h.variant)).ok();
     for t in &h.tables {
+        let name = game
+            .as_ref()
+            .map_or(String::new(), |g| format!(" {}", g.tier_name(perfectplay_core::Tier(t.tier))));
+        let value_bytes: u64 = t.value_blocks.iter().map(|b| u64::from(b.len)).sum();
         // The highest remoteness of each decisive value among the tier's stored positions.
         let highest = |v: Value| {
             t.dictionary
@@ -556,12 +589,13 @@ fn db_info(db: &Database) -> String {
         };
         let _ = writeln!(
             s,
-            "  tier {:>4}:  {:?}, {} positions, {} values in {} bits ({:?}), {} value blocks, {} \
-             key blocks; highest win {}, lose {}",
+            "  tier {:>4}{name}:  {:?}, {} positions, {} values{} in {} bits ({:?}), {} value \
+             blocks ({value_bytes} bytes), {} key blocks; highest win {}, lose {}",
             t.tier,
             t.kind,
             t.positions,
             t.dictionary.len(),
+            if t.absent { " and absent" } else { "" },
             t.bits,
             t.layout,
             t.value_blocks.len(),

@@ -148,13 +148,21 @@ impl<'a> Oracle<'a> {
     }
 
     /// A position's value and every move's, best first. A legal position the start does not reach
-    /// is solved on demand from itself.
+    /// is solved on demand from itself, except from a pruned database (an error: such a game is
+    /// too large to solve on demand).
     pub fn report(&self, p: Position) -> Result<PositionReport> {
         if let Source::Live = self.source {
             return self.report_live(p, &Bar::new(), &|| false);
         }
         let stored = match self.source.get(self.game, p)? {
             Some(value) => self.report_from(&self.source, p, value, Fetch::Read)?,
+            None if matches!(&self.source, Source::Disk(db) if db.is_pruned()) => {
+                anyhow::bail!(
+                    "{} is not reachable from the start, and the database holds only the \
+                     positions the start reaches (expected a position reachable from the start)",
+                    self.game.position_to_string(p)
+                )
+            }
             None => {
                 let from = StartingAt { game: self.game, start: p };
                 let local =

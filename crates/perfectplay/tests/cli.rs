@@ -302,12 +302,12 @@ fn a_version_1_database_answers_and_upgrades() {
     let o = run_in(&data, &["db", "upgrade", file.to_str().unwrap()], "");
     assert!(o.status.success(), "{}", text(&o).1);
     assert!(
-        text(&o).0.contains("version 1") && text(&o).0.contains("-> version 2"),
+        text(&o).0.contains("version 1") && text(&o).0.contains("-> version 3"),
         "{}",
         text(&o).0
     );
     let info = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
-    assert!(text(&info).0.contains("format:       version 2"), "{}", text(&info).0);
+    assert!(text(&info).0.contains("format:       version 3"), "{}", text(&info).0);
     assert!(text(&info).0.contains("(Bytes)"), "{}", text(&info).0);
     assert_eq!(run_in(&data, query, "").stdout, in_memory.stdout);
     let o = run_in(&data, &["db", "upgrade", "/nonexistent.ppdb"], "");
@@ -429,4 +429,37 @@ fn a_tier_analysis_is_stored_in_a_database_solved_without_one() {
     assert!(stored.lines().count() > 1, "{stored}");
     assert_eq!(stored, text(&run_in(&with, &analyze, "")).0);
     let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
+    let data = std::env::temp_dir().join(format!("perfectplay-cli-prune-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let o = run_in(&data, &["solve", "sixmensmorris", "--no-analysis"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    // White closed a mill on the top row, yet black still has all it placed: the mill's
+    // removal never happened, so the start does not reach this position.
+    let unreached = "www---bbb------- w 3 3";
+    let before = run_in(&data, &["query", "sixmensmorris", unreached], "");
+    assert!(before.status.success(), "{}", text(&before).1);
+    let start_before = run_in(&data, &["query", "sixmensmorris", "start"], "");
+
+    let file = data.join("sixmensmorris/regular.ppdb");
+    let size = |f: &std::path::Path| std::fs::metadata(f).unwrap().len();
+    let whole = size(&file);
+    let o = run_in(&data, &["analyze", "sixmensmorris", "--prune", "--format", "tsv"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).1.contains("only the reachable positions' values"), "{}", text(&o).1);
+    assert!(size(&file) * 10 < whole * 7, "{} bytes against {whole}", size(&file));
+    // The counts are those of the whole database: stored, printed again at once.
+    let stored = run_in(&data, &["analyze", "sixmensmorris", "--format", "tsv"], "");
+    assert_eq!(stored.stdout, o.stdout);
+    let info = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
+    assert!(text(&info).0.contains("and absent"), "{}", text(&info).0);
+
+    assert_eq!(run_in(&data, &["query", "sixmensmorris", "start"], "").stdout, start_before.stdout);
+    let after = run_in(&data, &["query", "sixmensmorris", unreached], "");
+    assert_eq!(after.status.code(), Some(2), "{}", text(&after).0);
+    assert!(text(&after).1.contains("not reachable from the start"), "{}", text(&after).1);
+    let _ = std::fs::remove_dir_all(&data);
 }

@@ -18,7 +18,9 @@ pub use analysis::{analyze, analyze_counting, Analysis, CountRow};
 pub use progress::{NoProgress, Progress};
 pub use search::{AlphaBeta, Search, TABLE_BITS};
 pub use space::{SortedPositions, TierSpace};
-pub use tiered::{analyze_tiered, analyze_tiered_from, TierReport};
+pub use tiered::{
+    analyze_tiered, analyze_tiered_from, count_reached, reach_tiered, Reached, TierReport,
+};
 
 /// Why a solve failed. Each is a bug in a game's rules or a limit of the engine, never bad input.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

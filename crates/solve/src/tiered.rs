@@ -142,6 +142,64 @@ pub fn analyze_tiered_from<'s, G: Game + ?Sized>(
     tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
     progress: &dyn Progress,
 ) -> Result<(Analysis, Vec<TierReport>), SolveError> {
+    let reached = reach_tiered(game, progress)?;
+    count_reached(game, &reached, tier_values, progress)
+}
+
+/// The canonical indices of a tiered game reachable from its start, per tier, with the sides
+/// reached ([`reach_tiered`]): two bits per index.
+pub struct Reached {
+    marks: Marks,
+}
+
+impl std::fmt::Debug for Reached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reached").field("tiers", &self.marks.tiers.len()).finish_non_exhaustive()
+    }
+}
+
+impl Reached {
+    /// The sides by which index `index` of tier `t` was reached: bit 0 as is, bit 1 exchanged;
+    /// 0 if it was not (or `t` is not a tier of the game).
+    pub fn sides(&self, t: Tier, index: u64) -> u8 {
+        let Some(k) = self.marks.slot(t) else { return 0 };
+        let bit = index * SIDES;
+        let Some(w) = self.marks.bits[k].get((bit / 64) as usize) else { return 0 };
+        (w.load(Relaxed) >> (bit % 64) & 3) as u8
+    }
+
+    /// Whether each of the indices `first..first + out.len()` of tier `t` was reached (by
+    /// either side).
+    pub fn reached_run(&self, t: Tier, first: u64, out: &mut [bool]) {
+        let words = self.marks.slot(t).map(|k| &self.marks.bits[k]);
+        for (i, o) in out.iter_mut().enumerate() {
+            let bit = (first + i as u64) * SIDES;
+            *o = words
+                .and_then(|w| w.get((bit / 64) as usize))
+                .is_some_and(|w| w.load(Relaxed) >> (bit % 64) & 3 != 0);
+        }
+    }
+
+    /// The number of indices of tier `t` reached (by either side).
+    pub fn count(&self, t: Tier) -> u64 {
+        let Some(k) = self.marks.slot(t) else { return 0 };
+        let both = 0x5555_5555_5555_5555u64;
+        self.marks.bits[k]
+            .iter()
+            .map(|w| {
+                let w = w.load(Relaxed);
+                u64::from(((w | w >> 1) & both).count_ones())
+            })
+            .sum()
+    }
+}
+
+/// Searches the positions reachable from a tiered game's start, tier by tier from the start's
+/// down, over canonical indices (the module's header says how sides are told apart).
+pub fn reach_tiered<G: Game + ?Sized>(
+    game: &G,
+    progress: &dyn Progress,
+) -> Result<Reached, SolveError> {
     let tiers = game.tiers();
     let marks = Marks::new(game, &tiers);
     let not_solved = |p: Position| SolveError::ChildNotSolved { position: p };
@@ -238,8 +296,27 @@ pub fn analyze_tiered_from<'s, G: Game + ?Sized>(
         }
     }
     progress.end();
+    Ok(Reached { marks })
+}
 
-    // Counting: per canonical index reached, its value, and its reachable members (the images on
+/// Counts the reachable positions found by [`reach_tiered`] per value-remoteness for the whole
+/// game and per tier, reading each tier's values when its count starts.
+pub fn count_reached<'s, G: Game + ?Sized>(
+    game: &G,
+    reached: &Reached,
+    tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
+    progress: &dyn Progress,
+) -> Result<(Analysis, Vec<TierReport>), SolveError> {
+    let tiers = &reached.marks.tiers;
+    let marks = &reached.marks;
+    let unnamed = |t: Tier, index: u64| SolveError::Inconsistent {
+        what: format!(
+            "tier {}: index {index} was reached but names no position",
+            game.tier_name(t)
+        ),
+    };
+    let start = game.start();
+    // Counting: per canonical index reached    // Counting: per canonical index reached, its value, and its reachable members (the images on
     // the sides reached), each counted in its own tier.
     let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
     let merges = game.exchange_merges_classes() || game.exchange(start).is_none();

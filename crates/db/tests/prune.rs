@@ -1,0 +1,93 @@
+//! A pruned database (`analyze --prune`): every index the start reaches keeps its value, every
+//! other index holds either its value or the absent code, and the file is smaller.
+
+use perfectplay_core::{Game, GameExt, Position, Tier};
+use perfectplay_db::{Database, Fetch, Found, Writer};
+use perfectplay_solve::{reach_tiered, solve, NoProgress, SolveOptions};
+
+struct Dir(std::path::PathBuf);
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn pruning_keeps_every_reachable_value_and_only_true_values() {
+    let dir = Dir(std::env::temp_dir().join(format!("perfectplay-prune-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+    let game: &dyn Game = game.as_ref();
+    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
+    let (whole_path, pruned_path) = (dir.0.join("whole.ppdb"), dir.0.join("pruned.ppdb"));
+    let mut w = Writer::new(&whole_path, game, true);
+    for tier in solution.tiers() {
+        w.add_tier(tier).unwrap();
+    }
+    w.finish().unwrap();
+    let whole = Database::open(&whole_path).unwrap();
+
+    let reached = reach_tiered(game, &NoProgress).unwrap();
+    let mut w = Writer::new(&pruned_path, game, true);
+    w.add_tables_pruned(&whole, &|t, first, out| reached.reached_run(t, first, out)).unwrap();
+    w.finish().unwrap();
+    let pruned = Database::open(&pruned_path).unwrap();
+    pruned.verify().unwrap();
+    assert!(pruned.is_pruned() && !whole.is_pruned());
+    assert_eq!(pruned.version(), perfectplay_db::VERSION);
+
+    let (mut kept, mut absent, mut held_anyway) = (0u64, 0u64, 0u64);
+    for t in game.tiers() {
+        let mut marks = vec![false; game.tier_size(t) as usize];
+        reached.reached_run(t, 0, &mut marks);
+        for (i, &is_reached) in marks.iter().enumerate() {
+            let at =
+                |db: &Database| db.get_stored_with(t, Position(i as u64), Fetch::Read).unwrap();
+            let (old, new) = (at(&whole), at(&pruned));
+            let Found::Value(old) = old else { panic!("tier {t:?} index {i}: {old:?}") };
+            match new {
+                Found::Value(v) => {
+                    assert_eq!(v, old, "tier {} index {i}", game.tier_name(t));
+                    if is_reached {
+                        kept += 1;
+                    } else {
+                        held_anyway += 1;
+                    }
+                }
+                Found::Absent => {
+                    assert!(!is_reached, "tier {} index {i} was reached", game.tier_name(t));
+                    absent += 1;
+                }
+                Found::NotCached => unreachable!(),
+            }
+        }
+        assert_eq!(reached.count(t), marks.iter().filter(|&&m| m).count() as u64);
+    }
+    let (whole_len, pruned_len) = (
+        std::fs::metadata(&whole_path).unwrap().len(),
+        std::fs::metadata(&pruned_path).unwrap().len(),
+    );
+    eprintln!(
+        "six men's morris: {kept} reached, {absent} absent, {held_anyway} unreached holding \
+         their values; {whole_len} bytes -> {pruned_len}"
+    );
+    assert!(absent > kept / 10, "a tenth of the index at least is out of reach");
+    assert!(pruned_len * 10 < whole_len * 7, "{pruned_len} bytes against {whole_len}");
+
+    // Through the game's positions: the start and its moves answer as before.
+    let start = game.start();
+    let mut children = Vec::new();
+    game.children(start, &mut children);
+    for p in std::iter::once(start).chain(children) {
+        assert_eq!(pruned.get(game, p).unwrap(), whole.get(game, p).unwrap());
+        assert!(pruned.get(game, p).unwrap().is_some());
+    }
+    // A tier's table read whole: reached indices as stored.
+    let t = Tier(game.tier(game.canonical(start)).0);
+    let loaded = pruned.load_tier(t).unwrap().unwrap();
+    assert_eq!(
+        loaded.values.get(game.tier_index(game.canonical(start)) as usize),
+        whole.get(game, start).unwrap().unwrap()
+    );
+}
