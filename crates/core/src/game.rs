@@ -272,6 +272,14 @@ pub trait TierIndex: Tiers {
     fn canonical_tier(&self, tier: Tier) -> Tier;
     /// The canonical tiers that moves from `tier` lead to, other than `tier` itself.
     fn child_tiers(&self, tier: Tier) -> Vec<Tier>;
+    /// Whether a move from `tier` may stay in it. The values of a tier none of whose moves stay
+    /// (every placement of Nine Men's Morris leaves its tier) follow in one step from its child
+    /// tiers', so a database need not store them (`analyze --prune --derive`). The default,
+    /// `true`, claims nothing.
+    fn moves_within(&self, tier: Tier) -> bool {
+        let _ = tier;
+        true
+    }
     /// The number of indices of a tier.
     fn tier_size(&self, tier: Tier) -> u64;
     /// The index of a canonical position within its tier, in `0..tier_size`.
@@ -442,6 +450,10 @@ pub trait GameExt: Game {
     /// See [`TierIndex::child_tiers`]; empty for games without a tier index.
     fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
         self.space().tier_index().map_or_else(Vec::new, |t| t.child_tiers(tier))
+    }
+    /// See [`TierIndex::moves_within`]; `true` for games without a tier index.
+    fn moves_within(&self, tier: Tier) -> bool {
+        self.space().tier_index().is_none_or(|t| t.moves_within(tier))
     }
     /// The number of indices of a tier (of the one tier of a dense game; 0 for sparse games).
     fn tier_size(&self, tier: Tier) -> u64 {

@@ -26,6 +26,9 @@ pub enum TableKind {
     Dense,
     /// The positions are sorted keys stored in key blocks; a position's index is its rank.
     Sorted,
+    /// No values are stored (version 3): the tier has no moves inside itself, and a position's
+    /// value is the best over its children's, which lie in stored tables.
+    Derived,
 }
 
 /// How a value block's decompressed bytes hold its codes.
@@ -203,6 +206,7 @@ impl Header {
             b.push(match t.kind {
                 TableKind::Dense => 0,
                 TableKind::Sorted => 1,
+                TableKind::Derived => 2,
             });
             put_u64(&mut b, t.positions);
             put_u16(&mut b, t.dictionary.len() as u16);
@@ -308,6 +312,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
         let kind = match r.u8()? {
             0 => TableKind::Dense,
             1 => TableKind::Sorted,
+            2 if version >= 3 => TableKind::Derived,
             k => return Err(HeaderProblem::Invalid(format!("table kind {k}"))),
         };
         let positions = r.u64()?;
@@ -369,6 +374,13 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
 
 fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), HeaderProblem> {
     let bad = |what: String| Err(HeaderProblem::Invalid(format!("tier {}: {what}", t.tier)));
+    if t.kind == TableKind::Derived {
+        let stores = !t.dictionary.is_empty() || t.bits > 0 || t.absent;
+        if stores || !t.value_blocks.is_empty() || !t.key_blocks.is_empty() {
+            return bad("a derived table with values".into());
+        }
+        return Ok(());
+    }
     if t.dictionary.is_empty() && t.positions > 0 && !t.absent {
         return bad("empty dictionary".into());
     }
@@ -383,7 +395,7 @@ fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), He
         return bad(format!("{} value blocks for {} positions", t.value_blocks.len(), t.positions));
     }
     let want_keys = match t.kind {
-        TableKind::Dense => 0,
+        TableKind::Dense | TableKind::Derived => 0,
         TableKind::Sorted => t.positions.div_ceil(1 << t.key_block_shift),
     };
     if t.key_blocks.len() as u64 != want_keys {

@@ -25,7 +25,10 @@ pub use format::{
 };
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
 pub use tiers::{tier_dir, TierFiles};
-pub use writer::{Writer, Written, KEY_BLOCK_SHIFT, VALUE_BLOCK_SHIFT, ZSTD_LEVEL};
+pub use writer::{
+    derivable_tiers, Writer, Written, KEY_BLOCK_SHIFT, PRUNED_ZSTD_LEVEL, VALUE_BLOCK_SHIFT,
+    ZSTD_LEVEL,
+};
 
 /// What went wrong with a database file. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +87,16 @@ pub enum DbError {
         found: String,
         /// What was asked for.
         expected: String,
+    },
+    /// A derived table read by index: its values are computed per position
+    /// ([`Database::get`], [`Database::load_tier_of`]).
+    #[error("{}: tier {tier} is derived from its child tiers; its values are read per position",
+            path.display())]
+    Derived {
+        /// The file.
+        path: PathBuf,
+        /// The tier.
+        tier: u32,
     },
     /// Results the writer cannot store.
     #[error("cannot store these results: {0}")]

@@ -8,7 +8,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use perfectplay_core::{Game, GameExt, Position, Tier, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Position, Remoteness, Tier, ValueRemoteness};
 use perfectplay_solve::{
     Analysis, CountRow, Solution, SolvedTier, SortedPositions, TierSpace, TierValues,
 };
@@ -277,13 +277,60 @@ impl Database {
     ) -> Result<Found, DbError> {
         let p = if self.header.canonical { game.canonical(p) } else { p };
         let tier = game.tier(p);
-        let dense = self
-            .by_tier
-            .get(&tier.0)
-            .is_some_and(|&t| self.header.tables[t].kind == TableKind::Dense);
-        // A dense table numbers positions by the game's index within the tier.
-        let key = if dense { game.tier_index(p) } else { p.0 };
-        self.get_stored_with(tier, Position(key), fetch)
+        match self.by_tier.get(&tier.0).map(|&t| self.header.tables[t].kind) {
+            Some(TableKind::Derived) => self.derived(game, p, fetch),
+            // A dense table numbers positions by the game's index within the tier.
+            Some(TableKind::Dense) => {
+                self.get_stored_with(tier, Position(game.tier_index(p)), fetch)
+            }
+            _ => self.get_stored_with(tier, p, fetch),
+        }
+    }
+
+    /// The value of a position of a derived table: its primitive value, else the best over its
+    /// children, each read from a stored table (absent if a child is: the start does not reach
+    /// the position).
+    fn derived<G: Game + ?Sized>(
+        &self,
+        game: &G,
+        p: Position,
+        fetch: Fetch,
+    ) -> Result<Found, DbError> {
+        if let Some(v) = game.primitive(p) {
+            return Ok(Found::Value(ValueRemoteness::new(v, Remoteness(0))));
+        }
+        let mut children = Vec::new();
+        game.children(p, &mut children);
+        let mut best: Option<ValueRemoteness> = None;
+        for c in children {
+            let c = if self.header.canonical { game.canonical(c) } else { c };
+            let tier = game.tier(c);
+            let found = match self.by_tier.get(&tier.0).map(|&t| self.header.tables[t].kind) {
+                Some(TableKind::Dense) => {
+                    self.get_stored_with(tier, Position(game.tier_index(c)), fetch)?
+                }
+                Some(TableKind::Sorted) => self.get_stored_with(tier, c, fetch)?,
+                Some(TableKind::Derived) => {
+                    return Err(DbError::Corrupt {
+                        path: self.path.clone(),
+                        what: format!(
+                            "derived tier {} has a child in derived tier {}",
+                            game.tier(p).0,
+                            tier.0
+                        ),
+                    })
+                }
+                None => Found::Absent,
+            };
+            match found {
+                Found::Value(v) => best = best.max(Some(v.to_parent())),
+                other => return Ok(other),
+            }
+        }
+        best.map(Found::Value).ok_or_else(|| DbError::Corrupt {
+            path: self.path.clone(),
+            what: format!("a position of derived tier {} has no moves", game.tier(p).0),
+        })
     }
 
     /// The value of a position in stored form in a tier; `None` if the file does not hold it. In
@@ -301,6 +348,7 @@ impl Database {
         let Some(&t) = self.by_tier.get(&tier.0) else { return Ok(Found::Absent) };
         let table = &self.header.tables[t];
         let index = match table.kind {
+            TableKind::Derived => return Err(derived_by_index(&self.path, table.tier)),
             TableKind::Dense => {
                 if p.0 >= table.positions {
                     return Ok(Found::Absent);
@@ -500,6 +548,47 @@ impl Database {
         Ok(Solution::from_tiers(tiers, self.header.canonical))
     }
 
+    /// [`Database::load_tier`], computing a derived table's values position by position from
+    /// its child tiers (indices that name no position, or a position the start does not reach,
+    /// get placeholders).
+    pub fn load_tier_of<G: Game + Sync + ?Sized>(
+        &self,
+        game: &G,
+        tier: Tier,
+    ) -> Result<Option<SolvedTier>, DbError> {
+        let Some(&t) = self.by_tier.get(&tier.0) else { return Ok(None) };
+        let table = &self.header.tables[t];
+        if table.kind != TableKind::Derived {
+            return self.load_table(t).map(Some);
+        }
+        let mut values = vec![ValueRemoteness::DRAW; table.positions as usize];
+        values.par_chunks_mut(1 << 12).enumerate().try_for_each(|(k, out)| {
+            let first = (k as u64) << 12;
+            let mut positions = vec![None; out.len()];
+            match game.kernel() {
+                Some(kernel) => kernel.tier_positions(tier, first, &mut positions),
+                None => {
+                    for (i, p) in positions.iter_mut().enumerate() {
+                        *p = game.tier_position(tier, first + i as u64);
+                    }
+                }
+            }
+            for (v, p) in out.iter_mut().zip(positions) {
+                if let Some(Found::Value(found)) =
+                    p.map(|p| self.get_with(game, p, Fetch::Read)).transpose()?
+                {
+                    *v = found;
+                }
+            }
+            Ok::<_, DbError>(())
+        })?;
+        Ok(Some(SolvedTier {
+            tier,
+            space: TierSpace::Dense { size: table.positions },
+            values: TierValues::new(values),
+        }))
+    }
+
     /// Reads one tier's table into memory (`None` if the database has no table for it).
     pub fn load_tier(&self, tier: Tier) -> Result<Option<SolvedTier>, DbError> {
         match self.header.tables.iter().position(|table| table.tier == tier.0) {
@@ -512,6 +601,7 @@ impl Database {
         let table = &self.header.tables[t];
         {
             let space = match table.kind {
+                TableKind::Derived => return Err(derived_by_index(&self.path, table.tier)),
                 TableKind::Dense => TierSpace::Dense { size: table.positions },
                 TableKind::Sorted => {
                     let blocks: Vec<Vec<u64>> = (0..table.key_blocks.len())
@@ -620,4 +710,9 @@ impl Database {
         }
         Ok(())
     }
+}
+
+/// The error of reading a derived table by index: its values are computed per position.
+fn derived_by_index(path: &Path, tier: u32) -> DbError {
+    DbError::Derived { path: path.to_path_buf(), tier }
 }

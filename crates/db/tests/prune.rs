@@ -30,7 +30,7 @@ fn pruning_keeps_every_reachable_value_and_only_true_values() {
 
     let reached = reach_tiered(game, &NoProgress).unwrap();
     let mut w = Writer::new(&pruned_path, game, true);
-    w.add_tables_pruned(&whole, &|t, first, out| reached.reached_run(t, first, out)).unwrap();
+    w.add_tables_pruned(&whole, &|t, first, out| reached.reached_run(t, first, out), &[]).unwrap();
     w.finish().unwrap();
     let pruned = Database::open(&pruned_path).unwrap();
     pruned.verify().unwrap();
@@ -90,4 +90,74 @@ fn pruning_keeps_every_reachable_value_and_only_true_values() {
         loaded.values.get(game.tier_index(game.canonical(start)) as usize),
         whole.get(game, start).unwrap().unwrap()
     );
+}
+
+#[test]
+fn derived_tiers_answer_every_reachable_position_from_their_children() {
+    let dir = Dir(std::env::temp_dir().join(format!("perfectplay-derive-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+    let game: &dyn Game = game.as_ref();
+    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
+    let (whole_path, derived_path) = (dir.0.join("whole.ppdb"), dir.0.join("derived.ppdb"));
+    let mut w = Writer::new(&whole_path, game, true);
+    for tier in solution.tiers() {
+        w.add_tier(tier).unwrap();
+    }
+    w.finish().unwrap();
+    let whole = Database::open(&whole_path).unwrap();
+
+    // Six Men's Morris: the placements with an odd number of pieces in hand, whose children
+    // (one fewer in hand) are kept.
+    let derived = perfectplay_db::derivable_tiers(game);
+    assert!(!derived.is_empty());
+    for &t in &derived {
+        assert!(!game.moves_within(t) && game.tier_name(t).starts_with('('));
+        assert!(game.child_tiers(t).iter().all(|c| !derived.contains(c)));
+    }
+    let reached = reach_tiered(game, &NoProgress).unwrap();
+    let mut w = Writer::new(&derived_path, game, true);
+    w.add_tables_pruned(&whole, &|t, first, out| reached.reached_run(t, first, out), &derived)
+        .unwrap();
+    w.finish().unwrap();
+    let db = Database::open(&derived_path).unwrap();
+    db.verify().unwrap();
+
+    let mut checked = 0u64;
+    for t in game.tiers() {
+        let mut marks = vec![false; game.tier_size(t) as usize];
+        reached.reached_run(t, 0, &mut marks);
+        for (i, _) in marks.iter().enumerate().filter(|(_, &m)| m) {
+            let p = game.tier_position(t, i as u64).unwrap();
+            assert_eq!(
+                db.get(game, p).unwrap(),
+                whole.get(game, p).unwrap(),
+                "{}",
+                game.position_to_string(p)
+            );
+            checked += 1;
+        }
+        if derived.contains(&t) {
+            // By index it is an error, not an answer; whole, it is computed.
+            assert!(matches!(
+                db.get_stored_with(t, Position(0), Fetch::Read),
+                Err(perfectplay_db::DbError::Derived { .. })
+            ));
+            let loaded = db.load_tier_of(game, t).unwrap().unwrap();
+            let full = whole.load_tier(t).unwrap().unwrap();
+            for (i, _) in marks.iter().enumerate().filter(|(_, &m)| m) {
+                assert_eq!(loaded.values.get(i), full.values.get(i));
+            }
+        }
+    }
+    let (whole_len, derived_len) = (
+        std::fs::metadata(&whole_path).unwrap().len(),
+        std::fs::metadata(&derived_path).unwrap().len(),
+    );
+    eprintln!(
+        "six men's morris: {} tiers derived, {checked} reached positions answered; {whole_len} \
+         bytes -> {derived_len}",
+        derived.len()
+    );
+    assert!(derived_len * 2 < whole_len, "{derived_len} bytes against {whole_len}");
 }

@@ -1063,6 +1063,11 @@ impl TierIndex for Morris {
         }
     }
 
+    /// Only the moving phase has moves within a tier: a placement lowers the pieces in hand.
+    fn moves_within(&self, t: Tier) -> bool {
+        self.tier_parts(t).0 == 0
+    }
+
     fn child_tiers(&self, t: Tier) -> Vec<Tier> {
         let (in_hand, w, b, _) = self.tier_parts(t);
         let tiers = self.all_tiers();

@@ -93,6 +93,11 @@ enum Command {
         /// reach is then answered "not reachable").
         #[arg(long)]
         prune: bool,
+        /// With `--prune`: also store no values for the tiers whose values follow in one step
+        /// from their child tiers' (tiers without moves inside, such as Nine Men's Morris's
+        /// placements with an odd number of pieces in hand); a query there reads the children.
+        #[arg(long, requires = "prune")]
+        derive: bool,
     },
     /// Print a position's value and every move's value as JSON.
     Query {
@@ -228,21 +233,22 @@ fn with_solution<T>(
 
 /// A tiered game's analysis: from its database one tier at a time where there is one (a
 /// database may be larger than memory), else from a solve in memory. With `prune`, the database
-/// is rewritten with only the reachable positions' values.
+/// is rewritten with only the reachable positions' values (and, with `Some(true)`, no values for
+/// the tiers that can be derived from their children).
 fn tiered_analysis(
     game: &dyn Game,
     data_dir: &std::path::Path,
     args: &GameArgs,
-    prune: bool,
+    prune: Option<bool>,
 ) -> Result<(perfectplay_solve::Analysis, Vec<perfectplay_solve::TierReport>)> {
     let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
-    if prune && !path.exists() {
+    if prune.is_some() && !path.exists() {
         anyhow::bail!("--prune: no database at {} (solve the game first)", path.display());
     }
     if path.exists() {
         let db = Database::open(&path)?;
         db.check_game(game)?;
-        let read = |t: perfectplay_core::Tier| match db.load_tier(t) {
+        let read = |t: perfectplay_core::Tier| match db.load_tier_of(game, t) {
             Ok(Some(solved)) => Ok(std::borrow::Cow::Owned(solved)),
             Ok(None) => Err(perfectplay_solve::SolveError::Inconsistent {
                 what: format!("tier {} is not in {}", game.tier_name(t), path.display()),
@@ -252,8 +258,8 @@ fn tiered_analysis(
         let bar = progress::Bar::new();
         let reached = perfectplay_solve::reach_tiered(game, &bar)?;
         let counted = perfectplay_solve::count_reached(game, &reached, &read, &bar)?;
-        if prune {
-            store_analysis(game, &db, &counted.0, Some(&reached))?;
+        if let Some(derive) = prune {
+            store_analysis(game, &db, &counted.0, Some((&reached, derive)))?;
         } else if db.analysis().is_none() {
             store_analysis(game, &db, &counted.0, None)?;
         }
@@ -266,19 +272,26 @@ fn tiered_analysis(
 
 /// Rewrites a database (solved with `--no-analysis`) with the analysis just counted from it, so
 /// that a later `analyze` prints it at once: counting a large game takes as long as solving it.
-/// With `reached`, only the values of the indices reached are kept (`analyze --prune`).
+/// With `prune`, only the values of the indices reached are kept (`analyze --prune`), and none of
+/// the derivable tiers' if it says so (`--derive`).
 fn store_analysis(
     game: &dyn Game,
     db: &Database,
     analysis: &perfectplay_solve::Analysis,
-    reached: Option<&perfectplay_solve::Reached>,
+    prune: Option<(&perfectplay_solve::Reached, bool)>,
 ) -> Result<()> {
     let started = Instant::now();
     let before = db.header().file_len;
     let mut writer = perfectplay_db::Writer::new(db.path(), game, db.header().canonical);
-    match reached {
-        Some(reached) => {
-            writer.add_tables_pruned(db, &|t, first, out| reached.reached_run(t, first, out))?
+    match prune {
+        Some((reached, derive)) => {
+            let derived = if derive { perfectplay_db::derivable_tiers(game) } else { Vec::new() };
+            writer = writer.with_level(perfectplay_db::PRUNED_ZSTD_LEVEL);
+            let keep = |t, first, out: &mut [bool]| reached.reached_run(t, first, out);
+            writer.add_tables_pruned(db, &keep, &derived)?;
+            if derive {
+                eprintln!("{} tiers derived from their children", derived.len());
+            }
         }
         None => writer.add_tables_from(db)?,
     }
@@ -286,7 +299,7 @@ fn store_analysis(
     let written = writer.finish()?;
     eprintln!(
         "stored the analysis{} in {} ({} bytes, {} before; {:.1} s)",
-        if reached.is_some() { " and only the reachable positions' values" } else { "" },
+        if prune.is_some() { " and only the reachable positions' values" } else { "" },
         db.path().display(),
         written.bytes,
         before,
@@ -412,13 +425,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             solve_into(game.as_ref(), &path, options, force, analysis, &bar, &mut print)?;
         }
-        Command::Analyze { game: args, format, recount: _, tiers: true, prune } => {
+        Command::Analyze { game: args, format, recount: _, tiers: true, prune, derive } => {
             let game = load_game(&args)?;
             refuse_live(game.as_ref(), "analyzed")?;
             if !game.space().is_tiered() {
                 anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
             }
-            let (_, lines) = tiered_analysis(game.as_ref(), &cli.data_dir, &args, prune)?;
+            let (_, lines) =
+                tiered_analysis(game.as_ref(), &cli.data_dir, &args, prune.then_some(derive))?;
             let rem = |r: Option<u16>| r.map_or("-".to_string(), |r| r.to_string());
             let rows = lines.iter().map(|l| {
                 [
@@ -452,7 +466,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
         }
-        Command::Analyze { game: args, format, recount, tiers: false, prune } => {
+        Command::Analyze { game: args, format, recount, tiers: false, prune, derive } => {
             let game = load_game(&args)?;
             refuse_live(game.as_ref(), "analyzed")?;
             let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
@@ -469,7 +483,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let analysis = match stored {
                 Some(a) => a,
                 None if game.space().is_tiered() => {
-                    tiered_analysis(game.as_ref(), &cli.data_dir, &args, prune)?.0
+                    tiered_analysis(game.as_ref(), &cli.data_dir, &args, prune.then_some(derive))?.0
                 }
                 None => with_solution(game.as_ref(), &cli.data_dir, &args, |solution| {
                     Ok(perfectplay_solve::analyze(game.as_ref(), solution, &progress::Bar::new())?)

@@ -443,6 +443,8 @@ fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
     let before = run_in(&data, &["query", "sixmensmorris", unreached], "");
     assert!(before.status.success(), "{}", text(&before).1);
     let start_before = run_in(&data, &["query", "sixmensmorris", "start"], "");
+    let odd_position = "w--------------- b 5 6";
+    let odd_before = run_in(&data, &["query", "sixmensmorris", odd_position], "");
 
     let file = data.join("sixmensmorris/regular.ppdb");
     let size = |f: &std::path::Path| std::fs::metadata(f).unwrap().len();
@@ -461,5 +463,19 @@ fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
     let after = run_in(&data, &["query", "sixmensmorris", unreached], "");
     assert_eq!(after.status.code(), Some(2), "{}", text(&after).0);
     assert!(text(&after).1.contains("not reachable from the start"), "{}", text(&after).1);
+
+    // Derived tiers: the placements with an odd number in hand are answered from their
+    // children, every move's value as before (the start's moves lead into such a tier).
+    let pruned = size(&file);
+    let o = run_in(&data, &["analyze", "sixmensmorris", "--prune", "--derive"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).1.contains("tiers derived from their children"), "{}", text(&o).1);
+    assert!(size(&file) < pruned, "{} bytes against {pruned}", size(&file));
+    assert_eq!(run_in(&data, &["query", "sixmensmorris", "start"], "").stdout, start_before.stdout);
+    let odd = run_in(&data, &["query", "sixmensmorris", odd_position], "");
+    assert!(odd.status.success(), "{}", text(&odd).1);
+    assert_eq!(odd.stdout, odd_before.stdout);
+    let o = run_in(&data, &["analyze", "sixmensmorris", "--derive"], "");
+    assert_eq!(o.status.code(), Some(2), "--derive needs --prune");
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -232,6 +232,11 @@ fn tier_indices_round_trip() {
             for k in sorted_children(game, c) {
                 let ct = game.tier(game.canonical(k));
                 prop_assert!(ct == t || below.contains(&ct), "{:?} -> {:?}", t, ct);
+                prop_assert!(
+                    ct != t || game.moves_within(t),
+                    "a move stays in tier {}, which claims none does",
+                    game.tier_name(t)
+                );
             }
         }
         Ok(())

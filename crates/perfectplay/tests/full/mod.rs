@@ -21,8 +21,10 @@ pub fn open(game: &dyn Game) -> Database {
 
 /// `count` canonical positions drawn across a tiered game's tiers (weighted by tier size, the
 /// same draw every run), each one's stored value checked to be the best over its children's
-/// stored values (a primitive's, its own). Returns the tiers the sample touched and the children
-/// read.
+/// stored values (a primitive's, its own). In a pruned database a position drawn that is absent,
+/// or one holding its value with a child absent, is not reached from the start and is drawn
+/// again (every child of a reached position is reached). Returns the tiers the checked positions
+/// lie in and the children read.
 pub fn sampled_check(game: &dyn Game, db: &Database, count: usize) -> (usize, usize) {
     let tiers = game.tiers();
     let sizes: Vec<u64> = tiers.iter().map(|&t| game.tier_size(t)).collect();
@@ -34,42 +36,63 @@ pub fn sampled_check(game: &dyn Game, db: &Database, count: usize) -> (usize, us
         state ^= state << 17;
         state
     };
-    // The sample first (deterministic), then the checks on every core.
-    let (mut sample, mut tiers_seen) = (Vec::new(), std::collections::HashSet::new());
-    while sample.len() < count {
-        let (mut index, mut k) = (next() % total, 0);
-        while index >= sizes[k] {
-            index -= sizes[k];
-            k += 1;
+    let pruned = db.is_pruned();
+    let (mut checked, mut children_read, mut unreached) = (0, 0, 0);
+    let mut tiers_seen = std::collections::HashSet::new();
+    while checked < count {
+        // A round's sample first (deterministic), then the checks on every core.
+        let mut sample = Vec::new();
+        while sample.len() < count - checked {
+            let (mut index, mut k) = (next() % total, 0);
+            while index >= sizes[k] {
+                index -= sizes[k];
+                k += 1;
+            }
+            let Some(p) = game.tier_position(tiers[k], index) else { continue };
+            if game.canonical(p) == p {
+                sample.push(p);
+            }
         }
-        let tier = tiers[k];
-        let Some(p) = game.tier_position(tier, index) else { continue };
-        if game.canonical(p) != p {
-            continue;
-        }
-        sample.push(p);
-        tiers_seen.insert(tier);
-    }
-    let children_read: usize = sample
-        .par_iter()
-        .map(|&p| {
-            let got = db.get(game, p).unwrap().expect("stored");
-            let (want, read) = match game.primitive(p) {
-                Some(v) => (ValueRemoteness::new(v, Remoteness(0)), 0),
-                None => {
-                    let mut children = Vec::new();
-                    game.children(p, &mut children);
-                    let best = children
-                        .iter()
-                        .map(|&c| db.get(game, c).unwrap().expect("child stored").to_parent())
-                        .max()
-                        .expect("a child");
-                    (best, children.len())
+        let results: Vec<Option<usize>> = sample
+            .par_iter()
+            .map(|&p| {
+                let Some(got) = db.get(game, p).unwrap() else {
+                    assert!(pruned, "{} is not stored", game.position_to_string(p));
+                    return None;
+                };
+                let (want, read) = match game.primitive(p) {
+                    Some(v) => (ValueRemoteness::new(v, Remoteness(0)), 0),
+                    None => {
+                        let mut children = Vec::new();
+                        game.children(p, &mut children);
+                        let mut best = None;
+                        for &c in &children {
+                            let Some(v) = db.get(game, c).unwrap() else {
+                                assert!(pruned, "{} is not stored", game.position_to_string(c));
+                                return None;
+                            };
+                            best = best.max(Some(v.to_parent()));
+                        }
+                        (best.expect("a child"), children.len())
+                    }
+                };
+                assert_eq!(got, want, "{}", game.position_to_string(p));
+                Some(read)
+            })
+            .collect();
+        for (p, r) in sample.iter().zip(results) {
+            match r {
+                Some(read) => {
+                    checked += 1;
+                    children_read += read;
+                    tiers_seen.insert(game.tier(*p));
                 }
-            };
-            assert_eq!(got, want, "{}", game.position_to_string(p));
-            read
-        })
-        .sum();
+                None => unreached += 1,
+            }
+        }
+    }
+    if pruned {
+        eprintln!("{unreached} positions drawn were not reached from the start and drawn again");
+    }
     (tiers_seen.len(), children_read)
 }
