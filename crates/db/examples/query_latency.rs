@@ -48,6 +48,10 @@ fn main() {
         x % n
     };
     let table = &h.tables[0];
+    if table.kind == TableKind::Derived {
+        eprintln!("{file}: its first table is derived (no values to read by index)");
+        std::process::exit(2);
+    }
     let mut keys = Vec::new();
     if table.kind == TableKind::Sorted {
         let solution = db.load().expect("loads");
@@ -55,7 +59,7 @@ fn main() {
         keys = (0..t.space.len()).map(|i| t.space.position(i).0).collect();
     }
     let mut pick = |_: usize| match table.kind {
-        TableKind::Dense => Position(random(table.positions)),
+        TableKind::Dense | TableKind::Derived => Position(random(table.positions)),
         TableKind::Sorted => Position(keys[random(keys.len() as u64) as usize]),
     };
     let first: Vec<Position> = (0..queries).map(&mut pick).collect();

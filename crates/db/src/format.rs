@@ -16,6 +16,9 @@ pub const VERSION: u32 = 3;
 /// The oldest format version this build reads.
 pub const OLDEST_VERSION: u32 = 1;
 
+/// A stored tier line's "no such remoteness" (no reachable win, or no loss).
+const NO_REMOTENESS: u16 = u16::MAX;
+
 /// Magic, version and header length.
 pub const PREAMBLE_LEN: usize = 16;
 
@@ -111,6 +114,22 @@ pub struct AnalysisRow {
     pub canonical_count: u64,
 }
 
+/// One stored line of a tiered analysis (`analyze --tiers`): a tier's reachable positions,
+/// canonical ones, and highest win and lose remoteness (version 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TierLine {
+    /// The tier.
+    pub tier: u32,
+    /// Reachable positions in it.
+    pub reachable: u64,
+    /// Canonical reachable positions in it.
+    pub canonical: u64,
+    /// The highest remoteness of a reachable win, if any.
+    pub max_win: Option<u16>,
+    /// The highest remoteness of a reachable loss, if any.
+    pub max_lose: Option<u16>,
+}
+
 /// Everything before the data blocks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -125,6 +144,8 @@ pub struct Header {
     /// The reachable positions counted per value-remoteness when the file was written (empty if
     /// the writer did not analyze).
     pub analysis: Vec<AnalysisRow>,
+    /// The tiered analysis's lines, if the writer counted them (version 3).
+    pub tier_lines: Vec<TierLine>,
     /// The tables, lowest tier first.
     pub tables: Vec<TableHeader>,
 }
@@ -199,6 +220,14 @@ impl Header {
             put_u16(&mut b, row.value.to_bits());
             put_u64(&mut b, row.count);
             put_u64(&mut b, row.canonical_count);
+        }
+        put_u32(&mut b, self.tier_lines.len() as u32);
+        for l in &self.tier_lines {
+            put_u32(&mut b, l.tier);
+            put_u64(&mut b, l.reachable);
+            put_u64(&mut b, l.canonical);
+            put_u16(&mut b, l.max_win.unwrap_or(NO_REMOTENESS));
+            put_u16(&mut b, l.max_lose.unwrap_or(NO_REMOTENESS));
         }
         put_u32(&mut b, self.tables.len() as u32);
         for t in &self.tables {
@@ -305,6 +334,24 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
             canonical_count: r.u64()?,
         });
     }
+    let mut tier_lines = Vec::new();
+    if version >= 3 {
+        let n = r.u32()? as usize;
+        tier_lines.reserve(n.min(r.remaining() / 24));
+        for _ in 0..n {
+            let mut line = TierLine {
+                tier: r.u32()?,
+                reachable: r.u64()?,
+                canonical: r.u64()?,
+                max_win: None,
+                max_lose: None,
+            };
+            let remoteness = |x: u16| (x != NO_REMOTENESS).then_some(x);
+            line.max_win = remoteness(r.u16()?);
+            line.max_lose = remoteness(r.u16()?);
+            tier_lines.push(line);
+        }
+    }
     let table_count = r.u32()? as usize;
     let mut tables = Vec::with_capacity(table_count.min(1 << 16));
     for _ in 0..table_count {
@@ -369,7 +416,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
     if r.remaining() != 0 {
         return Err(HeaderProblem::Invalid(format!("{} bytes after the tables", r.remaining())));
     }
-    Ok(Header { game, variant, canonical, file_len, analysis, tables })
+    Ok(Header { game, variant, canonical, file_len, analysis, tier_lines, tables })
 }
 
 fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), HeaderProblem> {
@@ -645,6 +692,55 @@ mod tests {
                 prop_assert_eq!(decode_keys(keys[0], &payload, keys.len() - 1), None);
             }
         }
+    }
+
+    #[test]
+    fn tier_lines_pruned_and_derived_tables_read_back() {
+        let derived = TableHeader {
+            tier: 7,
+            kind: TableKind::Derived,
+            positions: 1000,
+            dictionary: Vec::new(),
+            bits: 0,
+            layout: CodeLayout::Bytes,
+            absent: false,
+            value_block_shift: 16,
+            value_blocks: Vec::new(),
+            key_block_shift: 12,
+            key_blocks: Vec::new(),
+        };
+        let pruned = TableHeader {
+            tier: 9,
+            kind: TableKind::Dense,
+            dictionary: vec![ValueRemoteness::DRAW],
+            bits: 1,
+            absent: true,
+            value_blocks: vec![BlockRef { offset: 0, len: 10, crc: 0 }],
+            ..derived.clone()
+        };
+        let mut header = Header {
+            game: "g".into(),
+            variant: "v".into(),
+            canonical: true,
+            file_len: 0,
+            analysis: Vec::new(),
+            tier_lines: vec![
+                TierLine { tier: 7, reachable: 5, canonical: 2, max_win: Some(3), max_lose: None },
+                TierLine { tier: 9, reachable: 0, canonical: 0, max_win: None, max_lose: Some(0) },
+            ],
+            tables: vec![derived.clone(), pruned],
+        };
+        let len = header.encoded_len() as u64;
+        header.tables[1].value_blocks[0].offset = len;
+        header.file_len = len + 10;
+        assert_eq!(decode_header(&header.encode()), Ok(header.clone()));
+        // A derived table never holds values; a pruned one needs a bit for its absent code.
+        let mut bad = header.clone();
+        bad.tables[0].dictionary.push(ValueRemoteness::DRAW);
+        assert!(matches!(decode_header(&bad.encode()), Err(HeaderProblem::Invalid(_))));
+        let mut bad = header;
+        bad.tables[1].bits = 0;
+        assert!(matches!(decode_header(&bad.encode()), Err(HeaderProblem::Invalid(_))));
     }
 
     #[test]

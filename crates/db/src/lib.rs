@@ -21,7 +21,8 @@ mod writer;
 use std::path::{Path, PathBuf};
 
 pub use format::{
-    AnalysisRow, CodeLayout, Header, TableHeader, TableKind, MAGIC, OLDEST_VERSION, VERSION,
+    AnalysisRow, CodeLayout, Header, TableHeader, TableKind, TierLine, MAGIC, OLDEST_VERSION,
+    VERSION,
 };
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
 pub use tiers::{tier_dir, TierFiles};

@@ -244,6 +244,23 @@ impl Database {
         self.header.tables.iter().any(|t| t.absent)
     }
 
+    /// The tiered analysis's lines stored by the writer (empty if none), as
+    /// [`perfectplay_solve::TierReport`]s named by `game`.
+    pub fn tier_lines(&self, game: &dyn Game) -> Vec<perfectplay_solve::TierReport> {
+        self.header
+            .tier_lines
+            .iter()
+            .map(|l| perfectplay_solve::TierReport {
+                tier: Tier(l.tier),
+                name: game.tier_name(Tier(l.tier)),
+                reachable: l.reachable,
+                canonical: l.canonical,
+                max_win: l.max_win,
+                max_lose: l.max_lose,
+            })
+            .collect()
+    }
+
     /// The analysis stored by the writer, if any.
     pub fn analysis(&self) -> Option<Analysis> {
         (!self.header.analysis.is_empty()).then(|| {

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::format::{
     bits_for, encode_codes, encode_keys, AnalysisRow, BlockRef, CodeLayout, Header, KeyBlockRef,
-    TableHeader, TableKind,
+    TableHeader, TableKind, TierLine,
 };
 use crate::DbError;
 
@@ -39,6 +39,7 @@ pub struct Writer<'g> {
     game: &'g dyn Game,
     canonical: bool,
     analysis: Vec<AnalysisRow>,
+    tier_lines: Vec<TierLine>,
     tables: Vec<Table>,
     level: i32,
     layout: CodeLayout,
@@ -74,6 +75,7 @@ impl<'g> Writer<'g> {
             game,
             canonical: canonical && game.symmetry_count() > 1,
             analysis: Vec::new(),
+            tier_lines: Vec::new(),
             tables: Vec::new(),
             level: ZSTD_LEVEL,
             layout: CodeLayout::Bytes,
@@ -102,6 +104,20 @@ impl<'g> Writer<'g> {
                 value: r.value,
                 count: r.count,
                 canonical_count: r.canonical_count,
+            })
+            .collect();
+    }
+
+    /// Stores a tiered analysis's lines in the header, so `analyze --tiers` need not recount.
+    pub fn set_tier_lines(&mut self, lines: &[perfectplay_solve::TierReport]) {
+        self.tier_lines = lines
+            .iter()
+            .map(|l| TierLine {
+                tier: l.tier.0,
+                reachable: l.reachable,
+                canonical: l.canonical,
+                max_win: l.max_win,
+                max_lose: l.max_lose,
             })
             .collect();
     }
@@ -424,6 +440,7 @@ impl<'g> Writer<'g> {
             canonical: self.canonical,
             file_len: 0,
             analysis: std::mem::take(&mut self.analysis),
+            tier_lines: std::mem::take(&mut self.tier_lines),
             tables: self.tables.iter().map(|t| t.header.clone()).collect(),
         };
         // Block references have fixed widths, so the header's length does not depend on them.

@@ -84,8 +84,9 @@ enum Command {
         #[arg(long)]
         recount: bool,
         /// Per tier instead (tiered games): reachable positions, canonical ones, and the highest
-        /// win and lose remoteness, counted from the database's values. A database solved with
-        /// `--no-analysis` gets the whole analysis stored on the way.
+        /// win and lose remoteness, counted from the database's values (or as stored with them,
+        /// unless `--recount`). A database without them gets the whole analysis and the tier
+        /// lines stored on the way.
         #[arg(long)]
         tiers: bool,
         /// Tiered games: rewrite the database with only the values of positions the start
@@ -259,9 +260,9 @@ fn tiered_analysis(
         let reached = perfectplay_solve::reach_tiered(game, &bar)?;
         let counted = perfectplay_solve::count_reached(game, &reached, &read, &bar)?;
         if let Some(derive) = prune {
-            store_analysis(game, &db, &counted.0, Some((&reached, derive)))?;
-        } else if db.analysis().is_none() {
-            store_analysis(game, &db, &counted.0, None)?;
+            store_analysis(game, &db, &counted, Some((&reached, derive)))?;
+        } else if db.analysis().is_none() || db.header().tier_lines.is_empty() {
+            store_analysis(game, &db, &counted, None)?;
         }
         return Ok(counted);
     }
@@ -270,14 +271,14 @@ fn tiered_analysis(
     })
 }
 
-/// Rewrites a database (solved with `--no-analysis`) with the analysis just counted from it, so
-/// that a later `analyze` prints it at once: counting a large game takes as long as solving it.
+/// Rewrites a database (solved with `--no-analysis`) with the analysis just counted from it (the
+/// whole game's rows and the tier lines), so that a later `analyze` prints it at once: counting a large game takes as long as solving it.
 /// With `prune`, only the values of the indices reached are kept (`analyze --prune`), and none of
 /// the derivable tiers' if it says so (`--derive`).
 fn store_analysis(
     game: &dyn Game,
     db: &Database,
-    analysis: &perfectplay_solve::Analysis,
+    (analysis, lines): &(perfectplay_solve::Analysis, Vec<perfectplay_solve::TierReport>),
     prune: Option<(&perfectplay_solve::Reached, bool)>,
 ) -> Result<()> {
     let started = Instant::now();
@@ -296,6 +297,7 @@ fn store_analysis(
         None => writer.add_tables_from(db)?,
     }
     writer.set_analysis(analysis);
+    writer.set_tier_lines(lines);
     let written = writer.finish()?;
     eprintln!(
         "stored the analysis{} in {} ({} bytes, {} before; {:.1} s)",
@@ -425,14 +427,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             solve_into(game.as_ref(), &path, options, force, analysis, &bar, &mut print)?;
         }
-        Command::Analyze { game: args, format, recount: _, tiers: true, prune, derive } => {
+        Command::Analyze { game: args, format, recount, tiers: true, prune, derive } => {
             let game = load_game(&args)?;
             refuse_live(game.as_ref(), "analyzed")?;
             if !game.space().is_tiered() {
                 anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
             }
-            let (_, lines) =
-                tiered_analysis(game.as_ref(), &cli.data_dir, &args, prune.then_some(derive))?;
+            let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
+            let stored = if path.exists() && !recount && !prune {
+                let db = Database::open(&path)?;
+                db.check_game(game.as_ref())?;
+                Some(db.tier_lines(game.as_ref())).filter(|l| !l.is_empty())
+            } else {
+                None
+            };
+            let lines = match stored {
+                Some(lines) => lines,
+                None => {
+                    tiered_analysis(game.as_ref(), &cli.data_dir, &args, prune.then_some(derive))?.1
+                }
+            };
             let rem = |r: Option<u16>| r.map_or("-".to_string(), |r| r.to_string());
             let rows = lines.iter().map(|l| {
                 [
@@ -543,6 +557,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if let Some(a) = db.analysis() {
                 writer.set_analysis(&a);
             }
+            writer.set_tier_lines(&db.tier_lines(game.as_ref()));
             let written = writer.finish()?;
             writeln!(
                 out,

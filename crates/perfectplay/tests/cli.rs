@@ -458,6 +458,11 @@ fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
     assert_eq!(stored.stdout, o.stdout);
     let info = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
     assert!(text(&info).0.contains("and absent"), "{}", text(&info).0);
+    // The tier lines were stored too; recounted from the pruned file they are the same.
+    let tiers = run_in(&data, &["analyze", "sixmensmorris", "--tiers", "--format", "tsv"], "");
+    assert!(tiers.status.success() && text(&tiers).1.is_empty(), "{}", text(&tiers).1);
+    let args = ["analyze", "sixmensmorris", "--tiers", "--recount", "--format", "tsv"];
+    assert_eq!(run_in(&data, &args, "").stdout, tiers.stdout);
 
     assert_eq!(run_in(&data, &["query", "sixmensmorris", "start"], "").stdout, start_before.stdout);
     let after = run_in(&data, &["query", "sixmensmorris", unreached], "");
@@ -475,6 +480,8 @@ fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
     let odd = run_in(&data, &["query", "sixmensmorris", odd_position], "");
     assert!(odd.status.success(), "{}", text(&odd).1);
     assert_eq!(odd.stdout, odd_before.stdout);
+    // Derived tiers recounted: computed from their children, the same lines.
+    assert_eq!(run_in(&data, &args, "").stdout, tiers.stdout);
     let o = run_in(&data, &["analyze", "sixmensmorris", "--derive"], "");
     assert_eq!(o.status.code(), Some(2), "--derive needs --prune");
     let _ = std::fs::remove_dir_all(&data);
