@@ -239,6 +239,52 @@ fn a_database_in_the_data_directory_is_served() {
     check_position(&server, "konane", "6x5-corner", &start);
 }
 
+/// A pruned database with derived tiers (`analyze --prune --derive`): positions the start reaches
+/// answer as before, every move's value agreeing with its child's answer (the start's moves lead
+/// into a derived tier); one it does not reach is a 404 that says so.
+#[test]
+fn a_pruned_database_with_derived_tiers_is_served() {
+    let data =
+        std::env::temp_dir().join(format!("perfectplay-serve-pruned-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let cli = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(args)
+            .env("PERFECTPLAY_DATA", &data)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    cli(&["solve", "sixmensmorris", "--no-analysis"]);
+    // The whole database served from a copy (a server removes its directory when dropped).
+    let copy = data.with_extension("whole");
+    std::fs::create_dir_all(copy.join("sixmensmorris")).unwrap();
+    let file = "sixmensmorris/regular.ppdb";
+    std::fs::copy(data.join(file), copy.join(file)).unwrap();
+    let whole = Server::start_in(copy);
+    let mut walk = vec![whole.get("/api/sixmensmorris/regular/positions/?p=start").1];
+    for _ in 0..14 {
+        let last = walk.last().unwrap();
+        let Some(m) = last["moves"].as_array().unwrap().last() else { break };
+        let p = encode(m["position"].as_str().unwrap());
+        walk.push(whole.get(&format!("/api/sixmensmorris/regular/positions/?p={p}")).1);
+    }
+    drop(whole);
+    cli(&["analyze", "sixmensmorris", "--prune", "--derive"]);
+    let server = Server::start_in(data);
+    for before in &walk {
+        let p = encode(before["position"].as_str().unwrap());
+        let (status, after) = server.get(&format!("/api/sixmensmorris/regular/positions/?p={p}"));
+        assert_eq!(status, 200, "{after}");
+        assert_eq!(after["moves"], before["moves"]);
+        check_position(&server, "sixmensmorris", "regular", &after);
+    }
+    let unreached = encode("www---bbb------- w 3 3");
+    let (status, e) = server.get(&format!("/api/sixmensmorris/regular/positions/?p={unreached}"));
+    assert_eq!(status, 404, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("not reachable from the start"), "{e}");
+}
+
 /// Quarto's regular game is answered by live search: a late position at once, with every move's
 /// value agreeing with its child's answer; an early one with `202 Accepted`, the search's
 /// progress and the moves without values, while the server goes on answering other requests.
