@@ -266,8 +266,16 @@ impl<'g> Writer<'g> {
     /// and compressed again in this writer's layout.
     pub fn add_tables_from(&mut self, db: &crate::reader::Database) -> Result<(), DbError> {
         db.check_game(self.game)?;
-        for (t, header) in db.header().tables.iter().enumerate() {
-            let mut header = header.clone();
+        for t in 0..db.header().tables.len() {
+            self.copy_table(db, t)?;
+        }
+        Ok(())
+    }
+
+    /// Copies table `t` of `db` as [`Writer::add_tables_from`] does.
+    fn copy_table(&mut self, db: &crate::reader::Database, t: usize) -> Result<(), DbError> {
+        {
+            let mut header = db.header().tables[t].clone();
             let mut blocks = if header.bits > 0 && header.layout != self.layout {
                 let (level, layout) = (self.level, self.layout);
                 let blocks = (0..header.value_blocks.len())
@@ -305,8 +313,8 @@ impl<'g> Writer<'g> {
     /// indices `keep` names: `keep(tier, first, out)` says for each of the indices
     /// `first..first + out.len()` of a tier whether to keep it. The others are stored as absent
     /// (the table becomes pruned, [`TableHeader::absent`]), and the dictionary is recounted over
-    /// the kept values. Sorted tables, whose keys already name only what they hold, are copied
-    /// as they are. The tables of the tiers in `derived` ([`derivable_tiers`]) keep no values
+    /// the kept values; a table left with no absent index is copied as it is. Sorted tables, whose
+    /// keys already name only what they hold, are copied as they are too. The tables of the tiers in `derived` ([`derivable_tiers`]) keep no values
     /// at all ([`TableKind::Derived`]).
     pub fn add_tables_pruned(
         &mut self,
@@ -386,6 +394,11 @@ impl<'g> Writer<'g> {
                         Ok(a)
                     },
                 )?;
+            if counts[old.dictionary.len()] == 0 {
+                // Every index kept: the table as it is.
+                self.copy_table(db, t)?;
+                continue;
+            }
             let mut present: Vec<usize> =
                 (0..old.dictionary.len()).filter(|&c| counts[c] > 0).collect();
             present.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));

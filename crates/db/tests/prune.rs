@@ -161,3 +161,78 @@ fn derived_tiers_answer_every_reachable_position_from_their_children() {
     );
     assert!(derived_len * 2 < whole_len, "{derived_len} bytes against {whole_len}");
 }
+
+#[test]
+fn a_search_through_the_placements_alone_prunes_them_and_keeps_the_moving_phase_whole() {
+    let dir =
+        Dir(std::env::temp_dir().join(format!("perfectplay-one-pass-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+    let game: &dyn Game = game.as_ref();
+    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
+    let (whole_path, pruned_path) = (dir.0.join("whole.ppdb"), dir.0.join("pruned.ppdb"));
+    let mut w = Writer::new(&whole_path, game, true);
+    for tier in solution.tiers() {
+        w.add_tier(tier).unwrap();
+    }
+    w.finish().unwrap();
+    let whole = Database::open(&whole_path).unwrap();
+
+    let all = reach_tiered(game, &NoProgress).unwrap();
+    let placements = perfectplay_solve::reach_tiered_one_pass(game, &NoProgress).unwrap();
+    // Counting needs every tier's marks.
+    let nothing = |_: Tier| -> Result<std::borrow::Cow<'_, perfectplay_solve::SolvedTier>, _> {
+        unreachable!()
+    };
+    assert!(perfectplay_solve::count_reached(game, &placements, &nothing, &NoProgress).is_err());
+    for t in game.tiers() {
+        let n = game.tier_size(t) as usize;
+        let (mut a, mut b) = (vec![false; n], vec![false; n]);
+        all.reached_run(t, 0, &mut a);
+        placements.reached_run(t, 0, &mut b);
+        if game.moves_within(t) {
+            // The moving phase: not searched, so kept whole.
+            assert!(!placements.is_complete(t) && b.iter().all(|&x| x));
+        } else {
+            // A placement: what the whole search found, exactly.
+            assert!(placements.is_complete(t), "{}", game.tier_name(t));
+            assert_eq!(a, b, "{}", game.tier_name(t));
+        }
+    }
+    let mut w = Writer::new(&pruned_path, game, true);
+    w.add_tables_pruned(&whole, &|t, first, out| placements.reached_run(t, first, out), &[])
+        .unwrap();
+    w.finish().unwrap();
+    let pruned = Database::open(&pruned_path).unwrap();
+    pruned.verify().unwrap();
+    let crcs =
+        |t: &perfectplay_db::TableHeader| t.value_blocks.iter().map(|b| b.crc).collect::<Vec<_>>();
+    let mut placements_pruned = 0;
+    for (old, new) in whole.header().tables.iter().zip(&pruned.header().tables) {
+        // Moving-phase tables copied as they were; placement tables pruned (or copied where
+        // nothing in them is absent).
+        let same = old.dictionary == new.dictionary && crcs(old) == crcs(new) && !new.absent;
+        if game.moves_within(Tier(old.tier)) {
+            assert!(same, "{}", game.tier_name(Tier(old.tier)));
+        } else {
+            assert!(same || new.absent, "{}", game.tier_name(Tier(old.tier)));
+            placements_pruned += usize::from(new.absent);
+        }
+    }
+    assert!(placements_pruned > 10, "{placements_pruned} placement tables pruned");
+    for t in game.tiers() {
+        let mut marks = vec![false; game.tier_size(t) as usize];
+        all.reached_run(t, 0, &mut marks);
+        for (i, _) in marks.iter().enumerate().filter(|(_, &m)| m) {
+            let at =
+                |db: &Database| db.get_stored_with(t, Position(i as u64), Fetch::Read).unwrap();
+            assert_eq!(at(&pruned), at(&whole), "{} index {i}", game.tier_name(t));
+        }
+    }
+    let (whole_len, pruned_len) = (
+        std::fs::metadata(&whole_path).unwrap().len(),
+        std::fs::metadata(&pruned_path).unwrap().len(),
+    );
+    eprintln!("six men's morris, placements pruned: {whole_len} bytes -> {pruned_len}");
+    assert!(pruned_len * 10 < whole_len * 7, "{pruned_len} bytes against {whole_len}");
+}

@@ -150,6 +150,17 @@ enum DbCommand {
         /// The database file.
         file: PathBuf,
     },
+    /// Rewrite a tiered game's database with only the values of positions the start reaches in
+    /// the tiers a search through the tiers without moves inside reaches completely (Nine Men's
+    /// Morris's placements; loopy tiers are kept whole): a fast `analyze --prune`, without a
+    /// count. The stored analysis, if any, is kept.
+    Prune {
+        /// The database file.
+        file: PathBuf,
+        /// Also store no values for the tiers that follow in one step from their child tiers'.
+        #[arg(long)]
+        derive: bool,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -542,6 +553,39 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 out,
                 "{}: every block reads back and checks ({:.2} s)",
                 file.display(),
+                started.elapsed().as_secs_f64()
+            )?;
+        }
+        Command::Db(DbCommand::Prune { file, derive }) => {
+            let db = Database::open(&file)?;
+            let started = Instant::now();
+            let before = db.header().file_len;
+            let game = perfectplay_games::lookup(&db.header().game, Some(&db.header().variant))
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let game = game.as_ref();
+            if !game.space().is_tiered() {
+                anyhow::bail!("{}: {} is not solved by tiers", file.display(), game.id());
+            }
+            let reached = perfectplay_solve::reach_tiered_one_pass(game, &progress::Bar::new())?;
+            let searched = started.elapsed().as_secs_f64();
+            let derived = if derive { perfectplay_db::derivable_tiers(game) } else { Vec::new() };
+            let mut writer = perfectplay_db::Writer::new(&file, game, db.header().canonical)
+                .with_level(perfectplay_db::PRUNED_ZSTD_LEVEL);
+            let keep = |t, first, out: &mut [bool]| reached.reached_run(t, first, out);
+            writer.add_tables_pruned(&db, &keep, &derived)?;
+            if let Some(a) = db.analysis() {
+                writer.set_analysis(&a);
+            }
+            writer.set_tier_lines(&db.tier_lines(game));
+            let written = writer.finish()?;
+            let pruned = game.tiers().into_iter().filter(|&t| reached.is_complete(t)).count();
+            writeln!(
+                out,
+                "{}: {before} bytes -> {} bytes; {pruned} tiers pruned, {} derived ({searched:.1} s \
+                 to search, {:.1} s in all)",
+                file.display(),
+                written.bytes,
+                derived.len(),
                 started.elapsed().as_secs_f64()
             )?;
         }

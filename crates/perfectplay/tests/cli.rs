@@ -480,6 +480,20 @@ fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
     let odd = run_in(&data, &["query", "sixmensmorris", odd_position], "");
     assert!(odd.status.success(), "{}", text(&odd).1);
     assert_eq!(odd.stdout, odd_before.stdout);
+    // `db prune` (the placements searched alone) on the whole database: the same answers.
+    let copy = data.join("copy");
+    std::fs::create_dir_all(copy.join("sixmensmorris")).unwrap();
+    let solved = run_in(&copy, &["solve", "sixmensmorris", "--no-analysis"], "");
+    assert!(solved.status.success(), "{}", text(&solved).1);
+    let copied = copy.join("sixmensmorris/regular.ppdb");
+    let o = run_in(&copy, &["db", "prune", copied.to_str().unwrap(), "--derive"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("tiers pruned"), "{}", text(&o).0);
+    assert!(size(&copied) * 2 < whole, "{} bytes against {whole}", size(&copied));
+    for (p, before) in [("start", &start_before), (odd_position, &odd_before)] {
+        assert_eq!(run_in(&copy, &["query", "sixmensmorris", p], "").stdout, before.stdout);
+    }
+
     // Derived tiers recounted: computed from their children, the same lines.
     assert_eq!(run_in(&data, &args, "").stdout, tiers.stdout);
     let o = run_in(&data, &["analyze", "sixmensmorris", "--derive"], "");

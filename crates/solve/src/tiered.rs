@@ -147,9 +147,14 @@ pub fn analyze_tiered_from<'s, G: Game + ?Sized>(
 }
 
 /// The canonical indices of a tiered game reachable from its start, per tier, with the sides
-/// reached ([`reach_tiered`]): two bits per index.
+/// reached ([`reach_tiered`]): two bits per index. After [`reach_tiered_one_pass`] only some
+/// tiers' marks are complete; the others count as reached throughout.
 pub struct Reached {
     marks: Marks,
+    /// Per tier (in `marks.tiers`' order), whether its marks are every index the start reaches.
+    complete: Vec<bool>,
+    /// Per tier, its number of indices.
+    size: Vec<u64>,
 }
 
 impl std::fmt::Debug for Reached {
@@ -163,6 +168,9 @@ impl Reached {
     /// 0 if it was not (or `t` is not a tier of the game).
     pub fn sides(&self, t: Tier, index: u64) -> u8 {
         let Some(k) = self.marks.slot(t) else { return 0 };
+        if !self.complete[k] {
+            return 3;
+        }
         let bit = index * SIDES;
         let Some(w) = self.marks.bits[k].get((bit / 64) as usize) else { return 0 };
         (w.load(Relaxed) >> (bit % 64) & 3) as u8
@@ -171,6 +179,10 @@ impl Reached {
     /// Whether each of the indices `first..first + out.len()` of tier `t` was reached (by
     /// either side).
     pub fn reached_run(&self, t: Tier, first: u64, out: &mut [bool]) {
+        if self.marks.slot(t).is_some_and(|k| !self.complete[k]) {
+            out.fill(true);
+            return;
+        }
         let words = self.marks.slot(t).map(|k| &self.marks.bits[k]);
         for (i, o) in out.iter_mut().enumerate() {
             let bit = (first + i as u64) * SIDES;
@@ -180,9 +192,18 @@ impl Reached {
         }
     }
 
-    /// The number of indices of tier `t` reached (by either side).
+    /// Whether tier `t`'s marks are complete (always, after [`reach_tiered`]).
+    pub fn is_complete(&self, t: Tier) -> bool {
+        self.marks.slot(t).is_none_or(|k| self.complete[k])
+    }
+
+    /// The number of indices of tier `t` reached (by either side; all of them where the marks
+    /// are not complete).
     pub fn count(&self, t: Tier) -> u64 {
         let Some(k) = self.marks.slot(t) else { return 0 };
+        if !self.complete[k] {
+            return self.size[k];
+        }
         let both = 0x5555_5555_5555_5555u64;
         self.marks.bits[k]
             .iter()
@@ -199,6 +220,26 @@ impl Reached {
 pub fn reach_tiered<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
+) -> Result<Reached, SolveError> {
+    reach(game, progress, false)
+}
+
+/// [`reach_tiered`] through the tiers without moves inside themselves
+/// ([`perfectplay_core::TierIndex::moves_within`]) only: far cheaper where the others are loopy
+/// (Nine Men's Morris's moving phase). Complete are the marks of the tiers without moves inside
+/// whose parent tiers are all such and complete (its placement phase); every other tier counts as
+/// reached throughout. Enough to prune the complete tiers; not to count.
+pub fn reach_tiered_one_pass<G: Game + ?Sized>(
+    game: &G,
+    progress: &dyn Progress,
+) -> Result<Reached, SolveError> {
+    reach(game, progress, true)
+}
+
+fn reach<G: Game + ?Sized>(
+    game: &G,
+    progress: &dyn Progress,
+    one_pass: bool,
 ) -> Result<Reached, SolveError> {
     let tiers = game.tiers();
     let marks = Marks::new(game, &tiers);
@@ -223,8 +264,27 @@ pub fn reach_tiered<G: Game + ?Sized>(
     let slot = marks.slot(game.tier(c)).ok_or_else(|| not_solved(c))?;
     Marks::set(&marks.bits[slot], game.tier_index(c) * SIDES + u64::from(exchanged));
 
+    // Which tiers' marks will be complete: every tier's in a whole search; in a one-pass search
+    // those without moves inside whose parents are all complete (parents come later in `tiers`).
+    let mut complete = vec![true; tiers.len()];
+    if one_pass {
+        let mut parents = vec![Vec::new(); tiers.len()];
+        for (k, &t) in tiers.iter().enumerate() {
+            for c in game.child_tiers(t) {
+                if let Some(j) = marks.slot(c) {
+                    parents[j].push(k);
+                }
+            }
+        }
+        for k in (0..tiers.len()).rev() {
+            complete[k] = !game.moves_within(tiers[k]) && parents[k].iter().all(|&p| complete[p]);
+        }
+    }
     progress.begin("reachable positions", None);
     for (k, &t) in tiers.iter().enumerate().rev() {
+        if one_pass && game.moves_within(t) {
+            continue;
+        }
         let visited = &marks.bits[k];
         // The first round's frontier: everything reached from higher tiers (or the start).
         let mut current: Vec<AtomicU64> =
@@ -296,7 +356,8 @@ pub fn reach_tiered<G: Game + ?Sized>(
         }
     }
     progress.end();
-    Ok(Reached { marks })
+    let size = tiers.iter().map(|&t| game.tier_size(t)).collect();
+    Ok(Reached { marks, complete, size })
 }
 
 /// Counts the reachable positions found by [`reach_tiered`] per value-remoteness for the whole
@@ -307,6 +368,11 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
     progress: &dyn Progress,
 ) -> Result<(Analysis, Vec<TierReport>), SolveError> {
+    if reached.complete.iter().any(|&c| !c) {
+        return Err(SolveError::Unsupported {
+            what: "counting from a search through the tiers without moves inside only".into(),
+        });
+    }
     let tiers = &reached.marks.tiers;
     let marks = &reached.marks;
     let unnamed = |t: Tier, index: u64| SolveError::Inconsistent {
