@@ -13,19 +13,26 @@ impl Drop for Dir {
     }
 }
 
-#[test]
-fn pruning_keeps_every_reachable_value_and_only_true_values() {
-    let dir = Dir(std::env::temp_dir().join(format!("perfectplay-prune-{}", std::process::id())));
+/// Six Men's Morris solved whole into `<dir>/whole.ppdb`, in a fresh directory named `name`.
+fn six_mens_morris(name: &str) -> (Dir, Box<dyn Game>, std::path::PathBuf) {
+    let dir = Dir(std::env::temp_dir().join(format!("perfectplay-{name}-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).unwrap();
     let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
-    let game: &dyn Game = game.as_ref();
-    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
-    let (whole_path, pruned_path) = (dir.0.join("whole.ppdb"), dir.0.join("pruned.ppdb"));
-    let mut w = Writer::new(&whole_path, game, true);
+    let solution = solve(game.as_ref(), SolveOptions::default(), &NoProgress, None).unwrap();
+    let whole_path = dir.0.join("whole.ppdb");
+    let mut w = Writer::new(&whole_path, game.as_ref(), true);
     for tier in solution.tiers() {
         w.add_tier(tier).unwrap();
     }
     w.finish().unwrap();
+    (dir, game, whole_path)
+}
+
+#[test]
+fn pruning_keeps_every_reachable_value_and_only_true_values() {
+    let (dir, game, whole_path) = six_mens_morris("prune");
+    let game: &dyn Game = game.as_ref();
+    let pruned_path = dir.0.join("pruned.ppdb");
     let whole = Database::open(&whole_path).unwrap();
 
     let reached = reach_tiered(game, &NoProgress).unwrap();
@@ -94,17 +101,9 @@ fn pruning_keeps_every_reachable_value_and_only_true_values() {
 
 #[test]
 fn derived_tiers_answer_every_reachable_position_from_their_children() {
-    let dir = Dir(std::env::temp_dir().join(format!("perfectplay-derive-{}", std::process::id())));
-    std::fs::create_dir_all(&dir.0).unwrap();
-    let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+    let (dir, game, whole_path) = six_mens_morris("derive");
     let game: &dyn Game = game.as_ref();
-    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
-    let (whole_path, derived_path) = (dir.0.join("whole.ppdb"), dir.0.join("derived.ppdb"));
-    let mut w = Writer::new(&whole_path, game, true);
-    for tier in solution.tiers() {
-        w.add_tier(tier).unwrap();
-    }
-    w.finish().unwrap();
+    let derived_path = dir.0.join("derived.ppdb");
     let whole = Database::open(&whole_path).unwrap();
 
     // Six Men's Morris: the placements with an odd number of pieces in hand, whose children
@@ -164,18 +163,9 @@ fn derived_tiers_answer_every_reachable_position_from_their_children() {
 
 #[test]
 fn a_search_through_the_placements_alone_prunes_them_and_keeps_the_moving_phase_whole() {
-    let dir =
-        Dir(std::env::temp_dir().join(format!("perfectplay-one-pass-{}", std::process::id())));
-    std::fs::create_dir_all(&dir.0).unwrap();
-    let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+    let (dir, game, whole_path) = six_mens_morris("one-pass");
     let game: &dyn Game = game.as_ref();
-    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
-    let (whole_path, pruned_path) = (dir.0.join("whole.ppdb"), dir.0.join("pruned.ppdb"));
-    let mut w = Writer::new(&whole_path, game, true);
-    for tier in solution.tiers() {
-        w.add_tier(tier).unwrap();
-    }
-    w.finish().unwrap();
+    let pruned_path = dir.0.join("pruned.ppdb");
     let whole = Database::open(&whole_path).unwrap();
 
     let all = reach_tiered(game, &NoProgress).unwrap();
