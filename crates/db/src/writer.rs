@@ -313,9 +313,9 @@ impl<'g> Writer<'g> {
     /// indices `keep` names: `keep(tier, first, out)` says for each of the indices
     /// `first..first + out.len()` of a tier whether to keep it. The others are stored as absent
     /// (the table becomes pruned, [`TableHeader::absent`]), and the dictionary is recounted over
-    /// the kept values; a table left with no absent index is copied as it is. Sorted tables, whose
-    /// keys already name only what they hold, are copied as they are too. The tables of the tiers in `derived` ([`derivable_tiers`]) keep no values
-    /// at all ([`TableKind::Derived`]).
+    /// the kept values; a table left with no absent index is copied as it is. Sorted tables,
+    /// whose keys already name only what they hold, are copied as they are too. The tables of the
+    /// tiers in `derived` ([`derivable_tiers`]) keep no values at all ([`TableKind::Derived`]).
     pub fn add_tables_pruned(
         &mut self,
         db: &crate::reader::Database,
@@ -339,19 +339,7 @@ impl<'g> Writer<'g> {
                 continue;
             }
             if old.kind != TableKind::Dense {
-                let blocks = old
-                    .value_blocks
-                    .iter()
-                    .enumerate()
-                    .map(|(b, r)| db.raw_block(t, b, r))
-                    .chain(
-                        old.key_blocks
-                            .iter()
-                            .enumerate()
-                            .map(|(b, k)| db.raw_block(t, b, &k.block)),
-                    )
-                    .collect::<Result<Vec<_>, _>>()?;
-                self.tables.push(Table { header: old.clone(), blocks });
+                self.copy_table(db, t)?;
                 continue;
             }
             let tier = perfectplay_core::Tier(old.tier);
