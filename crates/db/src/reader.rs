@@ -557,7 +557,8 @@ impl Database {
         Ok(out)
     }
 
-    /// Reads every table into memory, for recounting or for answering many positions at once.
+    /// Reads every table into memory, for recounting or for answering many positions at once (a
+    /// derived table is an error here: [`Database::load_tier_of`] computes one).
     pub fn load(&self) -> Result<Solution, DbError> {
         let tiers = (0..self.header.tables.len())
             .map(|t| self.load_table(t))
@@ -577,6 +578,17 @@ impl Database {
         let table = &self.header.tables[t];
         if table.kind != TableKind::Derived {
             return self.load_table(t).map(Some);
+        }
+        if table.positions != game.tier_size(tier) {
+            return Err(DbError::Corrupt {
+                path: self.path.clone(),
+                what: format!(
+                    "derived tier {}: {} positions, the game's tier has {}",
+                    tier.0,
+                    table.positions,
+                    game.tier_size(tier)
+                ),
+            });
         }
         let mut values = vec![ValueRemoteness::DRAW; table.positions as usize];
         values.par_chunks_mut(1 << 12).enumerate().try_for_each(|(k, out)| {
@@ -683,11 +695,18 @@ impl Database {
         }
     }
 
-    /// The highest remoteness stored (draws count 0), from the header alone: every value a
-    /// table holds is in its dictionary.
+    /// The highest remoteness (draws count 0), from the header alone: the stored analysis's if
+    /// there is one (a pruned file may keep values no reachable position has), else the highest
+    /// in any dictionary, one more if a derived table's values go one move beyond its children's.
     pub fn highest_remoteness(&self) -> u16 {
+        if let Some(a) = self.analysis() {
+            return a.rows().map(|r| r.value.remoteness_or_zero()).max().unwrap_or(0);
+        }
         let tables = self.header.tables.iter();
-        tables.flat_map(|t| &t.dictionary).map(|v| v.remoteness_or_zero()).max().unwrap_or(0)
+        let stored =
+            tables.flat_map(|t| &t.dictionary).map(|v| v.remoteness_or_zero()).max().unwrap_or(0);
+        let derived = self.header.tables.iter().any(|t| t.kind == TableKind::Derived);
+        stored + u16::from(derived)
     }
 
     /// Sizes and ratios.

@@ -325,7 +325,7 @@ impl<'g> Writer<'g> {
         db.check_game(self.game)?;
         let (level, layout) = (self.level, self.layout);
         for (t, old) in db.header().tables.iter().enumerate() {
-            if derived.contains(&perfectplay_core::Tier(old.tier)) {
+            if old.kind == TableKind::Dense && derived.contains(&perfectplay_core::Tier(old.tier)) {
                 let header = TableHeader {
                     kind: TableKind::Derived,
                     dictionary: Vec::new(),

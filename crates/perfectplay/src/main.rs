@@ -91,7 +91,7 @@ enum Command {
         tiers: bool,
         /// Tiered games: rewrite the database with only the values of positions the start
         /// reaches, the analysis stored with them (a smaller file; a position the start does not
-        /// reach is then answered "not reachable").
+        /// reach is then answered "not reachable", or where that cost nothing, with its value).
         #[arg(long)]
         prune: bool,
         /// With `--prune`: also store no values for the tiers whose values follow in one step
@@ -273,7 +273,12 @@ fn tiered_analysis(
         if let Some(derive) = prune {
             store_analysis(game, &db, &counted, Some((&reached, derive)))?;
         } else if db.analysis().is_none() || db.header().tier_lines.is_empty() {
-            store_analysis(game, &db, &counted, None)?;
+            // The marks first: the rewrite holds every block of the file in memory.
+            drop(reached);
+            // Storing saves the next count; the counts are printed either way.
+            if let Err(e) = store_analysis(game, &db, &counted, None) {
+                eprintln!("warning: the counts were not stored in {}: {e:#}", path.display());
+            }
         }
         return Ok(counted);
     }
@@ -578,11 +583,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             writer.set_tier_lines(&db.tier_lines(game));
             let written = writer.finish()?;
-            let pruned = game.tiers().into_iter().filter(|&t| reached.is_complete(t)).count();
+            let searched_tiers =
+                game.tiers().into_iter().filter(|&t| reached.is_complete(t)).count();
             writeln!(
                 out,
-                "{}: {before} bytes -> {} bytes; {pruned} tiers pruned, {} derived ({searched:.1} s \
-                 to search, {:.1} s in all)",
+                "{}: {before} bytes -> {} bytes; {searched_tiers} tiers searched through and \
+                 pruned where the start misses indices, {} derived ({searched:.1} s to search, \
+                 {:.1} s in all)",
                 file.display(),
                 written.bytes,
                 derived.len(),

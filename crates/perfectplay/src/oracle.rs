@@ -154,15 +154,17 @@ impl<'a> Oracle<'a> {
         if let Source::Live = self.source {
             return self.report_live(p, &Bar::new(), &|| false);
         }
+        let pruned = matches!(&self.source, Source::Disk(db) if db.is_pruned());
+        let not_reachable = || {
+            anyhow!(
+                "{} is not reachable from the start, and the database holds only the positions \
+                 the start reaches (expected a position reachable from the start)",
+                self.game.position_to_string(p)
+            )
+        };
         let stored = match self.source.get(self.game, p)? {
             Some(value) => self.report_from(&self.source, p, value, Fetch::Read)?,
-            None if matches!(&self.source, Source::Disk(db) if db.is_pruned()) => {
-                anyhow::bail!(
-                    "{} is not reachable from the start, and the database holds only the \
-                     positions the start reaches (expected a position reachable from the start)",
-                    self.game.position_to_string(p)
-                )
-            }
+            None if pruned => return Err(not_reachable()),
             None => {
                 let from = StartingAt { game: self.game, start: p };
                 let local =
@@ -174,6 +176,7 @@ impl<'a> Oracle<'a> {
         };
         match stored {
             Stored::Report(report) => Ok(report),
+            Stored::Unreached if pruned => Err(not_reachable()),
             Stored::Unreached | Stored::NotCached => Err(anyhow!("a move's value was not found")),
         }
     }
@@ -276,7 +279,7 @@ impl<'a> Oracle<'a> {
                 .max()
                 .ok_or_else(|| anyhow!("a position that is not primitive has no moves"))?,
         };
-        let report = self.report_with(p, value, &mut |child| {
+        let report = self.report_with(p, value, false, &mut |child| {
             Ok(values.get(&child).map_or(Found::Absent, |&v| Found::Value(v)))
         });
         match report? {
@@ -293,14 +296,20 @@ impl<'a> Oracle<'a> {
         value: ValueRemoteness,
         fetch: Fetch,
     ) -> Result<Stored> {
-        self.report_with(p, value, &mut |child| source.get_with(self.game, child, fetch))
+        // In a pruned database a position the start does not reach may still hold its value (the
+        // writer keeps it where that costs nothing), while some of its children are absent.
+        let pruned = matches!(source, Source::Disk(db) if db.is_pruned());
+        self.report_with(p, value, pruned, &mut |child| source.get_with(self.game, child, fetch))
     }
 
-    /// The report of `p`, whose value is known, with each move's value from `child_value`.
+    /// The report of `p`, whose value is known, with each move's value from `child_value`; a
+    /// child not found means `p` is not reached from the start if `absent_unreached`, else an
+    /// error.
     fn report_with(
         &self,
         p: Position,
         value: ValueRemoteness,
+        absent_unreached: bool,
         child_value: &mut dyn FnMut(Position) -> Result<Found>,
     ) -> Result<Stored> {
         let mut moves = Vec::new();
@@ -309,6 +318,7 @@ impl<'a> Oracle<'a> {
             let child_value = match child_value(child)? {
                 Found::Value(v) => v,
                 Found::NotCached => return Ok(Stored::NotCached),
+                Found::Absent if absent_unreached => return Ok(Stored::Unreached),
                 Found::Absent => {
                     return Err(anyhow!(
                         "position {} was not solved",

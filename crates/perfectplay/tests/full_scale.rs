@@ -1,6 +1,7 @@
 //! Topitop and Bagh-Chal at full scale, against their databases (`perfectplay solve topitop`,
 //! `perfectplay solve baghchal --no-analysis --memory-limit 12GiB`; BENCHMARKS.md says how they
-//! were run). Ignored in the default suite; they fail, not pass, when a database is missing:
+//! were run). Ignored in the default suite (where only the checks themselves run, on a small
+//! pruned database); they fail, not pass, when a database is missing:
 //!
 //! ```text
 //! PERFECTPLAY_FULL=1 PERFECTPLAY_DATA=/path/to/data \
@@ -25,6 +26,10 @@ fn database(game: &dyn Game) -> perfectplay_db::Database {
 fn sampled(game: &dyn Game) {
     let db = database(game);
     let started = std::time::Instant::now();
+    if db.is_pruned() {
+        let walked = full::walk_check(game, &db, 2_000);
+        println!("pruned database: {walked} positions on random games from the start all stored");
+    }
     let (tiers, children) = full::sampled_check(game, &db, 100_000);
     println!(
         "{} {}: 100000 positions checked in {tiers} tiers against {children} children ({:.1} s)",
@@ -53,4 +58,31 @@ fn baghchal_starts_with_a_draw_and_samples_agree_with_children() {
     let db = database(&game);
     assert_eq!(db.get(&game, game.start()).unwrap().map(|v| v.value()), Some(Value::Draw));
     sampled(&game);
+}
+
+/// The full-scale checks themselves, on a database small enough for the default suite: Six Men's
+/// Morris pruned with derived tiers (`analyze --prune --derive`), walked and sampled.
+#[test]
+fn the_checks_pass_on_a_pruned_six_mens_morris() {
+    let data = std::env::temp_dir().join(format!("perfectplay-full-six-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    for args in [
+        &["solve", "sixmensmorris", "--no-analysis"][..],
+        &["analyze", "sixmensmorris", "--prune", "--derive"],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(args)
+            .env("PERFECTPLAY_DATA", &data)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+    let path = perfectplay_db::path_for(&data, "sixmensmorris", "regular");
+    let db = perfectplay_db::Database::open(&path).unwrap();
+    assert!(db.is_pruned());
+    assert!(full::walk_check(game.as_ref(), &db, 50) > 50);
+    let (tiers, children) = full::sampled_check(game.as_ref(), &db, 2_000);
+    assert!(tiers > 20 && children > 2_000, "{tiers} tiers, {children} children");
+    let _ = std::fs::remove_dir_all(&data);
 }

@@ -142,6 +142,10 @@ fn sampled_positions_agree_with_children() {
     let game = Morris::nine("regular").unwrap();
     let db = database(&game);
     let started = std::time::Instant::now();
+    if db.is_pruned() {
+        let walked = full::walk_check(&game, &db, 2_000);
+        println!("pruned database: {walked} positions on random games from the start all stored");
+    }
     let (tiers_seen, children_read) = full::sampled_check(&game, &db, 100_000);
     println!(
         "100000 positions checked in {tiers_seen} tiers against {children_read} children ({:.1} s)",

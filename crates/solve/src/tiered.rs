@@ -272,6 +272,16 @@ fn reach<G: Game + ?Sized>(
         for (k, &t) in tiers.iter().enumerate() {
             for c in game.child_tiers(t) {
                 if let Some(j) = marks.slot(c) {
+                    // Completeness is settled parents first: children must come first.
+                    if j >= k {
+                        return Err(SolveError::Inconsistent {
+                            what: format!(
+                                "tier {} lists child tier {} after itself",
+                                game.tier_name(t),
+                                game.tier_name(c)
+                            ),
+                        });
+                    }
                     parents[j].push(k);
                 }
             }
@@ -382,7 +392,7 @@ pub fn count_reached<'s, G: Game + ?Sized>(
         ),
     };
     let start = game.start();
-    // Counting: per canonical index reached    // Counting: per canonical index reached, its value, and its reachable members (the images on
+    // Counting: per canonical index reached, its value, and its reachable members (the images on
     // the sides reached), each counted in its own tier.
     let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
     let merges = game.exchange_merges_classes() || game.exchange(start).is_none();

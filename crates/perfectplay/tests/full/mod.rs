@@ -96,3 +96,43 @@ pub fn sampled_check(game: &dyn Game, db: &Database, count: usize) -> (usize, us
     }
     (tiers_seen.len(), children_read)
 }
+
+/// `walks` random games from the start (the same every run), each position on them and every
+/// child of it answered by the database (no reachable position pruned away) and equal to the
+/// best over its children. Returns the positions checked.
+pub fn walk_check(game: &dyn Game, db: &Database, walks: usize) -> usize {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut checked, mut children) = (0, Vec::new());
+    for _ in 0..walks {
+        let mut p = game.start();
+        // At most 400 moves a game: a drawn game goes on for ever.
+        for _ in 0..400 {
+            let got = db.get(game, p).unwrap();
+            let got = got.unwrap_or_else(|| panic!("{} not stored", game.position_to_string(p)));
+            checked += 1;
+            if let Some(v) = game.primitive(p) {
+                assert_eq!(got, ValueRemoteness::new(v, Remoteness(0)));
+                break;
+            }
+            children.clear();
+            game.children(p, &mut children);
+            let best = children
+                .iter()
+                .map(|&c| {
+                    let v = db.get(game, c).unwrap();
+                    v.unwrap_or_else(|| panic!("{} not stored", game.position_to_string(c)))
+                        .to_parent()
+                })
+                .max();
+            assert_eq!(Some(got), best, "{}", game.position_to_string(p));
+            p = children[(next() % children.len() as u64) as usize];
+        }
+    }
+    checked
+}
