@@ -14,6 +14,7 @@ pub mod connect4;
 pub mod dawsonschess;
 pub mod dodgem;
 pub mod fivefieldkono;
+pub mod foxandgeese;
 pub mod konane;
 pub mod lgame;
 pub mod morris;
@@ -42,6 +43,7 @@ pub use connect4::Connect4;
 pub use dawsonschess::DawsonsChess;
 pub use dodgem::Dodgem;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
+pub use foxandgeese::FoxAndGeese;
 pub use konane::{Konane, KonaneStart};
 pub use lgame::LGame;
 pub use morris::Morris;
@@ -423,6 +425,15 @@ pub fn catalog() -> &'static [CatalogEntry] {
             also_checked: &[],
             make: |v| Quarto::new(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
+        CatalogEntry {
+            id: "foxandgeese",
+            name: "Fox and Geese",
+            default_variant: "6-geese",
+            variant_syntax: "N-geese, N from 4 to 15 (002's selected rules; 4 to 6 solved so far)",
+            listed_variants: &["4-geese", "5-geese", "6-geese"],
+            also_checked: &[],
+            make: |v| FoxAndGeese::new(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
     ];
     CATALOG
 }
@@ -464,6 +475,7 @@ pub fn rules(id: &str) -> Option<String> {
         "baghchal" => include_str!("baghchal.rs"),
         "topitop" => include_str!("topitop.rs"),
         "quarto" => include_str!("quarto.rs"),
+        "foxandgeese" => include_str!("foxandgeese.rs"),
         _ => return None,
     };
     let header: Vec<&str> = source

@@ -1,0 +1,645 @@
+//! Fox and Geese (002, Teufl, 2.3, the version 2.3.5 selects): one fox against 4 to 15 geese on
+//! the 33 points of the cross board (a 7x7 square without its four 2x2 corners). The geese open.
+//! A goose steps to an empty neighboring point forward (down the board), sideways or diagonally
+//! forward, never back. The fox steps to an empty point in any of the eight directions (every
+//! diagonal, not only the ones drawn on a board), or jumps over an adjacent goose to the empty
+//! point just beyond it on the same line, capturing it. Capturing is never compulsory; a capture
+//! may go on with more jumps, in any direction, as one move that may stop after any jump. The
+//! geese win when the fox cannot move. The fox wins when three geese are left: 002's variants
+//! count from 4 geese, "the minimum number of geese for this game", so the capture that leaves
+//! three ends the game, even in the middle of a chain of jumps. A player without a legal move
+//! loses (geese that are all stuck at the bottom too). Nothing else ends a game: play that can go
+//! on for ever is a draw.
+//!
+//! The start: 002 shows its layouts only in figures that its text does not carry. Here the geese
+//! fill the top arm row by row, then row 3 from the middle out, then a4 and g4, each row from the
+//! middle: 13 geese are the top arm and row 3, and 15 add a4 and g4 (the usual English layouts).
+//! The fox starts in the middle, d4. Points are named by column (a to g) and row (1 at the top).
+//!
+//! Position code: bits 0-32 the geese (points in reading order from c1), bits 33-38 the fox's
+//! point, bit 39 set when the fox is to move. Tiers: the number of geese and the sum of their
+//! rows; a goose's step forward raises the sum and a capture lowers the count, so a tier holds
+//! only sideways steps and the fox's steps. Symmetry: the left-right mirror (002's fingerprint).
+
+use std::sync::OnceLock;
+
+use perfectplay_core::autogui::autogui_position;
+use perfectplay_core::{
+    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
+    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+};
+
+use crate::board::{self, Board};
+
+/// Points on the board.
+const N: usize = 33;
+const GEESE: u64 = (1 << N) - 1;
+const FOX_SHIFT: u32 = 33;
+const FOX_TO_MOVE: u64 = 1 << 39;
+/// Geese on the board below which the game is over (won by the fox).
+const MIN_GEESE: u32 = 4;
+/// A move code's flag for a fox's capture; the rest is the capture's place in [`FoxAndGeese::captures`].
+const CAPTURE: u32 = 1 << 31;
+/// The order the start's geese fill the board in (see the module's header).
+const FILL: [&str; 15] =
+    ["d1", "c1", "e1", "d2", "c2", "e2", "d3", "c3", "e3", "b3", "f3", "a3", "g3", "a4", "g4"];
+const FOX_START: &str = "d4";
+/// Points per row, top to bottom.
+const ROW_LENGTHS: [usize; 7] = [3, 3, 7, 7, 7, 3, 3];
+
+/// The board and its move tables.
+#[derive(Debug)]
+struct Layout {
+    board: Board,
+    /// Per point: its row, 0 at the top.
+    row: [u32; N],
+    /// Per point: its neighbors in the eight directions, as a mask.
+    adjacent: [u64; N],
+    /// Per point: where a goose may step (forward, sideways, diagonally forward), as a mask.
+    goose_steps: [u64; N],
+    /// Per point: the (point jumped over, landing point) pairs.
+    jumps: Vec<Vec<(u32, u32)>>,
+    /// Per point: its mirror image.
+    mirror: [usize; N],
+}
+
+impl Layout {
+    fn shared() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(Layout::new)
+    }
+
+    fn new() -> Layout {
+        let on = |x: i32, y: i32| {
+            (0..7).contains(&x) && (0..7).contains(&y) && ((2..=4).contains(&x) || (2..=4).contains(&y))
+        };
+        let mut at = [[usize::MAX; 7]; 7];
+        let (mut names, mut xy) = (Vec::new(), Vec::new());
+        for y in 0..7 {
+            for x in 0..7 {
+                if on(x, y) {
+                    at[y as usize][x as usize] = names.len();
+                    names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
+                    xy.push((f64::from(x), f64::from(y)));
+                }
+            }
+        }
+        let point = |x: i32, y: i32| on(x, y).then(|| at[y as usize][x as usize]);
+        let mut edges = Vec::new();
+        let (mut row, mut adjacent, mut goose_steps) = ([0; N], [0; N], [0; N]);
+        let (mut jumps, mut mirror) = (vec![Vec::new(); N], [0; N]);
+        for (p, &(fx, fy)) in xy.iter().enumerate() {
+            let (x, y) = (fx as i32, fy as i32);
+            row[p] = y as u32;
+            mirror[p] = point(6 - x, y).expect("the board is symmetric");
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let Some(q) = point(x + dx, y + dy).filter(|&q| q != p) else { continue };
+                    adjacent[p] |= 1 << q;
+                    if dy >= 0 {
+                        goose_steps[p] |= 1 << q;
+                    }
+                    if p < q {
+                        edges.push((p, q));
+                    }
+                    if let Some(to) = point(x + 2 * dx, y + 2 * dy) {
+                        jumps[p].push((q as u32, to as u32));
+                    }
+                }
+            }
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let board = Board::graph(&names, &xy, &edges);
+        Layout { board, row, adjacent, goose_steps, jumps, mirror }
+    }
+
+    fn point(&self, name: &str) -> u32 {
+        self.board.cell(name).expect("a point of the board") as u32
+    }
+}
+
+/// The parts of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Parts {
+    geese: u64,
+    fox: u32,
+    fox_to_move: bool,
+}
+
+impl Parts {
+    fn of(p: Position) -> Parts {
+        Parts {
+            geese: p.0 & GEESE,
+            fox: (p.0 >> FOX_SHIFT & 63) as u32,
+            fox_to_move: p.0 & FOX_TO_MOVE != 0,
+        }
+    }
+
+    fn code(self) -> Position {
+        Position(
+            self.geese
+                | u64::from(self.fox) << FOX_SHIFT
+                | if self.fox_to_move { FOX_TO_MOVE } else { 0 },
+        )
+    }
+
+    fn empty(self) -> u64 {
+        GEESE & !self.geese & !(1 << self.fox)
+    }
+}
+
+/// Fox and Geese with a number of geese.
+#[derive(Clone, Debug)]
+pub struct FoxAndGeese {
+    geese: u32,
+    layout: &'static Layout,
+    variant: String,
+}
+
+impl FoxAndGeese {
+    /// The variant `N-geese`, N from 4 to 15.
+    pub fn new(variant: &str) -> Result<FoxAndGeese, String> {
+        let geese = variant
+            .strip_suffix("-geese")
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (MIN_GEESE..=15).contains(n))
+            .ok_or("N-geese, N from 4 to 15 (e.g. 9-geese)")?;
+        Ok(FoxAndGeese { geese, layout: Layout::shared(), variant: variant.to_string() })
+    }
+
+    /// The start's geese.
+    fn start_geese(&self) -> u64 {
+        FILL[..self.geese as usize].iter().fold(0, |m, name| m | 1 << self.layout.point(name))
+    }
+
+    /// Calls `f(from, to)` for each step of the player to move (not the fox's captures).
+    fn each_step(&self, q: Parts, mut f: impl FnMut(u32, u32)) {
+        let l = self.layout;
+        let empty = q.empty();
+        if q.fox_to_move {
+            for to in board::bits(l.adjacent[q.fox as usize] & empty) {
+                f(q.fox, to as u32);
+            }
+        } else {
+            for from in board::bits(q.geese) {
+                for to in board::bits(l.goose_steps[from] & empty) {
+                    f(from as u32, to as u32);
+                }
+            }
+        }
+    }
+
+    /// Calls `f(path, geese after)` for each of the fox's captures: the points it lands on, in
+    /// order, after its starting point, one capture for each different position it can end in
+    /// (the first path found to it). A chain stops where the game ends.
+    fn captures(&self, q: Parts, mut f: impl FnMut(&[u32], u64)) {
+        let mut path = vec![q.fox];
+        let mut seen = Vec::new();
+        self.jump_on(q.geese, &mut path, &mut seen, &mut f);
+    }
+
+    fn jump_on(
+        &self,
+        geese: u64,
+        path: &mut Vec<u32>,
+        seen: &mut Vec<(u32, u64)>,
+        f: &mut impl FnMut(&[u32], u64),
+    ) {
+        let at = *path.last().expect("the fox's point") as usize;
+        for &(over, to) in &self.layout.jumps[at] {
+            if geese >> over & 1 == 0 || geese >> to & 1 == 1 {
+                continue;
+            }
+            let after = geese & !(1 << over);
+            if seen.contains(&(to, after)) {
+                continue;
+            }
+            seen.push((to, after));
+            path.push(to);
+            f(&path[1..], after);
+            if after.count_ones() >= MIN_GEESE {
+                self.jump_on(after, path, seen, f);
+            }
+            path.pop();
+        }
+    }
+
+    fn has_move(&self, q: Parts) -> bool {
+        let l = self.layout;
+        let empty = q.empty();
+        if q.fox_to_move {
+            l.adjacent[q.fox as usize] & empty != 0
+                || l.jumps[q.fox as usize]
+                    .iter()
+                    .any(|&(over, to)| q.geese >> over & 1 == 1 && empty >> to & 1 == 1)
+        } else {
+            board::bits(q.geese).any(|g| l.goose_steps[g] & empty != 0)
+        }
+    }
+
+    /// The capture a move code names: its path and the geese after it.
+    fn capture(&self, q: Parts, k: u32) -> Option<(Vec<u32>, u64)> {
+        let mut found = None;
+        let mut i = 0;
+        self.captures(q, |path, geese| {
+            if i == k {
+                found = Some((path.to_vec(), geese));
+            }
+            i += 1;
+        });
+        found
+    }
+
+    fn name(&self, point: u32) -> &str {
+        self.layout.board.name(point as usize)
+    }
+
+    fn mirrored(&self, q: Parts) -> Parts {
+        let m = &self.layout.mirror;
+        let geese = board::bits(q.geese).fold(0u64, |acc, g| acc | 1 << m[g]);
+        Parts { geese, fox: m[q.fox as usize] as u32, ..q }
+    }
+
+    /// Why a position cannot arise, if it cannot.
+    fn illegal(&self, q: Parts) -> Option<String> {
+        let count = q.geese.count_ones();
+        if q.fox as usize >= N || q.geese >> q.fox & 1 == 1 {
+            return Some("the fox stands on a free point".into());
+        }
+        if count > self.geese {
+            return Some(format!("this game has {} geese", self.geese));
+        }
+        if count + 1 < MIN_GEESE || (count < MIN_GEESE && q.fox_to_move) {
+            return Some(format!(
+                "the game ended when the fox left {} geese",
+                MIN_GEESE - 1
+            ));
+        }
+        None
+    }
+
+    /// The position's points as rows of 3, 3, 7, 7, 7, 3 and 3 characters.
+    fn rows(&self, q: Parts) -> String {
+        let mut s = String::new();
+        let mut p = 0;
+        for (r, &len) in ROW_LENGTHS.iter().enumerate() {
+            if r > 0 {
+                s.push('/');
+            }
+            for _ in 0..len {
+                s.push(if p == q.fox as usize {
+                    'F'
+                } else if q.geese >> p & 1 == 1 {
+                    'G'
+                } else {
+                    '-'
+                });
+                p += 1;
+            }
+        }
+        s
+    }
+}
+
+impl Game for FoxAndGeese {
+    fn id(&self) -> &'static str {
+        "foxandgeese"
+    }
+    fn name(&self) -> &'static str {
+        "Fox and Geese"
+    }
+    fn variant(&self) -> String {
+        self.variant.clone()
+    }
+    fn variant_description(&self) -> String {
+        format!("{} geese against the fox, 002's selected rules", self.geese)
+    }
+    fn size_class(&self) -> SizeClass {
+        SizeClass::Large
+    }
+    fn start(&self) -> Position {
+        Parts { geese: self.start_geese(), fox: self.layout.point(FOX_START), fox_to_move: false }
+            .code()
+    }
+    fn to_move(&self, p: Position) -> Player {
+        if Parts::of(p).fox_to_move {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
+    fn primitive(&self, p: Position) -> Option<Value> {
+        let q = Parts::of(p);
+        (q.geese.count_ones() < MIN_GEESE || !self.has_move(q)).then_some(Value::Lose)
+    }
+    fn moves(&self, p: Position, out: &mut Vec<Move>) {
+        let q = Parts::of(p);
+        self.each_step(q, |from, to| out.push(Move(from << 6 | to)));
+        if q.fox_to_move {
+            let mut k = 0;
+            self.captures(q, |_, _| {
+                out.push(Move(CAPTURE | k));
+                k += 1;
+            });
+        }
+    }
+    fn do_move(&self, p: Position, mv: Move) -> Position {
+        let q = Parts::of(p);
+        let flip = Parts { fox_to_move: !q.fox_to_move, ..q };
+        if mv.0 & CAPTURE != 0 {
+            let (path, geese) = self.capture(q, mv.0 & !CAPTURE).unwrap_or((vec![q.fox], q.geese));
+            return Parts { geese, fox: *path.last().unwrap_or(&q.fox), ..flip }.code();
+        }
+        let (from, to) = (mv.0 >> 6, mv.0 & 63);
+        if q.fox_to_move {
+            Parts { fox: to, ..flip }.code()
+        } else {
+            Parts { geese: q.geese & !(1 << from) | 1 << to, ..flip }.code()
+        }
+    }
+    fn children(&self, p: Position, out: &mut Vec<Position>) {
+        let q = Parts::of(p);
+        let flip = Parts { fox_to_move: !q.fox_to_move, ..q };
+        self.each_step(q, |from, to| {
+            let child = if q.fox_to_move {
+                Parts { fox: to, ..flip }
+            } else {
+                Parts { geese: q.geese & !(1 << from) | 1 << to, ..flip }
+            };
+            out.push(child.code());
+        });
+        if q.fox_to_move {
+            self.captures(q, |path, geese| {
+                out.push(Parts { geese, fox: path[path.len() - 1], ..flip }.code())
+            });
+        }
+    }
+    fn position_to_string(&self, p: Position) -> String {
+        let q = Parts::of(p);
+        format!("{} {}", self.rows(q), if q.fox_to_move { 'F' } else { 'G' })
+    }
+    fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
+        let expected = format!(
+            "7 rows of 3, 3, 7, 7, 7, 3 and 3 points from the top, joined by /, each - (empty), \
+             G (goose) or F (the fox), then the player to move, G or F (e.g. the start: {})",
+            self.position_to_string(self.start())
+        );
+        let t = text.trim();
+        let (rows, turn) = t.rsplit_once(' ').ok_or_else(|| board::malformed(text, &expected))?;
+        let fox_to_move = match turn {
+            "G" | "g" => false,
+            "F" | "f" => true,
+            _ => return Err(board::malformed(text, &expected)),
+        };
+        let rows: Vec<&str> = rows.trim().split('/').collect();
+        let lengths: Vec<usize> = rows.iter().map(|r| r.chars().count()).collect();
+        if lengths != ROW_LENGTHS {
+            return Err(board::malformed(text, &expected));
+        }
+        let (mut geese, mut foxes) = (0u64, Vec::new());
+        for (p, ch) in rows.concat().chars().enumerate() {
+            match ch {
+                'G' | 'g' => geese |= 1 << p,
+                'F' | 'f' => foxes.push(p as u32),
+                '-' | '.' => {}
+                _ => return Err(board::malformed(text, &expected)),
+            }
+        }
+        let [fox] = foxes[..] else {
+            return Err(board::illegal(text, "there is one fox"));
+        };
+        let q = Parts { geese, fox, fox_to_move };
+        if let Some(why) = self.illegal(q) {
+            return Err(board::illegal(text, &why));
+        }
+        Ok(q.code())
+    }
+    fn move_to_string(&self, p: Position, mv: Move) -> String {
+        let q = Parts::of(p);
+        if mv.0 & CAPTURE != 0 {
+            let path = self.capture(q, mv.0 & !CAPTURE).map(|c| c.0).unwrap_or_default();
+            let mut s = self.name(q.fox).to_string();
+            path.iter().for_each(|&to| s += self.name(to));
+            return s;
+        }
+        format!("{}{}", self.name(mv.0 >> 6), self.name(mv.0 & 63))
+    }
+    fn move_syntax(&self) -> String {
+        "a move names its points, from where the piece stands to where it lands, points [a-g][1-7] \
+         with row 1 at the top (e.g. d1d2; a capture lands two points away: d4d6, and a chain of \
+         captures names each landing: d4d6f6)"
+            .into()
+    }
+    fn board_text(&self, p: Position) -> String {
+        let q = Parts::of(p);
+        let l = self.layout;
+        let mut s = board::grid_text(7, 7, |cell| {
+            let (x, y) = ((cell % 7) as f64, (cell / 7) as f64);
+            match (0..N).find(|&p| l.board.xy(p) == (x, y)) {
+                None => ' ',
+                Some(p) if p == q.fox as usize => 'F',
+                Some(p) if q.geese >> p & 1 == 1 => 'G',
+                Some(_) => '.',
+            }
+        });
+        s += &format!("geese: {}\n", q.geese.count_ones());
+        s + if q.fox_to_move { "fox to move\n" } else { "geese to move\n" }
+    }
+    fn player_names(&self) -> [&'static str; 2] {
+        ["geese", "fox"]
+    }
+    perfectplay_core::capabilities!(tiers, symmetry, gui);
+}
+
+impl Tiers for FoxAndGeese {
+    /// `128 * geese + 127 - the sum of their rows`: every move that leaves a tier lowers it.
+    fn tier(&self, p: Position) -> Tier {
+        let q = Parts::of(p);
+        let rows: u32 = board::bits(q.geese).map(|g| self.layout.row[g]).sum();
+        Tier(q.geese.count_ones() * 128 + 127 - rows)
+    }
+    /// (geese, the sum of their rows counted from 0 at the top).
+    fn tier_name(&self, t: Tier) -> String {
+        format!("({},{})", t.0 / 128, 127 - t.0 % 128)
+    }
+}
+
+impl Symmetry for FoxAndGeese {
+    fn symmetry_count(&self) -> usize {
+        2
+    }
+    fn canonical(&self, p: Position) -> Position {
+        p.min(self.mirrored(Parts::of(p)).code())
+    }
+    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
+        out.extend([p, self.mirrored(Parts::of(p)).code()]);
+    }
+    fn exchange(&self) -> Option<&dyn Exchange> {
+        None
+    }
+}
+
+/// AutoGUI centers: the board's points.
+impl ImageGui for FoxAndGeese {
+    fn theme(&self) -> ImageAutoGui {
+        let mut entities = vec![
+            Entity {
+                token: 'F',
+                svg: r##"<circle r="0.44" fill="#c8562a" stroke="#4a1a08" stroke-width="0.05"/><path d="M-0.28,-0.3L-0.14,-0.02L0,-0.14L0.14,-0.02L0.28,-0.3" stroke="#2a0c02" stroke-width="0.07" fill="none" stroke-linejoin="round"/>"##.into(),
+            },
+            Entity {
+                token: 'G',
+                svg: r##"<circle r="0.36" fill="#f7f4ea" stroke="#555" stroke-width="0.05"/><path d="M-0.1,-0.02L0.2,0.04L-0.1,0.1Z" fill="#e69a1c"/>"##.into(),
+            },
+        ];
+        entities.push(Entity {
+            token: 's',
+            svg: r##"<circle r="0.2" fill="#2e7d32" stroke="#fff" stroke-width="0.05"/>"##.into(),
+        });
+        crate::themes::points_theme(&self.layout.board, entities)
+    }
+    fn autogui_position(&self, p: Position) -> String {
+        let q = Parts::of(p);
+        autogui_position(self.to_move(p), self.rows(q).chars().filter(|&c| c != '/'))
+    }
+    /// A step is an arrow; a capture starts with the arrow of its first jump.
+    fn autogui_move(&self, p: Position, mv: Move) -> AutoGuiMove {
+        let q = Parts::of(p);
+        if mv.0 & CAPTURE != 0 {
+            let to = self.capture(q, mv.0 & !CAPTURE).map_or(q.fox, |c| c.0[0]);
+            return AutoGuiMove::Arrow { from: q.fox as usize, to: to as usize };
+        }
+        AutoGuiMove::Arrow { from: (mv.0 >> 6) as usize, to: (mv.0 & 63) as usize }
+    }
+    /// With 4 geese a capture ends the game, so no capture has a second part.
+    fn multipart(&self) -> Option<&dyn MultipartMoves> {
+        (self.geese > MIN_GEESE).then_some(self)
+    }
+}
+
+impl MultipartMoves for FoxAndGeese {
+    /// A capture is one arrow per jump (003 chapter 6); where the fox could jump on but stops, a
+    /// last click on the fox ends the move. A single jump after which none could follow is one
+    /// arrow, as a step is.
+    fn move_parts(&self, p: Position, mv: Move) -> Vec<AutoGuiMove> {
+        let q = Parts::of(p);
+        let Some((path, geese)) =
+            (mv.0 & CAPTURE != 0).then(|| self.capture(q, mv.0 & !CAPTURE)).flatten()
+        else {
+            return Vec::new();
+        };
+        let end = path[path.len() - 1];
+        let after = Parts { geese, fox: end, fox_to_move: true };
+        let mut could_go_on = false;
+        if geese.count_ones() >= MIN_GEESE {
+            self.captures(after, |_, _| could_go_on = true);
+        }
+        if path.len() == 1 && !could_go_on {
+            return Vec::new();
+        }
+        let mut from = q.fox as usize;
+        let mut parts: Vec<AutoGuiMove> = path
+            .iter()
+            .map(|&to| {
+                let arrow = AutoGuiMove::Arrow { from, to: to as usize };
+                from = to as usize;
+                arrow
+            })
+            .collect();
+        if could_go_on {
+            parts.push(AutoGuiMove::Token { token: 's', at: end as usize });
+        }
+        parts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfectplay_core::GameExt;
+
+    fn moves(game: &FoxAndGeese, text: &str) -> Vec<String> {
+        let p = game.parse_position(text).unwrap();
+        game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect()
+    }
+
+    #[test]
+    fn the_board_and_the_starts() {
+        let l = Layout::shared();
+        assert_eq!(l.board.len(), 33);
+        // Every diagonal: the middle point has eight neighbors, an arm's end corner three.
+        assert_eq!(l.adjacent[l.point("d4") as usize].count_ones(), 8);
+        assert_eq!(l.adjacent[l.point("c1") as usize].count_ones(), 3);
+        let game = FoxAndGeese::new("13-geese").unwrap();
+        assert_eq!(game.position_to_string(game.start()), "GGG/GGG/GGGGGGG/---F---/-------/---/--- G");
+        let game = FoxAndGeese::new("15-geese").unwrap();
+        assert_eq!(game.position_to_string(game.start()), "GGG/GGG/GGGGGGG/G--F--G/-------/---/--- G");
+        assert!(FoxAndGeese::new("3-geese").is_err() && FoxAndGeese::new("16-geese").is_err());
+    }
+
+    #[test]
+    fn geese_never_step_back_and_the_fox_captures_in_chains() {
+        let game = FoxAndGeese::new("9-geese").unwrap();
+        // The goose on d3 goes sideways or forward, never back up to row 2.
+        let mut m: Vec<String> = moves(&game, "GGG/---/---G---/-------/F------/---/--- G")
+            .into_iter()
+            .filter(|m| m.starts_with("d3"))
+            .collect();
+        m.sort();
+        assert_eq!(m, ["d3c3", "d3c4", "d3d4", "d3e3", "d3e4"]);
+        // The fox on d4 jumps over d5 to d6 and may go on over c5 to b4, or stop.
+        let p = "GGG/---/-------/---F---/--GG---/---/--- F";
+        let m = moves(&game, p);
+        for capture in ["d4d6", "d4d6b4", "d4b6"] {
+            assert_eq!(m.contains(&capture.to_string()), capture != "d4b6", "{capture}: {m:?}");
+        }
+        let p = game.parse_position(p).unwrap();
+        let chain = game.parse_move(p, "d4d6b4").unwrap();
+        assert_eq!(
+            game.position_to_string(game.do_move(p, chain)),
+            "GGG/---/-------/-F-----/-------/---/--- G"
+        );
+        // Three geese left: the game is over, and the fox has won.
+        let over = game.do_move(p, chain);
+        assert_eq!(game.primitive(over), Some(Value::Lose));
+        let parts: Vec<String> =
+            GameExt::move_parts(&game, p, chain).iter().map(ToString::to_string).collect();
+        assert_eq!(parts, ["M_16_28_x", "M_28_14_x"]);
+        let one = game.parse_move(p, "d4d6").unwrap();
+        let parts: Vec<String> =
+            GameExt::move_parts(&game, p, one).iter().map(ToString::to_string).collect();
+        assert_eq!(parts, ["M_16_28_x", "A_s_28_x"], "the fox could jump on from d6");
+        let mut children = Vec::new();
+        game.children(p, &mut children);
+        let mut from_moves: Vec<Position> =
+            game.legal_moves(p).iter().map(|&m| game.do_move(p, m)).collect();
+        children.sort();
+        from_moves.sort();
+        assert_eq!(children, from_moves);
+    }
+
+    #[test]
+    fn the_ends_of_the_game_and_positions_that_cannot_arise() {
+        let game = FoxAndGeese::new("9-geese").unwrap();
+        // The fox in the corner c1, every step and every landing taken: the geese have won.
+        let trapped = game.parse_position("FGG/GG-/--G-G--/-------/-------/---/--- F").unwrap();
+        assert_eq!(game.primitive(trapped), Some(Value::Lose));
+        let free = game.parse_position("FGG/GG-/--G----/-------/-------/---/--- F").unwrap();
+        assert_eq!(game.primitive(free), None, "the fox can jump over d2 to e3");
+        let bad = [
+            "GGG/---/-------/-------/-------/---/F-- F",
+            "GGG/GGG/GGGGGGG/---F---/-------/---/--- G",
+            "GGG/GGG/GGG----/---F---/-------/---/--- G F",
+            "GGG/GGG/GGG----/---F---/-------/---/---/ G",
+            "GGG/GGG/GGG----/---F---/------F/---/--- G",
+            "GGG/GGG/GGG----/-------/-------/---/--- G",
+            "GGG/GGG/GGG----/---F---/------/---/--- G",
+        ];
+        for bad in bad {
+            assert!(game.parse_position(bad).is_err(), "{bad}");
+        }
+        let small = FoxAndGeese::new("4-geese").unwrap();
+        assert!(small.parse_position("GGG/-G-/-------/---F---/-------/---/--- F").is_ok());
+        assert!(small.parse_position("GGG/-G-/---G---/---F---/-------/---/--- F").is_err());
+    }
+}
