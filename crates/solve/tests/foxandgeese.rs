@@ -1,0 +1,238 @@
+//! Fox and Geese (002, Teufl) against a plain model written here on its own terms: the cells of
+//! a 7x7 grid by coordinates, the cross board as the cells with a coordinate in 2..=4, steps in
+//! the eight directions (the geese's with `dy >= 0`, down the board), a capture as two steps the
+//! same way over a goose, chains of captures searched over (landing cell, geese left) and ended at
+//! three geese. Every position the start reaches is compared, value and remoteness, with the
+//! engine's solve (4 geese in the default suite, 5 and 6 with `--ignored`), and the
+//! mirror classes per winning side are set beside 002's Table 8.2
+//! (`reference/foxandgeese-teufl.tsv`).
+
+mod common;
+mod rounds;
+
+use std::collections::HashSet;
+
+use perfectplay_core::{Game, Position, Value};
+use perfectplay_games::FoxAndGeese;
+use perfectplay_solve::{solve, NoProgress, Solution, SolveOptions, TierSpace};
+use rounds::Explored;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct State {
+    /// Bit `y * 7 + x` per goose, `y` the row from the top.
+    geese: u64,
+    fox: u8,
+    fox_to_move: bool,
+}
+
+const DIRECTIONS: [(i32, i32); 8] =
+    [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+
+fn cell(x: i32, y: i32) -> Option<u8> {
+    let on = (0..7).contains(&x)
+        && (0..7).contains(&y)
+        && ((2..=4).contains(&x) || (2..=4).contains(&y));
+    on.then_some((y * 7 + x) as u8)
+}
+
+fn step(c: u8, (dx, dy): (i32, i32)) -> Option<u8> {
+    cell(i32::from(c % 7) + dx, i32::from(c / 7) + dy)
+}
+
+fn children(s: State) -> Vec<State> {
+    let taken = |geese: u64, c: u8| geese >> c & 1 == 1;
+    let mut out = Vec::new();
+    if !s.fox_to_move {
+        for g in (0..49u8).filter(|&g| taken(s.geese, g)) {
+            for d in DIRECTIONS.iter().filter(|d| d.1 >= 0) {
+                if let Some(to) = step(g, *d).filter(|&to| !taken(s.geese, to) && to != s.fox) {
+                    let geese = s.geese & !(1 << g) | 1 << to;
+                    out.push(State { geese, fox: s.fox, fox_to_move: true });
+                }
+            }
+        }
+        return out;
+    }
+    for d in DIRECTIONS {
+        if let Some(to) = step(s.fox, d).filter(|&to| !taken(s.geese, to)) {
+            out.push(State { geese: s.geese, fox: to, fox_to_move: false });
+        }
+    }
+    // Captures: every (landing, geese left) a chain reaches, each once.
+    let mut seen: HashSet<(u8, u64)> = HashSet::new();
+    let mut stack = vec![(s.fox, s.geese)];
+    while let Some((at, geese)) = stack.pop() {
+        for d in DIRECTIONS {
+            let Some(over) = step(at, d).filter(|&o| taken(geese, o)) else { continue };
+            let Some(to) = step(over, d).filter(|&t| !taken(geese, t)) else { continue };
+            let left = geese & !(1 << over);
+            if seen.insert((to, left)) {
+                out.push(State { geese: left, fox: to, fox_to_move: false });
+                if left.count_ones() >= 4 {
+                    stack.push((to, left));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn primitive(s: State) -> Option<Value> {
+    (s.geese.count_ones() < 4 || children(s).is_empty()).then_some(Value::Lose)
+}
+
+/// The text form the game reads: the board's rows of 3, 3, 7, 7, 7, 3 and 3 points.
+fn text(s: State) -> String {
+    let rows: Vec<String> = (0..7)
+        .map(|y| {
+            (0..7)
+                .filter_map(|x| cell(x, y))
+                .map(|c| {
+                    if c == s.fox {
+                        'F'
+                    } else if s.geese >> c & 1 == 1 {
+                        'G'
+                    } else {
+                        '-'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    format!("{} {}", rows.join("/"), if s.fox_to_move { 'F' } else { 'G' })
+}
+
+fn mirror(s: State) -> State {
+    let flip = |c: u8| (c / 7) * 7 + 6 - c % 7;
+    let geese = (0..49u8).filter(|&c| s.geese >> c & 1 == 1).fold(0, |m, c| m | 1 << flip(c));
+    State { geese, fox: flip(s.fox), ..s }
+}
+
+/// Mirror classes: all, those the geese win, those the fox wins.
+#[derive(Debug, PartialEq, Eq)]
+struct Classes {
+    states: u64,
+    geese_win: u64,
+    fox_wins: u64,
+}
+
+/// The start the module's header describes: the top arm, then row 3 from the middle out, then
+/// a4 and g4; the fox on d4.
+fn start(geese: usize) -> State {
+    let fill = [
+        (3, 0),
+        (2, 0),
+        (4, 0),
+        (3, 1),
+        (2, 1),
+        (4, 1),
+        (3, 2),
+        (2, 2),
+        (4, 2),
+        (1, 2),
+        (5, 2),
+        (0, 2),
+        (6, 2),
+        (0, 3),
+        (6, 3),
+    ];
+    let geese = fill[..geese].iter().fold(0u64, |m, &(x, y)| m | 1 << cell(x, y).unwrap());
+    State { geese, fox: cell(3, 3).unwrap(), fox_to_move: false }
+}
+
+fn winner(v: Value, fox_to_move: bool) -> Option<bool> {
+    match v {
+        Value::Win => Some(fox_to_move),
+        Value::Lose => Some(!fox_to_move),
+        _ => None,
+    }
+}
+
+/// Solves `geese` both ways and compares every reachable position; returns the plain model's
+/// mirror classes.
+fn check(geese: usize) -> Classes {
+    let game = FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
+    let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
+    let start = start(geese);
+    assert_eq!(game.position_to_string(game.start()), text(start));
+    let explored = Explored::new(start, primitive, children);
+    let values = explored.solve();
+    explored.check_solution(&values, &game, &solution, text);
+    let mut classes = Classes { states: 0, geese_win: 0, fox_wins: 0 };
+    let mut seen = HashSet::new();
+    for (&s, &(v, _)) in explored.states.iter().zip(&values) {
+        let key = [s, mirror(s)].into_iter().map(|s| (s.geese, s.fox, s.fox_to_move)).min();
+        if seen.insert(key) {
+            classes.states += 1;
+            match winner(v, s.fox_to_move) {
+                Some(true) => classes.fox_wins += 1,
+                Some(false) => classes.geese_win += 1,
+                None => {}
+            }
+        }
+    }
+    assert_eq!(classes, engine_classes(&game, &solution));
+    classes
+}
+
+/// The same counts from the engine's canonical positions.
+fn engine_classes(game: &FoxAndGeese, solution: &Solution) -> Classes {
+    let mut classes = Classes { states: 0, geese_win: 0, fox_wins: 0 };
+    for t in solution.tiers() {
+        let TierSpace::Sorted(keys) = &t.space else { panic!("a sparse solve") };
+        for key in keys.iter() {
+            let p = Position(key);
+            let v = solution.get(game, p).expect("solved").value();
+            classes.states += 1;
+            match winner(v, game.to_move(p) == perfectplay_core::Player::Second) {
+                Some(true) => classes.fox_wins += 1,
+                Some(false) => classes.geese_win += 1,
+                None => {}
+            }
+        }
+    }
+    classes
+}
+
+/// Table 8.2's row for `geese`: exact states, states the geese win, states the fox wins.
+fn teufl(geese: usize) -> Classes {
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/reference/foxandgeese-teufl.tsv");
+    let table = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let row = table
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f[0] == geese.to_string())
+        .expect("a row");
+    let n = |i: usize| row[i].parse::<u64>().expect("a count");
+    Classes { states: n(2), geese_win: n(3), fox_wins: n(4) }
+}
+
+fn compare(geese: usize) {
+    let ours = check(geese);
+    let theirs = teufl(geese);
+    eprintln!("{geese} geese: ours {ours:?}, Table 8.2 {theirs:?}");
+    assert_eq!(ours.geese_win, theirs.geese_win);
+    let draws = |c: &Classes| c.states - c.geese_win - c.fox_wins;
+    // Not yet explained: Table 8.2 holds 28 more states than the start reaches here, 27 of
+    // them won by the fox and one a draw, for 4, 5 and 6 geese alike.
+    assert_eq!((theirs.states - ours.states, draws(&theirs) - draws(&ours)), (28, 1));
+}
+
+#[test]
+fn four_geese_match_a_plain_solver_everywhere() {
+    compare(4);
+}
+
+#[test]
+#[ignore]
+fn five_geese_match_a_plain_solver_everywhere() {
+    compare(5);
+}
+
+#[test]
+#[ignore]
+fn six_geese_match_a_plain_solver_everywhere() {
+    compare(6);
+}
