@@ -20,13 +20,15 @@
 //! point, bit 39 set when the fox is to move. Tiers: the number of geese and the sum of their
 //! rows; a goose's step forward raises the sum and a capture lowers the count, so a tier holds
 //! only sideways steps and the fox's steps. Symmetry: the left-right mirror (002's fingerprint).
+//! A tier's index is dense over the fox's 20 points up to the mirror and the geese's sets with
+//! the tier's row sum, ranked by counting (no position of another tier takes an index).
 
 use std::sync::OnceLock;
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, Value,
 };
 
 use crate::board::{self, Board};
@@ -44,6 +46,9 @@ const CAPTURE: u32 = 1 << 31;
 const FILL: [&str; 15] =
     ["d1", "c1", "e1", "d2", "c2", "e2", "d3", "c3", "e3", "b3", "f3", "a3", "g3", "a4", "g4"];
 const FOX_START: &str = "d4";
+/// The fox's points up to the mirror (column d or left of it), in reading order.
+const FOX_POINTS: [u32; FOX_CLASSES] =
+    [0, 1, 3, 4, 6, 7, 8, 9, 13, 14, 15, 16, 20, 21, 22, 23, 27, 28, 30, 31];
 /// Points per row, top to bottom.
 const ROW_LENGTHS: [usize; 7] = [3, 3, 7, 7, 7, 3, 3];
 
@@ -61,7 +66,15 @@ struct Layout {
     jumps: Vec<Vec<(u32, u32)>>,
     /// Per point: its mirror image.
     mirror: [usize; N],
+    /// The geese's sets ranked by row sum: see [`Layout::count`].
+    counts: Vec<u64>,
 }
+
+/// Most geese, and the highest sum of their rows plus one.
+const MAX_GEESE: usize = 15;
+const SUMS: usize = 6 * MAX_GEESE + 1;
+/// The fox's points up to the mirror: those left of the middle column or on it, 20 of them.
+const FOX_CLASSES: usize = 20;
 
 impl Layout {
     fn shared() -> &'static Layout {
@@ -71,7 +84,9 @@ impl Layout {
 
     fn new() -> Layout {
         let on = |x: i32, y: i32| {
-            (0..7).contains(&x) && (0..7).contains(&y) && ((2..=4).contains(&x) || (2..=4).contains(&y))
+            (0..7).contains(&x)
+                && (0..7).contains(&y)
+                && ((2..=4).contains(&x) || (2..=4).contains(&y))
         };
         let mut at = [[usize::MAX; 7]; 7];
         let (mut names, mut xy) = (Vec::new(), Vec::new());
@@ -110,7 +125,80 @@ impl Layout {
         }
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let board = Board::graph(&names, &xy, &edges);
-        Layout { board, row, adjacent, goose_steps, jumps, mirror }
+        let counts = Self::counts(&row);
+        Layout { board, row, adjacent, goose_steps, jumps, mirror, counts }
+    }
+
+    /// `count(fox, i, k, t)` for every argument, flattened.
+    fn counts(row: &[u32; N]) -> Vec<u64> {
+        let mut counts = vec![0u64; N * N * (MAX_GEESE + 1) * SUMS];
+        for fox in 0..N {
+            let others: Vec<usize> = (0..N).filter(|&p| p != fox).collect();
+            let at = |i: usize, k: usize, t: usize| Self::slot(fox, i, k, t);
+            counts[at(N - 1, 0, 0)] = 1;
+            for i in (0..N - 1).rev() {
+                let r = row[others[i]] as usize;
+                for k in 0..=MAX_GEESE {
+                    for t in 0..SUMS {
+                        let with =
+                            if k > 0 && t >= r { counts[at(i + 1, k - 1, t - r)] } else { 0 };
+                        counts[at(i, k, t)] = counts[at(i + 1, k, t)] + with;
+                    }
+                }
+            }
+        }
+        counts
+    }
+
+    fn slot(fox: usize, i: usize, k: usize, t: usize) -> usize {
+        ((fox * N + i) * (MAX_GEESE + 1) + k) * SUMS + t
+    }
+
+    /// The number of sets of `k` geese with row sum `t` on the points other than the fox's from
+    /// the `i`-th of them on (in reading order).
+    fn count(&self, fox: usize, i: usize, k: usize, t: usize) -> u64 {
+        if k > MAX_GEESE || t >= SUMS {
+            return 0;
+        }
+        self.counts[Self::slot(fox, i, k, t)]
+    }
+
+    /// A set of geese's rank among the sets of as many geese with the same row sum, the fox on
+    /// `fox`: sets without a point come before sets with it, point by point in reading order.
+    fn rank(&self, fox: usize, geese: u64) -> u64 {
+        let (mut k, mut t) = (geese.count_ones() as usize, self.row_sum(geese) as usize);
+        let mut rank = 0;
+        let mut i = 0;
+        for p in (0..N).filter(|&p| p != fox) {
+            if geese >> p & 1 == 1 {
+                rank += self.count(fox, i + 1, k, t);
+                k -= 1;
+                t -= self.row[p] as usize;
+            }
+            i += 1;
+        }
+        rank
+    }
+
+    /// The set at `rank` (see [`Layout::rank`]).
+    fn unrank(&self, fox: usize, mut k: usize, mut t: usize, mut rank: u64) -> Option<u64> {
+        let mut geese = 0u64;
+        let mut i = 0;
+        for p in (0..N).filter(|&p| p != fox) {
+            let without = self.count(fox, i + 1, k, t);
+            if rank >= without {
+                rank -= without;
+                geese |= 1 << p;
+                k = k.checked_sub(1)?;
+                t = t.checked_sub(self.row[p] as usize)?;
+            }
+            i += 1;
+        }
+        (k == 0 && t == 0 && rank == 0).then_some(geese)
+    }
+
+    fn row_sum(&self, geese: u64) -> u32 {
+        board::bits(geese).map(|g| self.row[g]).sum()
     }
 
     fn point(&self, name: &str) -> u32 {
@@ -270,10 +358,7 @@ impl FoxAndGeese {
             return Some(format!("this game has {} geese", self.geese));
         }
         if count + 1 < MIN_GEESE || (count < MIN_GEESE && q.fox_to_move) {
-            return Some(format!(
-                "the game ended when the fox left {} geese",
-                MIN_GEESE - 1
-            ));
+            return Some(format!("the game ended when the fox left {} geese", MIN_GEESE - 1));
         }
         None
     }
@@ -412,6 +497,9 @@ impl Game for FoxAndGeese {
         if let Some(why) = self.illegal(q) {
             return Err(board::illegal(text, &why));
         }
+        if !self.tier_exists(q.geese.count_ones(), self.layout.row_sum(q.geese)) {
+            return Err(board::illegal(text, "geese never move back up the board"));
+        }
         Ok(q.code())
     }
     fn move_to_string(&self, p: Position, mv: Move) -> String {
@@ -448,19 +536,137 @@ impl Game for FoxAndGeese {
     fn player_names(&self) -> [&'static str; 2] {
         ["geese", "fox"]
     }
-    perfectplay_core::capabilities!(tiers, symmetry, gui);
+    perfectplay_core::capabilities!(tier_index, symmetry, gui);
+}
+
+impl FoxAndGeese {
+    /// `128 * geese + 127 - the sum of their rows`: every move that leaves a tier lowers it.
+    fn tier_of(geese: u32, sum: u32) -> Tier {
+        Tier(geese * 128 + 127 - sum)
+    }
+
+    fn tier_parts(t: Tier) -> (u32, u32) {
+        (t.0 / 128, 127 - t.0 % 128)
+    }
+
+    /// The sets of `geese` geese with row sum `sum` and the fox on one of its points up to the
+    /// mirror: the indices of a tier for one side to move.
+    fn half(&self, geese: u32, sum: u32) -> u64 {
+        let (k, t) = (geese as usize, sum as usize);
+        FOX_POINTS.iter().map(|&f| self.layout.count(f as usize, 0, k, t)).sum()
+    }
+
+    /// Whether a game reaches the tier: geese from three (the end) to all of them, and while
+    /// none is captured, no lower row sum than the start's.
+    fn tier_exists(&self, geese: u32, sum: u32) -> bool {
+        (MIN_GEESE - 1..=self.geese).contains(&geese)
+            && (geese < self.geese || sum >= self.layout.row_sum(self.start_geese()))
+            && self.half(geese, sum) > 0
+    }
+
+    /// Every tier, children first: fewer geese first, then the higher row sums.
+    fn all_tiers(&self) -> Vec<Tier> {
+        let mut tiers = Vec::new();
+        for geese in MIN_GEESE - 1..=self.geese {
+            for sum in (0..SUMS as u32).rev() {
+                if self.tier_exists(geese, sum) {
+                    tiers.push(Self::tier_of(geese, sum));
+                }
+            }
+        }
+        tiers
+    }
+
+    /// A goose's step forward raises the row sum by one; a chain of `k` captures takes `k`
+    /// geese and up to `6 k` from the sum.
+    fn child_tiers_of(&self, t: Tier) -> Vec<Tier> {
+        let (geese, sum) = Self::tier_parts(t);
+        if geese < MIN_GEESE {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if self.tier_exists(geese, sum + 1) {
+            out.push(Self::tier_of(geese, sum + 1));
+        }
+        for k in 1..=geese + 1 - MIN_GEESE {
+            for taken in 0..=(6 * k).min(sum) {
+                if self.tier_exists(geese - k, sum - taken) {
+                    out.push(Self::tier_of(geese - k, sum - taken));
+                }
+            }
+        }
+        out
+    }
 }
 
 impl Tiers for FoxAndGeese {
-    /// `128 * geese + 127 - the sum of their rows`: every move that leaves a tier lowers it.
     fn tier(&self, p: Position) -> Tier {
         let q = Parts::of(p);
-        let rows: u32 = board::bits(q.geese).map(|g| self.layout.row[g]).sum();
-        Tier(q.geese.count_ones() * 128 + 127 - rows)
+        Self::tier_of(q.geese.count_ones(), self.layout.row_sum(q.geese))
     }
     /// (geese, the sum of their rows counted from 0 at the top).
     fn tier_name(&self, t: Tier) -> String {
-        format!("({},{})", t.0 / 128, 127 - t.0 % 128)
+        let (geese, sum) = Self::tier_parts(t);
+        format!("({geese},{sum})")
+    }
+}
+
+/// A tier's index: the geese to move, then the fox (with three geese left, the geese only);
+/// for each, the fox's points up to the mirror in reading order, and for each of them the
+/// geese's sets with the tier's row sum ranked ([`Layout::rank`]). A fox in the middle column
+/// gives both mirror images of the geese an index; the one that is not canonical is skipped.
+impl TierIndex for FoxAndGeese {
+    fn tiers(&self) -> Vec<Tier> {
+        self.all_tiers()
+    }
+    fn canonical_tier(&self, t: Tier) -> Tier {
+        t
+    }
+    fn child_tiers(&self, t: Tier) -> Vec<Tier> {
+        self.child_tiers_of(t)
+    }
+    fn moves_within(&self, t: Tier) -> bool {
+        Self::tier_parts(t).0 >= MIN_GEESE
+    }
+    fn tier_size(&self, t: Tier) -> u64 {
+        let (geese, sum) = Self::tier_parts(t);
+        let sides = if geese >= MIN_GEESE { 2 } else { 1 };
+        sides * self.half(geese, sum)
+    }
+    fn tier_index(&self, p: Position) -> u64 {
+        let mut q = Parts::of(p);
+        if !FOX_POINTS.contains(&q.fox) {
+            q = self.mirrored(q);
+        }
+        let l = self.layout;
+        let (k, t) = (q.geese.count_ones() as usize, l.row_sum(q.geese) as usize);
+        let before: u64 = FOX_POINTS
+            .iter()
+            .take_while(|&&f| f != q.fox)
+            .map(|&f| l.count(f as usize, 0, k, t))
+            .sum();
+        let side = if q.fox_to_move { self.half(k as u32, t as u32) } else { 0 };
+        side + before + l.rank(q.fox as usize, q.geese)
+    }
+    fn tier_position(&self, tier: Tier, index: u64) -> Option<Position> {
+        let (geese, sum) = Self::tier_parts(tier);
+        let half = self.half(geese, sum);
+        let fox_to_move = index >= half;
+        if fox_to_move && geese < MIN_GEESE {
+            return None;
+        }
+        let mut rank = index % half.max(1);
+        let (k, t) = (geese as usize, sum as usize);
+        for &fox in &FOX_POINTS {
+            let sets = self.layout.count(fox as usize, 0, k, t);
+            if rank < sets {
+                let geese = self.layout.unrank(fox as usize, k, t, rank)?;
+                let q = Parts { geese, fox, fox_to_move };
+                return self.illegal(q).is_none().then(|| q.code());
+            }
+            rank -= sets;
+        }
+        None
     }
 }
 
@@ -571,9 +777,15 @@ mod tests {
         assert_eq!(l.adjacent[l.point("d4") as usize].count_ones(), 8);
         assert_eq!(l.adjacent[l.point("c1") as usize].count_ones(), 3);
         let game = FoxAndGeese::new("13-geese").unwrap();
-        assert_eq!(game.position_to_string(game.start()), "GGG/GGG/GGGGGGG/---F---/-------/---/--- G");
+        assert_eq!(
+            game.position_to_string(game.start()),
+            "GGG/GGG/GGGGGGG/---F---/-------/---/--- G"
+        );
         let game = FoxAndGeese::new("15-geese").unwrap();
-        assert_eq!(game.position_to_string(game.start()), "GGG/GGG/GGGGGGG/G--F--G/-------/---/--- G");
+        assert_eq!(
+            game.position_to_string(game.start()),
+            "GGG/GGG/GGGGGGG/G--F--G/-------/---/--- G"
+        );
         assert!(FoxAndGeese::new("3-geese").is_err() && FoxAndGeese::new("16-geese").is_err());
     }
 

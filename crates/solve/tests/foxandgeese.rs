@@ -12,9 +12,9 @@ mod rounds;
 
 use std::collections::HashSet;
 
-use perfectplay_core::{Game, Position, Value};
+use perfectplay_core::{Game, Value};
 use perfectplay_games::FoxAndGeese;
-use perfectplay_solve::{solve, NoProgress, Solution, SolveOptions, TierSpace};
+use perfectplay_solve::{analyze, solve, NoProgress, Solution, SolveOptions};
 use rounds::Explored;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -171,27 +171,17 @@ fn check(geese: usize) -> Classes {
             }
         }
     }
-    assert_eq!(classes, engine_classes(&game, &solution));
+    let draws = classes.states - classes.geese_win - classes.fox_wins;
+    assert_eq!((classes.states, draws), engine_classes(&game, &solution));
     classes
 }
 
-/// The same counts from the engine's canonical positions.
-fn engine_classes(game: &FoxAndGeese, solution: &Solution) -> Classes {
-    let mut classes = Classes { states: 0, geese_win: 0, fox_wins: 0 };
-    for t in solution.tiers() {
-        let TierSpace::Sorted(keys) = &t.space else { panic!("a sparse solve") };
-        for key in keys.iter() {
-            let p = Position(key);
-            let v = solution.get(game, p).expect("solved").value();
-            classes.states += 1;
-            match winner(v, game.to_move(p) == perfectplay_core::Player::Second) {
-                Some(true) => classes.fox_wins += 1,
-                Some(false) => classes.geese_win += 1,
-                None => {}
-            }
-        }
-    }
-    classes
+/// The engine's analysis of the start's reach: its classes in all, and its draws.
+fn engine_classes(game: &FoxAndGeese, solution: &Solution) -> (u64, u64) {
+    let analysis = analyze(game, solution, &NoProgress).unwrap();
+    let draws =
+        analysis.rows().filter(|r| r.value.value() == Value::Draw).map(|r| r.canonical_count);
+    (analysis.canonical_total(), draws.sum())
 }
 
 /// Table 8.2's row for `geese`: exact states, states the geese win, states the fox wins.
