@@ -23,12 +23,13 @@
 //! A tier's index is dense over the fox's 20 points up to the mirror and the geese's sets with
 //! the tier's row sum, ranked by counting (no position of another tier takes an index).
 
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, Value,
+    Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
 };
 
 use crate::board::{self, Board};
@@ -242,6 +243,9 @@ pub struct FoxAndGeese {
     geese: u32,
     layout: &'static Layout,
     variant: String,
+    /// The start's geese, and the sum of their rows.
+    start_geese: u64,
+    start_sum: u32,
 }
 
 impl FoxAndGeese {
@@ -252,12 +256,11 @@ impl FoxAndGeese {
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| (MIN_GEESE..=15).contains(n))
             .ok_or("N-geese, N from 4 to 15 (e.g. 9-geese)")?;
-        Ok(FoxAndGeese { geese, layout: Layout::shared(), variant: variant.to_string() })
-    }
-
-    /// The start's geese.
-    fn start_geese(&self) -> u64 {
-        FILL[..self.geese as usize].iter().fold(0, |m, name| m | 1 << self.layout.point(name))
+        let layout = Layout::shared();
+        let start_geese =
+            FILL[..geese as usize].iter().fold(0, |m, name| m | 1 << layout.point(name));
+        let start_sum = layout.row_sum(start_geese);
+        Ok(FoxAndGeese { geese, layout, variant: variant.to_string(), start_geese, start_sum })
     }
 
     /// Calls `f(from, to)` for each step of the player to move (not the fox's captures).
@@ -403,7 +406,7 @@ impl Game for FoxAndGeese {
         SizeClass::Large
     }
     fn start(&self) -> Position {
-        Parts { geese: self.start_geese(), fox: self.layout.point(FOX_START), fox_to_move: false }
+        Parts { geese: self.start_geese, fox: self.layout.point(FOX_START), fox_to_move: false }
             .code()
     }
     fn to_move(&self, p: Position) -> Player {
@@ -536,7 +539,7 @@ impl Game for FoxAndGeese {
     fn player_names(&self) -> [&'static str; 2] {
         ["geese", "fox"]
     }
-    perfectplay_core::capabilities!(tier_index, symmetry, gui);
+    perfectplay_core::capabilities!(tier_index, symmetry, undo, gui);
 }
 
 impl FoxAndGeese {
@@ -560,7 +563,7 @@ impl FoxAndGeese {
     /// none is captured, no lower row sum than the start's.
     fn tier_exists(&self, geese: u32, sum: u32) -> bool {
         (MIN_GEESE - 1..=self.geese).contains(&geese)
-            && (geese < self.geese || sum >= self.layout.row_sum(self.start_geese()))
+            && (geese < self.geese || sum >= self.start_sum)
             && self.half(geese, sum) > 0
     }
 
@@ -682,6 +685,75 @@ impl Symmetry for FoxAndGeese {
     }
     fn exchange(&self) -> Option<&dyn Exchange> {
         None
+    }
+}
+
+impl FoxAndGeese {
+    /// Calls `f` with each position that has a move to `q`; with `same_tier`, only the steps
+    /// that stay in its tier (a goose's sideways, the fox's).
+    fn each_parent(&self, q: Parts, same_tier: bool, mut f: impl FnMut(Parts)) {
+        let l = self.layout;
+        let empty = q.empty();
+        let parent = Parts { fox_to_move: !q.fox_to_move, ..q };
+        if q.fox_to_move {
+            for g in board::bits(q.geese) {
+                for from in board::bits(l.adjacent[g] & empty) {
+                    let back = l.goose_steps[from] >> g & 1 == 0;
+                    if back || (same_tier && l.row[from] != l.row[g]) {
+                        continue;
+                    }
+                    f(Parts { geese: q.geese & !(1 << g) | 1 << from, ..parent });
+                }
+            }
+            return;
+        }
+        if q.geese.count_ones() >= MIN_GEESE {
+            for from in board::bits(l.adjacent[q.fox as usize] & empty) {
+                f(Parts { fox: from as u32, ..parent });
+            }
+        }
+        if !same_tier {
+            let mut seen = HashSet::new();
+            self.jump_back(q.geese, q.fox, &mut seen, &mut f);
+        }
+    }
+
+    /// The captures that end with the fox on `at` and `geese` left, undone one jump at a time:
+    /// each jump back puts a goose on the point jumped over, and each is a parent.
+    fn jump_back(
+        &self,
+        geese: u64,
+        at: u32,
+        seen: &mut HashSet<(u32, u64)>,
+        f: &mut impl FnMut(Parts),
+    ) {
+        if geese.count_ones() >= self.geese {
+            return;
+        }
+        for &(over, from) in &self.layout.jumps[at as usize] {
+            if (geese | 1 << at) >> over & 1 == 1 || geese >> from & 1 == 1 {
+                continue;
+            }
+            let before = geese | 1 << over;
+            if !seen.insert((from, before)) {
+                continue;
+            }
+            f(Parts { geese: before, fox: from, fox_to_move: true });
+            self.jump_back(before, from, seen, f);
+        }
+    }
+}
+
+impl UndoMoves for FoxAndGeese {
+    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
+        self.each_parent(Parts::of(p), false, |r| {
+            if self.tier_exists(r.geese.count_ones(), self.layout.row_sum(r.geese)) {
+                out.push(r.code());
+            }
+        });
+    }
+    fn undo_moves_in_tier(&self, p: Position, out: &mut Vec<Position>) {
+        self.each_parent(Parts::of(p), true, |r| out.push(r.code()));
     }
 }
 
