@@ -69,6 +69,15 @@ struct Layout {
     mirror: [usize; N],
     /// The geese's sets ranked by row sum: see [`Layout::count`].
     counts: Vec<u64>,
+    /// Per fox class `j` (and one past the last), geese count and row sum: the sets of the fox's
+    /// classes before `j`, the start of `j`'s part of a tier's index.
+    offsets: Vec<u64>,
+    /// Per point: its fox class, or `u8::MAX` right of the middle column.
+    class: [u8; N],
+    /// Per row: its points, as a mask.
+    rows: [u64; 7],
+    /// Per byte of a set and its value: the byte's points mirrored, as a mask.
+    mirror_bytes: Vec<[u64; 256]>,
 }
 
 /// Most geese, and the highest sum of their rows plus one.
@@ -127,7 +136,64 @@ impl Layout {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let board = Board::graph(&names, &xy, &edges);
         let counts = Self::counts(&row);
-        Layout { board, row, adjacent, goose_steps, jumps, mirror, counts }
+        let mut offsets = vec![0u64; (FOX_CLASSES + 1) * (MAX_GEESE + 1) * SUMS];
+        for (j, &fox) in FOX_POINTS.iter().enumerate() {
+            for k in 0..=MAX_GEESE {
+                for t in 0..SUMS {
+                    let at = (j * (MAX_GEESE + 1) + k) * SUMS + t;
+                    let sets = counts[Self::slot(fox as usize, 0, k, t)];
+                    offsets[at + (MAX_GEESE + 1) * SUMS] = offsets[at] + sets;
+                }
+            }
+        }
+        let mut class = [u8::MAX; N];
+        for (j, &fox) in FOX_POINTS.iter().enumerate() {
+            class[fox as usize] = j as u8;
+        }
+        let mut rows = [0u64; 7];
+        for p in 0..N {
+            rows[row[p] as usize] |= 1 << p;
+        }
+        let mirror_bytes = (0..N.div_ceil(8))
+            .map(|b| {
+                let mut table = [0u64; 256];
+                for (v, image) in table.iter_mut().enumerate() {
+                    for bit in (0..8).filter(|&i| v >> i & 1 == 1 && 8 * b + i < N) {
+                        *image |= 1 << mirror[8 * b + bit];
+                    }
+                }
+                table
+            })
+            .collect();
+        Layout {
+            board,
+            row,
+            adjacent,
+            goose_steps,
+            jumps,
+            mirror,
+            counts,
+            offsets,
+            class,
+            rows,
+            mirror_bytes,
+        }
+    }
+
+    /// The start of fox class `j`'s part of the index of `k` geese with row sum `t`
+    /// (`j = FOX_CLASSES`: the size of one side's part).
+    fn offset(&self, j: usize, k: usize, t: usize) -> u64 {
+        if k > MAX_GEESE || t >= SUMS {
+            return 0;
+        }
+        self.offsets[(j * (MAX_GEESE + 1) + k) * SUMS + t]
+    }
+
+    fn mirror_set(&self, set: u64) -> u64 {
+        self.mirror_bytes
+            .iter()
+            .enumerate()
+            .fold(0, |m, (b, table)| m | table[(set >> (8 * b) & 255) as usize])
     }
 
     /// `count(fox, i, k, t)` for every argument, flattened.
@@ -169,14 +235,11 @@ impl Layout {
     fn rank(&self, fox: usize, geese: u64) -> u64 {
         let (mut k, mut t) = (geese.count_ones() as usize, self.row_sum(geese) as usize);
         let mut rank = 0;
-        let mut i = 0;
-        for p in (0..N).filter(|&p| p != fox) {
-            if geese >> p & 1 == 1 {
-                rank += self.count(fox, i + 1, k, t);
-                k -= 1;
-                t -= self.row[p] as usize;
-            }
-            i += 1;
+        for p in board::bits(geese) {
+            let i = p - usize::from(p > fox);
+            rank += self.count(fox, i + 1, k, t);
+            k -= 1;
+            t -= self.row[p] as usize;
         }
         rank
     }
@@ -199,7 +262,7 @@ impl Layout {
     }
 
     fn row_sum(&self, geese: u64) -> u32 {
-        board::bits(geese).map(|g| self.row[g]).sum()
+        (1..7).map(|r| r as u32 * (geese & self.rows[r]).count_ones()).sum()
     }
 
     fn point(&self, name: &str) -> u32 {
@@ -346,9 +409,8 @@ impl FoxAndGeese {
     }
 
     fn mirrored(&self, q: Parts) -> Parts {
-        let m = &self.layout.mirror;
-        let geese = board::bits(q.geese).fold(0u64, |acc, g| acc | 1 << m[g]);
-        Parts { geese, fox: m[q.fox as usize] as u32, ..q }
+        let l = self.layout;
+        Parts { geese: l.mirror_set(q.geese), fox: l.mirror[q.fox as usize] as u32, ..q }
     }
 
     /// Why a position cannot arise, if it cannot.
@@ -555,8 +617,7 @@ impl FoxAndGeese {
     /// The sets of `geese` geese with row sum `sum` and the fox on one of its points up to the
     /// mirror: the indices of a tier for one side to move.
     fn half(&self, geese: u32, sum: u32) -> u64 {
-        let (k, t) = (geese as usize, sum as usize);
-        FOX_POINTS.iter().map(|&f| self.layout.count(f as usize, 0, k, t)).sum()
+        self.layout.offset(FOX_CLASSES, geese as usize, sum as usize)
     }
 
     /// Whether a game reaches the tier: geese from three (the end) to all of them, and while
@@ -638,17 +699,13 @@ impl TierIndex for FoxAndGeese {
     }
     fn tier_index(&self, p: Position) -> u64 {
         let mut q = Parts::of(p);
-        if !FOX_POINTS.contains(&q.fox) {
+        let l = self.layout;
+        if l.class[q.fox as usize] == u8::MAX {
             q = self.mirrored(q);
         }
-        let l = self.layout;
         let (k, t) = (q.geese.count_ones() as usize, l.row_sum(q.geese) as usize);
-        let before: u64 = FOX_POINTS
-            .iter()
-            .take_while(|&&f| f != q.fox)
-            .map(|&f| l.count(f as usize, 0, k, t))
-            .sum();
-        let side = if q.fox_to_move { self.half(k as u32, t as u32) } else { 0 };
+        let before = l.offset(usize::from(l.class[q.fox as usize]), k, t);
+        let side = if q.fox_to_move { l.offset(FOX_CLASSES, k, t) } else { 0 };
         side + before + l.rank(q.fox as usize, q.geese)
     }
     fn tier_position(&self, tier: Tier, index: u64) -> Option<Position> {
@@ -658,18 +715,14 @@ impl TierIndex for FoxAndGeese {
         if fox_to_move && geese < MIN_GEESE {
             return None;
         }
-        let mut rank = index % half.max(1);
+        let rank = index % half.max(1);
         let (k, t) = (geese as usize, sum as usize);
-        for &fox in &FOX_POINTS {
-            let sets = self.layout.count(fox as usize, 0, k, t);
-            if rank < sets {
-                let geese = self.layout.unrank(fox as usize, k, t, rank)?;
-                let q = Parts { geese, fox, fox_to_move };
-                return self.illegal(q).is_none().then(|| q.code());
-            }
-            rank -= sets;
-        }
-        None
+        let l = self.layout;
+        let j = (1..=FOX_CLASSES).find(|&j| rank < l.offset(j, k, t))? - 1;
+        let fox = FOX_POINTS[j];
+        let geese = l.unrank(fox as usize, k, t, rank - l.offset(j, k, t))?;
+        let q = Parts { geese, fox, fox_to_move };
+        self.illegal(q).is_none().then(|| q.code())
     }
 }
 
