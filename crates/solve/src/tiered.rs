@@ -46,18 +46,20 @@ pub struct TierReport {
 const SIDES: u64 = 2;
 const WORDS_PER_TASK: usize = 1 << 10;
 
-/// Per tier, two bits per index.
+/// Per tier, two bits per index (none for a tier whose marks would not be complete).
 struct Marks {
     tiers: Vec<Tier>,
     bits: Vec<Vec<AtomicU64>>,
 }
 
 impl Marks {
-    fn new<G: Game + ?Sized>(game: &G, tiers: &[Tier]) -> Marks {
+    fn new<G: Game + ?Sized>(game: &G, tiers: &[Tier], wanted: &[bool]) -> Marks {
         let bits = tiers
             .iter()
-            .map(|&t| {
-                (0..(game.tier_size(t) * SIDES).div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
+            .zip(wanted)
+            .map(|(&t, &wanted)| {
+                let words = if wanted { (game.tier_size(t) * SIDES).div_ceil(64) } else { 0 };
+                (0..words).map(|_| AtomicU64::new(0)).collect()
             })
             .collect();
         Marks { tiers: tiers.to_vec(), bits }
@@ -242,7 +244,7 @@ fn reach<G: Game + ?Sized>(
     one_pass: bool,
 ) -> Result<Reached, SolveError> {
     let tiers = game.tiers();
-    let marks = Marks::new(game, &tiers);
+    let slot = |t: Tier| tiers.binary_search(&t).ok();
     let not_solved = |p: Position| SolveError::ChildNotSolved { position: p };
     let unnamed = |t: Tier, index: u64| SolveError::Inconsistent {
         what: format!(
@@ -260,10 +262,6 @@ fn reach<G: Game + ?Sized>(
             what: "analysis of a tiered game whose start is not symmetric".into(),
         });
     }
-    let (c, exchanged) = game.canonical_exchanged(start);
-    let slot = marks.slot(game.tier(c)).ok_or_else(|| not_solved(c))?;
-    Marks::set(&marks.bits[slot], game.tier_index(c) * SIDES + u64::from(exchanged));
-
     // Which tiers' marks will be complete: every tier's in a whole search; in a one-pass search
     // those without moves inside whose parents are all complete (parents come later in `tiers`).
     let mut complete = vec![true; tiers.len()];
@@ -271,7 +269,7 @@ fn reach<G: Game + ?Sized>(
         let mut parents = vec![Vec::new(); tiers.len()];
         for (k, &t) in tiers.iter().enumerate() {
             for c in game.child_tiers(t) {
-                if let Some(j) = marks.slot(c) {
+                if let Some(j) = slot(c) {
                     // Completeness is settled parents first: children must come first.
                     if j >= k {
                         return Err(SolveError::Inconsistent {
@@ -290,9 +288,18 @@ fn reach<G: Game + ?Sized>(
             complete[k] = !game.moves_within(tiers[k]) && parents[k].iter().all(|&p| complete[p]);
         }
     }
+    // Marks only where they will be complete: a one-pass search leaves out the tiers with moves
+    // inside and everything above them, which a pruning rewrite copies as they are.
+    let marks = Marks::new(game, &tiers, &complete);
+    let (c, exchanged) = game.canonical_exchanged(start);
+    let slot = marks.slot(game.tier(c)).ok_or_else(|| not_solved(c))?;
+    if complete[slot] {
+        Marks::set(&marks.bits[slot], game.tier_index(c) * SIDES + u64::from(exchanged));
+    }
+
     progress.begin("reachable positions", None);
     for (k, &t) in tiers.iter().enumerate().rev() {
-        if one_pass && game.moves_within(t) {
+        if one_pass && !complete[k] {
             continue;
         }
         let visited = &marks.bits[k];
@@ -336,6 +343,9 @@ fn reach<G: Game + ?Sized>(
                                 let slot = marks
                                     .slot(ct)
                                     .ok_or(SolveError::ChildNotSolved { position: p })?;
+                                if !complete[slot] {
+                                    continue;
+                                }
                                 &marks.bits[slot]
                             };
                             let base = ci * SIDES;
