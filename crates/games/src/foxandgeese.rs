@@ -28,8 +28,9 @@ use std::sync::OnceLock;
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
+    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, KernelCache, Move, MultipartMoves,
+    ParseError, Player, Position, SizeClass, Symmetry, Tier, TierIndex, TierKernel, Tiers,
+    UndoMoves, Value,
 };
 
 use crate::board::{self, Board};
@@ -508,21 +509,7 @@ impl Game for FoxAndGeese {
         }
     }
     fn children(&self, p: Position, out: &mut Vec<Position>) {
-        let q = Parts::of(p);
-        let flip = Parts { fox_to_move: !q.fox_to_move, ..q };
-        self.each_step(q, |from, to| {
-            let child = if q.fox_to_move {
-                Parts { fox: to, ..flip }
-            } else {
-                Parts { geese: q.geese & !(1 << from) | 1 << to, ..flip }
-            };
-            out.push(child.code());
-        });
-        if q.fox_to_move {
-            self.captures(q, |path, geese| {
-                out.push(Parts { geese, fox: path[path.len() - 1], ..flip }.code())
-            });
-        }
+        self.each_child(Parts::of(p), |child| out.push(child.code()));
     }
     fn position_to_string(&self, p: Position) -> String {
         let q = Parts::of(p);
@@ -601,7 +588,7 @@ impl Game for FoxAndGeese {
     fn player_names(&self) -> [&'static str; 2] {
         ["geese", "fox"]
     }
-    perfectplay_core::capabilities!(tier_index, symmetry, undo, gui);
+    perfectplay_core::capabilities!(tier_index, symmetry, undo, gui, kernel);
 }
 
 impl FoxAndGeese {
@@ -738,6 +725,93 @@ impl Symmetry for FoxAndGeese {
     }
     fn exchange(&self) -> Option<&dyn Exchange> {
         None
+    }
+}
+
+impl FoxAndGeese {
+    /// Calls `f` with the position after each move (a capture's as [`FoxAndGeese::captures`]
+    /// gives it).
+    fn each_child(&self, q: Parts, mut f: impl FnMut(Parts)) {
+        let flip = Parts { fox_to_move: !q.fox_to_move, ..q };
+        self.each_step(q, |from, to| {
+            f(if q.fox_to_move {
+                Parts { fox: to, ..flip }
+            } else {
+                Parts { geese: q.geese & !(1 << from) | 1 << to, ..flip }
+            })
+        });
+        if q.fox_to_move {
+            self.captures(q, |path, geese| f(Parts { geese, fox: path[path.len() - 1], ..flip }));
+        }
+    }
+
+    /// The tier and index of a position's canonical form, in one step.
+    fn locate_parts(&self, mut q: Parts) -> (Tier, u64) {
+        let l = self.layout;
+        let fox = q.fox as usize;
+        if l.class[fox] == u8::MAX {
+            q = self.mirrored(q);
+        } else if l.mirror[fox] == fox {
+            q.geese = q.geese.min(l.mirror_set(q.geese));
+        }
+        let (k, t) = (q.geese.count_ones(), l.row_sum(q.geese));
+        let (ku, tu) = (k as usize, t as usize);
+        let side = if q.fox_to_move { l.offset(FOX_CLASSES, ku, tu) } else { 0 };
+        let index = side + l.offset(usize::from(l.class[q.fox as usize]), ku, tu);
+        (Self::tier_of(k, t), index + l.rank(q.fox as usize, q.geese))
+    }
+}
+
+/// The engine's hot paths in one step each: canonical form, tier and index together.
+impl TierKernel for FoxAndGeese {
+    fn tier_positions(&self, t: Tier, first: u64, out: &mut [Option<Position>]) {
+        for (k, slot) in out.iter_mut().enumerate() {
+            *slot = self.tier_position(t, first + k as u64);
+        }
+    }
+    fn locate(&self, p: Position, _cache: &mut KernelCache) -> (Tier, u64) {
+        self.locate_parts(Parts::of(p))
+    }
+    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, _cache: &mut KernelCache) {
+        out.clear();
+        self.each_child(Parts::of(p), |child| out.push(self.locate_parts(child)));
+        out.sort_unstable();
+        out.dedup();
+    }
+    fn child_locations_sided(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64, bool)>,
+        _cache: &mut KernelCache,
+    ) -> bool {
+        out.clear();
+        self.each_child(Parts::of(p), |child| {
+            let (t, i) = self.locate_parts(child);
+            out.push((t, i, false));
+        });
+        true
+    }
+    /// One image where the mirror keeps the position, else two.
+    fn side_class_size(&self, p: Position) -> Option<u64> {
+        let q = Parts::of(p);
+        Some(if self.mirrored(q) == q { 1 } else { 2 })
+    }
+    fn parent_indices(
+        &self,
+        tier: Tier,
+        p: Position,
+        out: &mut Vec<u64>,
+        _cache: &mut KernelCache,
+    ) {
+        out.clear();
+        self.each_parent(Parts::of(p), true, |parent| {
+            let (t, i) = self.locate_parts(parent);
+            if t == tier {
+                out.push(i);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
     }
 }
 
