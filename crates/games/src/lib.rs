@@ -428,9 +428,9 @@ pub fn catalog() -> &'static [CatalogEntry] {
         CatalogEntry {
             id: "foxandgeese",
             name: "Fox and Geese",
-            default_variant: "6-geese",
-            variant_syntax: "N-geese, N from 4 to 15 (002's selected rules; 4 to 6 solved so far)",
-            listed_variants: &["4-geese", "5-geese", "6-geese"],
+            default_variant: "9-geese",
+            variant_syntax: "N-geese, N from 4 to 15 (002's selected rules; 4 to 9 solved so far)",
+            listed_variants: &["4-geese", "6-geese", "8-geese", "9-geese", "15-geese"],
             also_checked: &[],
             make: |v| FoxAndGeese::new(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
