@@ -48,9 +48,6 @@ const CAPTURE: u32 = 1 << 31;
 const FILL: [&str; 15] =
     ["d1", "c1", "e1", "d2", "c2", "e2", "d3", "c3", "e3", "b3", "f3", "a3", "g3", "a4", "g4"];
 const FOX_START: &str = "d4";
-/// The fox's points up to the mirror (column d or left of it), in reading order.
-const FOX_POINTS: [u32; FOX_CLASSES] =
-    [0, 1, 3, 4, 6, 7, 8, 9, 13, 14, 15, 16, 20, 21, 22, 23, 27, 28, 30, 31];
 /// Points per row, top to bottom.
 const ROW_LENGTHS: [usize; 7] = [3, 3, 7, 7, 7, 3, 3];
 
@@ -70,6 +67,8 @@ struct Layout {
     mirror: [usize; N],
     /// The geese's sets ranked by row sum: see [`Layout::count`].
     counts: Vec<u64>,
+    /// The fox's points up to the mirror (column d or left of it), in reading order: its classes.
+    fox_points: Vec<u32>,
     /// Per fox class `j` (and one past the last), geese count and row sum: the sets of the fox's
     /// classes before `j`, the start of `j`'s part of a tier's index.
     offsets: Vec<u64>,
@@ -138,7 +137,9 @@ impl Layout {
         let board = Board::graph(&names, &xy, &edges);
         let counts = Self::counts(&row);
         let mut offsets = vec![0u64; (FOX_CLASSES + 1) * (MAX_GEESE + 1) * SUMS];
-        for (j, &fox) in FOX_POINTS.iter().enumerate() {
+        let fox_points: Vec<u32> = (0..N).filter(|&p| mirror[p] >= p).map(|p| p as u32).collect();
+        assert_eq!(fox_points.len(), FOX_CLASSES);
+        for (j, &fox) in fox_points.iter().enumerate() {
             for k in 0..=MAX_GEESE {
                 for t in 0..SUMS {
                     let at = (j * (MAX_GEESE + 1) + k) * SUMS + t;
@@ -148,7 +149,7 @@ impl Layout {
             }
         }
         let mut class = [u8::MAX; N];
-        for (j, &fox) in FOX_POINTS.iter().enumerate() {
+        for (j, &fox) in fox_points.iter().enumerate() {
             class[fox as usize] = j as u8;
         }
         let mut rows = [0u64; 7];
@@ -174,6 +175,7 @@ impl Layout {
             jumps,
             mirror,
             counts,
+            fox_points,
             offsets,
             class,
             rows,
@@ -706,7 +708,7 @@ impl TierIndex for FoxAndGeese {
         let (k, t) = (geese as usize, sum as usize);
         let l = self.layout;
         let j = (1..=FOX_CLASSES).find(|&j| rank < l.offset(j, k, t))? - 1;
-        let fox = FOX_POINTS[j];
+        let fox = l.fox_points[j];
         let geese = l.unrank(fox as usize, k, t, rank - l.offset(j, k, t))?;
         let q = Parts { geese, fox, fox_to_move };
         self.illegal(q).is_none().then(|| q.code())

@@ -292,9 +292,9 @@ fn reach<G: Game + ?Sized>(
     // inside and everything above them, which a pruning rewrite copies as they are.
     let marks = Marks::new(game, &tiers, &complete);
     let (c, exchanged) = game.canonical_exchanged(start);
-    let slot = marks.slot(game.tier(c)).ok_or_else(|| not_solved(c))?;
-    if complete[slot] {
-        Marks::set(&marks.bits[slot], game.tier_index(c) * SIDES + u64::from(exchanged));
+    let start_slot = marks.slot(game.tier(c)).ok_or_else(|| not_solved(c))?;
+    if complete[start_slot] {
+        Marks::set(&marks.bits[start_slot], game.tier_index(c) * SIDES + u64::from(exchanged));
     }
 
     progress.begin("reachable positions", None);
