@@ -15,6 +15,7 @@
 
 mod format;
 mod reader;
+mod spill;
 mod tiers;
 mod writer;
 

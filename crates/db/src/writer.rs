@@ -1,8 +1,9 @@
-//! Writing a database: each solved tier becomes a table of compressed blocks as it arrives;
-//! [`Writer::finish`] writes header and blocks to a temporary name, syncs, and renames.
+//! Writing a database: each solved tier becomes a table of compressed blocks as it arrives, its
+//! blocks spilled to disk at once ([`Spill`]); [`Writer::finish`] writes the header and copies the
+//! blocks after it, to a temporary name, syncs, and renames.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use perfectplay_core::{Game, GameExt, KernelCache};
@@ -13,6 +14,7 @@ use crate::format::{
     bits_for, encode_codes, encode_keys, AnalysisRow, BlockRef, CodeLayout, Header, KeyBlockRef,
     TableHeader, TableKind, TierLine,
 };
+use crate::spill::{hidden_name, Spill};
 use crate::DbError;
 
 /// log2 of positions per value block: 65,536 positions, at 6 bits 48 KiB to decode per probe.
@@ -26,12 +28,6 @@ pub const ZSTD_LEVEL: i32 = 9;
 /// to read.
 pub const PRUNED_ZSTD_LEVEL: i32 = 15;
 
-struct Table {
-    header: TableHeader,
-    /// Compressed value blocks, then key blocks, in header order.
-    blocks: Vec<Vec<u8>>,
-}
-
 /// Writes one game variant's results to one file. Use it as the solve's [`ResultSink`], then call
 /// [`Writer::finish`]; dropping it without finishing leaves no file.
 pub struct Writer<'g> {
@@ -40,7 +36,9 @@ pub struct Writer<'g> {
     canonical: bool,
     analysis: Vec<AnalysisRow>,
     tier_lines: Vec<TierLine>,
-    tables: Vec<Table>,
+    /// The tables so far; their block offsets count from the start of `spill`.
+    tables: Vec<TableHeader>,
+    spill: Spill,
     level: i32,
     layout: CodeLayout,
 }
@@ -70,8 +68,10 @@ impl<'g> Writer<'g> {
     /// forms only, so a dense table's non-canonical indices are "don't care" (nobody reads them:
     /// the reader canonicalizes first) and take whatever value compresses best.
     pub fn new(path: impl Into<PathBuf>, game: &'g dyn Game, canonical: bool) -> Writer<'g> {
+        let path = path.into();
         Writer {
-            path: path.into(),
+            spill: Spill::new(&path),
+            path,
             game,
             canonical: canonical && game.symmetry_count() > 1,
             analysis: Vec::new(),
@@ -122,7 +122,35 @@ impl<'g> Writer<'g> {
             .collect();
     }
 
-    /// Compresses one tier into a table held in memory until [`Writer::finish`].
+    /// Appends a table: its blocks (value blocks, then key blocks, in header order) go to the
+    /// spill, and its block references are set to where they lie there.
+    fn push(&mut self, mut header: TableHeader, blocks: Vec<Vec<u8>>) -> Result<(), DbError> {
+        let mut offset = self.spill.len();
+        let refs = header
+            .value_blocks
+            .iter_mut()
+            .chain(header.key_blocks.iter_mut().map(|k| &mut k.block));
+        let mut count = 0;
+        for (r, b) in refs.zip(&blocks) {
+            debug_assert_eq!(r.len as usize, b.len());
+            r.offset = offset;
+            offset += u64::from(r.len);
+            count += 1;
+        }
+        if count != blocks.len() || count != header.value_blocks.len() + header.key_blocks.len() {
+            return Err(DbError::Invalid(format!(
+                "table of tier {}: {} blocks for {} references",
+                header.tier,
+                blocks.len(),
+                header.value_blocks.len() + header.key_blocks.len()
+            )));
+        }
+        self.spill.append(&blocks)?;
+        self.tables.push(header);
+        Ok(())
+    }
+
+    /// Compresses one tier into a table, its blocks spilled to disk until [`Writer::finish`].
     pub fn add_tier(&mut self, tier: &SolvedTier) -> Result<(), DbError> {
         let values = &tier.values;
         let n = values.len() as u64;
@@ -256,8 +284,7 @@ impl<'g> Writer<'g> {
         };
         let mut blocks = value_payloads;
         blocks.extend(key_payloads);
-        self.tables.push(Table { header, blocks });
-        Ok(())
+        self.push(header, blocks)
     }
 
     /// Copies every table of another database of the same game (a tier file): its compressed
@@ -304,9 +331,8 @@ impl<'g> Writer<'g> {
             for (b, k) in header.key_blocks.iter().enumerate() {
                 blocks.push(db.raw_block(t, b, &k.block)?);
             }
-            self.tables.push(Table { header, blocks });
+            self.push(header, blocks)
         }
-        Ok(())
     }
 
     /// Copies every table of another database of the same game, keeping only the values of the
@@ -335,7 +361,7 @@ impl<'g> Writer<'g> {
                     key_blocks: Vec::new(),
                     ..old.clone()
                 };
-                self.tables.push(Table { header, blocks: Vec::new() });
+                self.push(header, Vec::new())?;
                 continue;
             }
             if old.kind != TableKind::Dense {
@@ -427,7 +453,7 @@ impl<'g> Writer<'g> {
                     .collect(),
                 ..old.clone()
             };
-            self.tables.push(Table { header, blocks: payloads });
+            self.push(header, payloads)?;
         }
         Ok(())
     }
@@ -442,18 +468,19 @@ impl<'g> Writer<'g> {
             file_len: 0,
             analysis: std::mem::take(&mut self.analysis),
             tier_lines: std::mem::take(&mut self.tier_lines),
-            tables: self.tables.iter().map(|t| t.header.clone()).collect(),
+            tables: std::mem::take(&mut self.tables),
         };
-        // Block references have fixed widths, so the header's length does not depend on them.
-        let mut offset = header.encoded_len() as u64;
+        // Block references have fixed widths, so the header's length does not depend on them;
+        // the spilled blocks follow the header.
+        let base = header.encoded_len() as u64;
         for t in &mut header.tables {
             let refs =
                 t.value_blocks.iter_mut().chain(t.key_blocks.iter_mut().map(|k| &mut k.block));
             for r in refs {
-                r.offset = offset;
-                offset += u64::from(r.len);
+                r.offset += base;
             }
         }
+        let offset = base + self.spill.len();
         header.file_len = offset;
         let bytes = header.encode();
         let positions = header.tables.iter().map(|t| t.positions).sum();
@@ -464,15 +491,9 @@ impl<'g> Writer<'g> {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| DbError::Io { path: dir.into(), source: e })?;
             }
-            let file = File::create(&tmp).map_err(io)?;
-            let mut w = BufWriter::with_capacity(1 << 20, file);
-            w.write_all(&bytes).map_err(io)?;
-            for t in &self.tables {
-                for b in &t.blocks {
-                    w.write_all(b).map_err(io)?;
-                }
-            }
-            let file = w.into_inner().map_err(|e| io(e.into_error()))?;
+            let mut file = File::create(&tmp).map_err(io)?;
+            file.write_all(&bytes).map_err(io)?;
+            self.spill.copy_into(&mut file)?;
             file.sync_all().map_err(io)?;
             drop(file);
             std::fs::rename(&tmp, &self.path)
@@ -517,11 +538,9 @@ pub fn derivable_tiers(game: &dyn Game) -> Vec<perfectplay_core::Tier> {
     derived
 }
 
-/// `.<name>.tmp-<pid>` beside the target: never mistaken for a database by name, and two
-/// processes writing the same target do not share it.
+/// The name the file is written under before it is renamed ([`hidden_name`]).
 fn temporary_name(path: &Path) -> PathBuf {
-    let name = path.file_name().map_or_else(|| "db".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+    hidden_name(path, "tmp")
 }
 
 /// How many cared-for positions hold each value (indexed by value bits).

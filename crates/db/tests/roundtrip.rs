@@ -380,15 +380,27 @@ fn an_unfinished_writer_leaves_no_file() {
     let dir = Dir::new("unfinished");
     let game = Table { size: 10, paired: false };
     let path = dir.0.join("t.ppdb");
-    let mut w = Writer::new(&path, &game, false);
-    w.add_tier(&SolvedTier {
+    // Values that differ, so the writer has blocks to keep on disk until it finishes.
+    let tier = SolvedTier {
         tier: Tier(0),
         space: TierSpace::Dense { size: 10 },
-        values: TierValues::new(vec![vr(0); 10]),
-    })
-    .unwrap();
+        values: TierValues::new((0..10).map(|i| vr(i % 3)).collect()),
+    };
+    let files = || std::fs::read_dir(&dir.0).unwrap().map(|e| e.unwrap().file_name()).count();
+    let mut w = Writer::new(&path, &game, false);
+    w.add_tier(&tier).unwrap();
+    assert_eq!(files(), 1, "the spilled blocks");
     drop(w);
-    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0);
+    assert_eq!(files(), 0);
+    // A finished one leaves the database alone.
+    let mut w = Writer::new(&path, &game, false);
+    w.add_tier(&tier).unwrap();
+    w.finish().unwrap();
+    assert_eq!(files(), 1);
+    let db = Database::open(&path).unwrap();
+    for i in 0..10 {
+        assert_eq!(db.get_stored(Tier(0), Position(i)).unwrap(), Some(vr(i as u16 % 3)), "{i}");
+    }
 }
 
 /// Real games through the solver's sink: every solved position reads back from disk.
