@@ -303,6 +303,17 @@ pub trait TierKernel: Send + Sync {
     fn tier_positions(&self, tier: Tier, first: u64, out: &mut [Option<Position>]);
     /// The tier and index of a position's canonical form.
     fn locate(&self, position: Position, cache: &mut KernelCache) -> (Tier, u64);
+    /// Whether `position`, the position at `index` of `tier`, is the canonical form of its class
+    /// ([`TierKernel::locate`] gives back `(tier, index)`); a kernel may know without locating.
+    fn is_canonical_at(
+        &self,
+        tier: Tier,
+        index: u64,
+        position: Position,
+        cache: &mut KernelCache,
+    ) -> bool {
+        self.locate(position, cache) == (tier, index)
+    }
     /// The distinct (tier, index) of the canonical forms of a position's children, sorted.
     fn child_locations(
         &self,

@@ -615,6 +615,7 @@ impl Database {
             tier,
             space: TierSpace::Dense { size: table.positions },
             values: TierValues::new(values),
+            care: None,
         }))
     }
 
@@ -677,7 +678,7 @@ impl Database {
                 })?;
                 TierValues::Wide(values)
             };
-            Ok(SolvedTier { tier: Tier(table.tier), space, values })
+            Ok(SolvedTier { tier: Tier(table.tier), space, values, care: None })
         }
     }
 

@@ -150,6 +150,43 @@ impl<'g> Writer<'g> {
         Ok(())
     }
 
+    /// Which of a dense tier's `n` indices name the canonical form of a position, one bit each.
+    fn care(&self, tier: &SolvedTier, n: u64, per: u64) -> Vec<u64> {
+        let game = self.game;
+        let blocks: Vec<Vec<u64>> = (0..n.div_ceil(per))
+            .into_par_iter()
+            .map(|b| {
+                let first = b * per;
+                let last = ((b + 1) * per).min(n);
+                let mut mask = vec![0u64; (last - first).div_ceil(64) as usize];
+                let mut mark = |i: u64| {
+                    let k = (i - first) as usize;
+                    mask[k / 64] |= 1 << (k % 64);
+                };
+                if let Some(kernel) = game.kernel() {
+                    let mut cache = KernelCache::default();
+                    let mut positions = vec![None; (last - first) as usize];
+                    kernel.tier_positions(tier.tier, first, &mut positions);
+                    for (i, p) in (first..last).zip(positions) {
+                        if p.is_some_and(|p| kernel.is_canonical_at(tier.tier, i, p, &mut cache)) {
+                            mark(i);
+                        }
+                    }
+                } else {
+                    for i in first..last {
+                        let p = game.tier_position(tier.tier, i);
+                        if p.is_some_and(|p| game.canonical(p) == p) {
+                            mark(i);
+                        }
+                    }
+                }
+                mask
+            })
+            .collect();
+        // A block holds a whole number of words (`per` is a multiple of 64).
+        blocks.concat()
+    }
+
     /// Compresses one tier into a table, its blocks spilled to disk until [`Writer::finish`].
     pub fn add_tier(&mut self, tier: &SolvedTier) -> Result<(), DbError> {
         let values = &tier.values;
@@ -157,53 +194,20 @@ impl<'g> Writer<'g> {
         let per = 1u64 << VALUE_BLOCK_SHIFT;
         let blocks = n.div_ceil(per);
         // In a dense table of a canonical solve, which indices are canonical ("cared for"): one
-        // bit each, computed once, since the canonical form is the costly part.
-        let care: Option<Vec<Vec<u64>>> = match tier.space {
-            TierSpace::Dense { .. } if self.canonical => {
-                let game = self.game;
-                Some(
-                    (0..blocks)
-                        .into_par_iter()
-                        .map(|b| {
-                            let mut mask = vec![0u64; per as usize / 64];
-                            let first = b * per;
-                            let last = ((b + 1) * per).min(n);
-                            let mut mark = |i: u64| {
-                                let k = (i - first) as usize;
-                                mask[k / 64] |= 1 << (k % 64);
-                            };
-                            if let Some(kernel) = game.kernel() {
-                                let mut cache = KernelCache::default();
-                                let mut positions = vec![None; (last - first) as usize];
-                                kernel.tier_positions(tier.tier, first, &mut positions);
-                                for (i, p) in (first..last).zip(positions) {
-                                    if p.is_some_and(|p| {
-                                        kernel.locate(p, &mut cache) == (tier.tier, i)
-                                    }) {
-                                        mark(i);
-                                    }
-                                }
-                            } else {
-                                for i in first..last {
-                                    let p = game.tier_position(tier.tier, i);
-                                    if p.is_some_and(|p| game.canonical(p) == p) {
-                                        mark(i);
-                                    }
-                                }
-                            }
-                            mask
-                        })
-                        .collect(),
-                )
-            }
+        // bit each, from the solve where it kept them, else computed once here, since the
+        // canonical form is the costly part.
+        let computed;
+        let care: Option<&[u64]> = match tier.space {
+            TierSpace::Dense { .. } if self.canonical => match &tier.care {
+                Some(care) if care.len() as u64 == n.div_ceil(64) => Some(care),
+                _ => {
+                    computed = self.care(tier, n, per);
+                    Some(&computed)
+                }
+            },
             _ => None,
         };
-        let cared = |i: u64| {
-            !care.as_ref().is_some_and(|m| {
-                let k = (i % per) as usize;
-                m[(i / per) as usize][k / 64] >> (k % 64) & 1 == 0
-            })
-        };
+        let cared = |i: u64| care.is_none_or(|m| m[(i / 64) as usize] >> (i % 64) & 1 == 1);
         // The dictionary: every value present, most frequent first (code 0 is also the filler
         // at the start of a block).
         let histogram = histogram(values, blocks, per, &cared);

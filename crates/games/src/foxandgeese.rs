@@ -264,6 +264,38 @@ impl Layout {
         (k == 0 && t == 0 && rank == 0).then_some(geese)
     }
 
+    /// The set after `geese` in rank order ([`Layout::rank`] plus one), `None` after the last:
+    /// the last point without a goose that can take one with the points before it kept, then
+    /// the least way to place the rest after it.
+    fn next_set(&self, fox: usize, geese: u64) -> Option<u64> {
+        let index = |p: usize| p - usize::from(p > fox);
+        // The geese after the point looked at, and their row sum.
+        let (mut k, mut t) = (0usize, 0usize);
+        for p in (0..64 - geese.leading_zeros() as usize).rev() {
+            let r = self.row[p] as usize;
+            if geese >> p & 1 == 1 {
+                (k, t) = (k + 1, t + r);
+                continue;
+            }
+            if p == fox || k == 0 || t < r || self.count(fox, index(p) + 1, k - 1, t - r) == 0 {
+                continue;
+            }
+            let mut set = geese & ((1 << p) - 1) | 1 << p;
+            let (mut k, mut t) = (k - 1, t - r);
+            let mut q = p + 1;
+            while k > 0 {
+                if q != fox && self.count(fox, index(q) + 1, k, t) == 0 {
+                    set |= 1 << q;
+                    k -= 1;
+                    t -= self.row[q] as usize;
+                }
+                q += 1;
+            }
+            return Some(set);
+        }
+        None
+    }
+
     fn row_sum(&self, geese: u64) -> u32 {
         (1..7).map(|r| r as u32 * (geese & self.rows[r]).count_ones()).sum()
     }
@@ -766,10 +798,39 @@ impl FoxAndGeese {
 
 /// The engine's hot paths in one step each: canonical form, tier and index together.
 impl TierKernel for FoxAndGeese {
+    /// One unranking, then each next set of geese from the one before ([`Layout::next_set`])
+    /// until the fox's class or the side to move changes.
     fn tier_positions(&self, t: Tier, first: u64, out: &mut [Option<Position>]) {
-        for (k, slot) in out.iter_mut().enumerate() {
-            *slot = self.tier_position(t, first + k as u64);
+        let l = self.layout;
+        let (geese, sum) = Self::tier_parts(t);
+        let (k, s) = (geese as usize, sum as usize);
+        let half = self.half(geese, sum);
+        // The last position and the index where its fox's class ends.
+        let mut last: Option<(Parts, u64)> = None;
+        for (n, slot) in out.iter_mut().enumerate() {
+            let index = first + n as u64;
+            if let Some((q, end)) = last.filter(|&(_, end)| index < end) {
+                if let Some(geese) = l.next_set(q.fox as usize, q.geese) {
+                    let q = Parts { geese, ..q };
+                    *slot = Some(q.code());
+                    last = Some((q, end));
+                    continue;
+                }
+            }
+            *slot = self.tier_position(t, index);
+            last = slot.map(|p| {
+                let q = Parts::of(p);
+                let side = if q.fox_to_move { half } else { 0 };
+                (q, side + l.offset(usize::from(l.class[q.fox as usize]) + 1, k, s))
+            });
         }
+    }
+    /// The fox on its class's point (as every index places it) and, on the middle column, the
+    /// least of the geese's set and its mirror image.
+    fn is_canonical_at(&self, _: Tier, _: u64, p: Position, _cache: &mut KernelCache) -> bool {
+        let (q, l) = (Parts::of(p), self.layout);
+        let fox = q.fox as usize;
+        l.class[fox] != u8::MAX && (l.mirror[fox] != fox || q.geese <= l.mirror_set(q.geese))
     }
     fn locate(&self, p: Position, _cache: &mut KernelCache) -> (Tier, u64) {
         self.locate_parts(Parts::of(p))
@@ -779,6 +840,27 @@ impl TierKernel for FoxAndGeese {
         self.each_child(Parts::of(p), |child| out.push(self.locate_parts(child)));
         out.sort_unstable();
         out.dedup();
+    }
+    /// Children leaving the tier may repeat; those inside it repeat only as mirror images, so
+    /// only where the position has some mirror symmetry are they sorted out.
+    fn child_locations_unsorted(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64)>,
+        _cache: &mut KernelCache,
+    ) {
+        out.clear();
+        let (q, l) = (Parts::of(p), self.layout);
+        self.each_child(q, |child| out.push(self.locate_parts(child)));
+        let images = if q.fox_to_move {
+            l.mirror_set(q.geese) == q.geese
+        } else {
+            l.mirror[q.fox as usize] == q.fox as usize
+        };
+        if images {
+            out.sort_unstable();
+            out.dedup();
+        }
     }
     fn child_locations_sided(
         &self,

@@ -98,6 +98,11 @@ pub struct SolvedTier {
     pub space: TierSpace,
     /// The value and remoteness of each position, in index order.
     pub values: TierValues,
+    /// Where the solve knew it (a dense tier of a canonical solve): which indices name the
+    /// canonical form of a position, bit `i % 64` of word `i / 64`; the others hold a draw that
+    /// nobody reads. Handed to the [`ResultSink`] (whose writer would otherwise work it out
+    /// again), then dropped.
+    pub care: Option<Vec<u64>>,
 }
 
 /// The values of one tier. A tier with at most 256 distinct value-remoteness pairs (every seed game
@@ -504,10 +509,12 @@ pub fn solve<G: Game + ?Sized>(
             };
             problem.solve(progress)?
         };
-        let solved = SolvedTier { tier, space, values };
+        let (values, care) = values;
+        let mut solved = SolvedTier { tier, space, values, care };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
         }
+        solved.care = None;
         done += size;
         solved_here += size;
         if order.len() > 1 {

@@ -43,6 +43,8 @@ use crate::{SolveError, TierValues};
 const DECIDED: u16 = 1 << 15;
 const NO_EXTERNAL: u16 = u16::MAX;
 const CHUNK: usize = 1 << 12;
+// Each chunk's care bits are whole words of the tier's bitmap.
+const _: () = assert!(CHUNK % 64 == 0);
 /// The dictionary code of a draw, which is also what undecided cells become.
 const DRAW_CODE: u16 = 0;
 
@@ -333,7 +335,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     #[inline]
     fn is_canonical(&self, p: Position, index: u64, cache: &mut KernelCache) -> bool {
         match self.kernel {
-            Some(kernel) => kernel.locate(p, cache) == (self.tier, index),
+            Some(kernel) => kernel.is_canonical_at(self.tier, index, p, cache),
             None => self.game.canonical(p) == p,
         }
     }
@@ -396,7 +398,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// Solves the tier; returns the value of every position of the space, in index order.
     /// In a dense space, positions that are not canonical get a placeholder (draw): nothing
     /// refers to them, every lookup goes through the canonical form.
-    pub fn solve(&self, progress: &dyn Progress) -> Result<TierValues, SolveError> {
+    /// The tier's values, with which indices name canonical positions where the tier is dense
+    /// and canonicalized ([`crate::SolvedTier::care`]).
+    pub fn solve(&self, progress: &dyn Progress) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
         let first = if self.start_wide { Err(Fail::Narrow) } else { self.attempt(true, progress) };
         match first {
             Ok(values) => Ok(values),
@@ -409,9 +413,14 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         }
     }
 
-    fn attempt(&self, one_byte: bool, progress: &dyn Progress) -> Result<TierValues, Fail> {
+    fn attempt(
+        &self,
+        one_byte: bool,
+        progress: &dyn Progress,
+    ) -> Result<(TierValues, Option<Vec<u64>>), Fail> {
         let n = self.space.len() as usize;
         let dense = matches!(self.space, TierSpace::Dense { .. });
+        let keeps_care = dense && self.canonicalize;
         let cells = Cells::new(n, one_byte);
         let (max_counter, max_codes) = cells.limits();
         let codes = Codes::new(max_codes);
@@ -428,9 +437,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
         let child_tiers: Vec<ChildTier<'_>> =
             self.child_values.iter().map(|&(tier, values)| ChildTier::new(tier, values)).collect();
-        let chunks: Vec<(Sources, Vec<(u64, u64)>)> = (0..n.div_ceil(CHUNK))
+        let chunks: Vec<(Sources, Vec<(u64, u64)>, Vec<u64>)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>), Fail> {
+            .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>, Vec<u64>), Fail> {
                 let mut children = Vec::new();
                 let mut locations = Vec::new();
                 let mut cache = KernelCache::default();
@@ -439,6 +448,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let mut keys = Vec::with_capacity(CHUNK);
                 let first = (chunk * CHUNK) as u64;
                 let last = (first + CHUNK as u64).min(n as u64);
+                let mut care =
+                    if keeps_care { vec![0u64; (last - first).div_ceil(64) as usize] } else { vec![] };
                 let positions: Vec<Option<Position>> = if let Some(kernel) = self.kernel {
                     let mut positions = vec![None; (last - first) as usize];
                     kernel.tier_positions(self.tier, first, &mut positions);
@@ -467,6 +478,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                             continue;
                         }
                     };
+                    if keeps_care {
+                        care[k / 64] |= 1 << (k % 64);
+                    }
                     if let Some(v) = self.game.primitive(p) {
                         let vr = ValueRemoteness::new(v, Remoteness(0));
                         cells.store(i, DECIDED | codes.code(vr));
@@ -553,7 +567,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     cells.store(i, inside as u16);
                 }
                 progress.advance(positions.len() as u64);
-                Ok((sources, edges))
+                Ok((sources, edges, care))
             })
             .collect::<Result<_, Fail>>()?;
         progress.end();
@@ -566,7 +580,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let mut win_lose_candidates = Levels::default();
         let mut tie_candidates = Levels::default();
         let mut edges = Vec::new();
-        for (s, mut e) in chunks {
+        let mut care = Vec::with_capacity(if keeps_care { n.div_ceil(64) } else { 0 });
+        for (s, mut e, c) in chunks {
+            care.extend(c);
             for (i, bits) in s.candidates {
                 let vr = ValueRemoteness::from_bits(bits).unwrap_or(ValueRemoteness::DRAW);
                 let levels = if vr.value() == Value::Tie {
@@ -630,7 +646,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             }
         }
         drop(external);
-        Ok(cells.into_values(codes.snapshot()))
+        Ok((cells.into_values(codes.snapshot()), keeps_care.then_some(care)))
     }
 
     /// One phase (win/lose or ties): every level in increasing remoteness.

@@ -324,7 +324,16 @@ fn tier_kernels_agree_with_their_composition() {
             let mut run = vec![None; (i - first + 40).min(game.tier_size(t) - first) as usize];
             kernel.tier_positions(t, first, &mut run);
             for (k, q) in run.into_iter().enumerate() {
-                prop_assert_eq!(q, game.tier_position(t, first + k as u64));
+                let index = first + k as u64;
+                prop_assert_eq!(q, game.tier_position(t, index));
+                if let Some(q) = q {
+                    prop_assert_eq!(
+                        kernel.is_canonical_at(t, index, q, &mut cache),
+                        locate(q) == (t, index),
+                        "{}",
+                        game.position_to_string(q)
+                    );
+                }
             }
         }
         Ok(())
