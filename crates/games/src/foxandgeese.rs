@@ -67,6 +67,9 @@ struct Layout {
     mirror: [usize; N],
     /// The geese's sets ranked by row sum: see [`Layout::count`].
     counts: Vec<u64>,
+    /// `count(fox, i + 1, k, t)` for the point `p` that is the `i`-th besides the fox, by fox,
+    /// point and state `k * SUMS + t` ([`Layout::rank`]'s terms; every count fits 32 bits).
+    after: Vec<u32>,
     /// The fox's points up to the mirror (column d or left of it), in reading order: its classes.
     fox_points: Vec<u32>,
     /// Per fox class `j` (and one past the last), geese count and row sum: the sets of the fox's
@@ -83,6 +86,8 @@ struct Layout {
 /// Most geese, and the highest sum of their rows plus one.
 const MAX_GEESE: usize = 15;
 const SUMS: usize = 6 * MAX_GEESE + 1;
+/// Geese counts and row sums, as `k * SUMS + t`.
+const STATES: usize = (MAX_GEESE + 1) * SUMS;
 /// The fox's points up to the mirror: those left of the middle column or on it, 20 of them.
 const FOX_CLASSES: usize = 20;
 
@@ -136,6 +141,16 @@ impl Layout {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let board = Board::graph(&names, &xy, &edges);
         let counts = Self::counts(&row);
+        let mut after = vec![0u32; N * N * STATES];
+        for fox in 0..N {
+            for p in (0..N).filter(|&p| p != fox) {
+                let i = p - usize::from(p > fox);
+                for state in 0..STATES {
+                    let c = counts[Self::slot(fox, i + 1, state / SUMS, state % SUMS)];
+                    after[(fox * N + p) * STATES + state] = c.try_into().expect("32 bits");
+                }
+            }
+        }
         let mut offsets = vec![0u64; (FOX_CLASSES + 1) * (MAX_GEESE + 1) * SUMS];
         let fox_points: Vec<u32> = (0..N).filter(|&p| mirror[p] >= p).map(|p| p as u32).collect();
         assert_eq!(fox_points.len(), FOX_CLASSES);
@@ -175,6 +190,7 @@ impl Layout {
             jumps,
             mirror,
             counts,
+            after,
             fox_points,
             offsets,
             class,
@@ -236,13 +252,17 @@ impl Layout {
     /// A set of geese's rank among the sets of as many geese with the same row sum, the fox on
     /// `fox`: sets without a point come before sets with it, point by point in reading order.
     fn rank(&self, fox: usize, geese: u64) -> u64 {
-        let (mut k, mut t) = (geese.count_ones() as usize, self.row_sum(geese) as usize);
+        let state = geese.count_ones() as usize * SUMS + self.row_sum(geese) as usize;
+        self.rank_in(fox, geese, state)
+    }
+
+    /// [`Layout::rank`] of a set whose count and row sum are `state` (`k * SUMS + t`).
+    fn rank_in(&self, fox: usize, geese: u64, mut state: usize) -> u64 {
+        let after = &self.after[fox * N * STATES..(fox + 1) * N * STATES];
         let mut rank = 0;
         for p in board::bits(geese) {
-            let i = p - usize::from(p > fox);
-            rank += self.count(fox, i + 1, k, t);
-            k -= 1;
-            t -= self.row[p] as usize;
+            rank += u64::from(after[p * STATES + state]);
+            state -= SUMS + self.row[p] as usize;
         }
         rank
     }
@@ -789,10 +809,11 @@ impl FoxAndGeese {
             q.geese = q.geese.min(l.mirror_set(q.geese));
         }
         let (k, t) = (q.geese.count_ones(), l.row_sum(q.geese));
-        let (ku, tu) = (k as usize, t as usize);
-        let side = if q.fox_to_move { l.offset(FOX_CLASSES, ku, tu) } else { 0 };
-        let index = side + l.offset(usize::from(l.class[q.fox as usize]), ku, tu);
-        (Self::tier_of(k, t), index + l.rank(q.fox as usize, q.geese))
+        let state = k as usize * SUMS + t as usize;
+        let offset = |j: usize| l.offsets[j * STATES + state];
+        let side = if q.fox_to_move { offset(FOX_CLASSES) } else { 0 };
+        let index = side + offset(usize::from(l.class[q.fox as usize]));
+        (Self::tier_of(k, t), index + l.rank_in(q.fox as usize, q.geese, state))
     }
 }
 
