@@ -189,7 +189,15 @@ impl<'g> Writer<'g> {
 
     /// Compresses one tier into a table, its blocks spilled to disk until [`Writer::finish`].
     pub fn add_tier(&mut self, tier: &SolvedTier) -> Result<(), DbError> {
-        let values = &tier.values;
+        let unpacked;
+        let values = match &tier.values {
+            TierValues::Packed(p) => {
+                unpacked =
+                    TierValues::Narrow { dictionary: p.dictionary().to_vec(), codes: p.unpack() };
+                &unpacked
+            }
+            values => values,
+        };
         let n = values.len() as u64;
         let per = 1u64 << VALUE_BLOCK_SHIFT;
         let blocks = n.div_ceil(per);
@@ -571,9 +579,10 @@ fn histogram(
                             h[dictionary[code].to_bits() as usize] += k;
                         }
                     }
-                    TierValues::Wide(v) => {
+                    // `add_tier` unpacks a packed tier first.
+                    TierValues::Wide(_) | TierValues::Packed(_) => {
                         for i in range.filter(|&i| cared(i)) {
-                            h[v[i as usize].to_bits() as usize] += 1;
+                            h[values.get(i as usize).to_bits() as usize] += 1;
                         }
                     }
                 }

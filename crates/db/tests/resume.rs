@@ -20,6 +20,9 @@ impl Progress for Phases {
     }
     fn advance(&self, _amount: u64) {}
     fn end(&self) {}
+    fn note(&self, line: &str) {
+        self.0.lock().unwrap().push(line.to_string());
+    }
 }
 
 impl Phases {
@@ -153,4 +156,28 @@ fn memory_limit_keeps_the_tiers_of_untiered_games() {
     let solution = solve(&game, options, &NoProgress, Some(&mut files)).unwrap();
     assert_eq!(solution.tiers().len(), files.tiers());
     assert!(solution.get(&game, game.start()).is_some());
+}
+
+/// Under a limit that a tier's child tiers do not fit in whole (Fox and Geese: a chain of captures
+/// may land in most tiers with fewer geese), the held tiers are compressed in memory, and the
+/// database is the same, byte for byte, as a solve without a limit.
+#[test]
+fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
+    let game = perfectplay_games::FoxAndGeese::new("5-geese").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = TierFiles::new(dir.path().join("whole.ppdb"), &game, true);
+    let whole = solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
+    let whole_bytes = whole.heap_bytes() as u64;
+    let whole_path = files.finish(None).unwrap().path;
+    // Room for the largest tier's own work and a tenth of the values.
+    let own = game.tiers().iter().map(|&t| 6 * game.tier_size(t)).max().unwrap();
+    let limit = own + whole_bytes / 10;
+    let mut files = TierFiles::new(dir.path().join("packed.ppdb"), &game, true);
+    let options = SolveOptions { memory_limit: Some(limit), ..SolveOptions::default() };
+    let phases = Phases::default();
+    solve(&game, options, &phases, Some(&mut files)).unwrap();
+    let notes = phases.0.into_inner().unwrap();
+    assert!(notes.iter().any(|l| l.contains("compressed in memory")), "{notes:?}");
+    let packed_path = files.finish(None).unwrap().path;
+    assert!(std::fs::read(whole_path).unwrap() == std::fs::read(packed_path).unwrap());
 }

@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod discover;
 pub mod progress;
+mod packed;
 mod retrograde;
 mod search;
 pub mod space;
@@ -15,6 +16,7 @@ pub mod tiered;
 use perfectplay_core::{Game, GameExt, Position, PositionSpace, Tier, ValueRemoteness};
 
 pub use analysis::{analyze, analyze_counting, Analysis, CountRow};
+pub use packed::{BlockCache, PackedCodes};
 pub use progress::{NoProgress, Progress};
 pub use search::{AlphaBeta, Search, TABLE_BITS};
 pub use space::{SortedPositions, TierSpace};
@@ -118,6 +120,9 @@ pub enum TierValues {
     },
     /// One packed value per position.
     Wide(Vec<ValueRemoteness>),
+    /// A narrow tier's codes compressed in blocks, held for the tiers that need it under a memory
+    /// limit ([`TierValues::pack`]).
+    Packed(PackedCodes),
 }
 
 impl TierValues {
@@ -151,6 +156,7 @@ impl TierValues {
         let values = match self {
             TierValues::Narrow { dictionary, .. } => dictionary,
             TierValues::Wide(values) => values,
+            TierValues::Packed(p) => &p.dictionary,
         };
         values.iter().map(|v| v.remoteness_or_zero()).max().unwrap_or(0)
     }
@@ -161,6 +167,7 @@ impl TierValues {
         match self {
             TierValues::Narrow { dictionary, codes } => dictionary[codes[index] as usize],
             TierValues::Wide(v) => v[index],
+            TierValues::Packed(p) => p.get(index),
         }
     }
 
@@ -169,6 +176,7 @@ impl TierValues {
         match self {
             TierValues::Narrow { codes, .. } => codes.len(),
             TierValues::Wide(v) => v.len(),
+            TierValues::Packed(p) => p.len(),
         }
     }
 
@@ -184,7 +192,17 @@ impl TierValues {
                 dictionary.capacity() * 2 + codes.capacity()
             }
             TierValues::Wide(v) => v.capacity() * 2,
+            TierValues::Packed(p) => p.heap_bytes(),
         }
+    }
+
+    /// Compresses a narrow tier's codes in memory ([`TierValues::Packed`]); others stay as they
+    /// are. Returns whether it packed.
+    pub fn pack(&mut self) -> bool {
+        let TierValues::Narrow { dictionary, codes } = self else { return false };
+        let packed = PackedCodes::pack(std::mem::take(dictionary), codes);
+        *self = TierValues::Packed(packed);
+        true
     }
 }
 
@@ -228,7 +246,9 @@ pub struct SolveOptions {
     /// tiers of the tier in progress stay in memory (others are dropped and read back from the
     /// sink when a later tier needs them, and tiers an earlier solve finished are not read at all
     /// unless needed), so the returned solution holds only the last tiers; a tier that cannot fit
-    /// is refused with [`SolveError::OverMemoryLimit`] before any of its work is done.
+    /// is refused with [`SolveError::OverMemoryLimit`] before any of its work is done. Held
+    /// tiers that do not fit whole beside the tier in progress are compressed in memory first
+    /// ([`TierValues::Packed`], the earliest held first), which changes no value.
     pub memory_limit: Option<u64>,
     /// Solve only these tiers (tiered games with a sink that keeps tiers): their child tiers must
     /// have been finished by an earlier solve, and are read back from the sink. For solving a
@@ -297,6 +317,27 @@ impl Solution {
     /// A solved tier, if the solution holds it.
     pub fn tier(&self, tier: Tier) -> Option<&SolvedTier> {
         self.tiers.get(*self.by_tier.get(tier.0 as usize)?)
+    }
+
+    /// Compresses held tiers in memory ([`TierValues::pack`]), the earliest held first, until
+    /// `extra` more bytes (those of tier `name`'s own work) fit under `limit`, and says so in a
+    /// note. Returns whether they fit.
+    fn fit(&mut self, extra: u64, limit: u64, name: &str, progress: &dyn Progress) -> bool {
+        let mut packed = 0;
+        for k in 0..self.tiers.len() {
+            if self.heap_bytes() as u64 + extra <= limit {
+                break;
+            }
+            packed += usize::from(self.tiers[k].values.pack());
+        }
+        let held = self.heap_bytes() as u64;
+        if packed > 0 {
+            progress.note(&format!(
+                "tier {name}: {packed} held tiers compressed in memory to fit the limit ({held} \
+                 bytes held)"
+            ));
+        }
+        held + extra <= limit
     }
 
     /// Drops a tier (kept elsewhere: the database) to free its memory.
@@ -453,6 +494,11 @@ pub fn solve<G: Game + ?Sized>(
                         ))
                     })?;
                     solution.push(back);
+                    if let Some(limit) = options.memory_limit {
+                        // Read back whole, it may need packing before the next is read.
+                        let own = retrograde::bytes_needed(game, tier, &space);
+                        solution.fit(own, limit, &name, progress);
+                    }
                 }
             }
         } else if let Some(sink) = sink.as_deref_mut() {
@@ -473,9 +519,10 @@ pub fn solve<G: Game + ?Sized>(
                     }
                 }
             }
-            let needed =
-                solution.heap_bytes() as u64 + retrograde::bytes_needed(game, tier, &space);
-            if needed > limit {
+            let own = retrograde::bytes_needed(game, tier, &space);
+            let needed = solution.heap_bytes() as u64 + own;
+            if needed > limit && !solution.fit(own, limit, &name, progress) {
+                let needed = solution.heap_bytes() as u64 + own;
                 return Err(SolveError::OverMemoryLimit { tier: name, needed, limit });
             }
         }
@@ -493,6 +540,7 @@ pub fn solve<G: Game + ?Sized>(
             let start_wide = game.child_tiers(tier).iter().any(|&c| {
                 solution.tier(c).is_some_and(|t| match &t.values {
                     TierValues::Narrow { dictionary, .. } => dictionary.len() > 100,
+                    TierValues::Packed(p) => p.dictionary.len() > 100,
                     TierValues::Wide(_) => true,
                 })
             });

@@ -37,7 +37,7 @@ use rayon::prelude::*;
 
 use crate::progress::Progress;
 use crate::space::TierSpace;
-use crate::{SolveError, TierValues};
+use crate::{BlockCache, SolveError, TierValues};
 
 /// Set in a (widened) cell when the position is decided.
 const DECIDED: u16 = 1 << 15;
@@ -443,6 +443,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let mut children = Vec::new();
                 let mut locations = Vec::new();
                 let mut cache = KernelCache::default();
+                let mut blocks = BlockCache::default();
                 let mut edges = Vec::new();
                 let mut sources = Sources::default();
                 let mut keys = Vec::with_capacity(CHUNK);
@@ -509,7 +510,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                             let (key, vr) = child_tiers
                                 .iter()
                                 .find(|c| c.tier == child_tier)
-                                .and_then(|c| c.parent_value(ci))
+                                .and_then(|c| c.parent_value(ci, &mut blocks))
                                 .ok_or(SolveError::ChildNotSolved { position: p })?;
                             if key > best_key {
                                 best_key = key;
@@ -734,7 +735,8 @@ struct ChildTier<'v> {
 impl<'v> ChildTier<'v> {
     fn new(tier: Tier, values: &'v TierValues) -> ChildTier<'v> {
         let parents = match values {
-            TierValues::Narrow { dictionary, .. } => dictionary
+            TierValues::Narrow { dictionary, .. }
+            | TierValues::Packed(crate::PackedCodes { dictionary, .. }) => dictionary
                 .iter()
                 .map(|vr| {
                     let p = vr.to_parent();
@@ -748,12 +750,13 @@ impl<'v> ChildTier<'v> {
 
     /// What the child at `index` gives its parent (`None` past the tier's end).
     #[inline]
-    fn parent_value(&self, index: u64) -> Option<(i32, ValueRemoteness)> {
+    fn parent_value(&self, index: u64, cache: &mut BlockCache) -> Option<(i32, ValueRemoteness)> {
         let i = usize::try_from(index).ok()?;
         match self.values {
             TierValues::Narrow { codes, .. } => {
                 self.parents.get(usize::from(*codes.get(i)?)).copied()
             }
+            TierValues::Packed(p) => self.parents.get(usize::from(p.code(i, cache)?)).copied(),
             TierValues::Wide(v) => v.get(i).map(|vr| {
                 let p = vr.to_parent();
                 (p.order_key(), p)
