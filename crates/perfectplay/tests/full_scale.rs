@@ -1,6 +1,7 @@
-//! Topitop and Bagh-Chal at full scale, against their databases (`perfectplay solve topitop`,
-//! `perfectplay solve baghchal --no-analysis --memory-limit 12GiB`; BENCHMARKS.md says how they
-//! were run). Ignored in the default suite (where only the checks themselves run, on a small
+//! Topitop, Bagh-Chal and Fox and Geese (9 to 15 geese) at full scale, against their databases
+//! (`perfectplay solve topitop`, `perfectplay solve baghchal --no-analysis --memory-limit 12GiB`,
+//! `perfectplay solve foxandgeese --variant N-geese --no-analysis --memory-limit 16GiB`;
+//! BENCHMARKS.md says how they were run). Ignored in the default suite (where only the checks themselves run, on a small
 //! pruned database); they fail, not pass, when a database is missing:
 //!
 //! ```text
@@ -58,6 +59,58 @@ fn baghchal_starts_with_a_draw_and_samples_agree_with_children() {
     let db = database(&game);
     assert_eq!(db.get(&game, game.start()).unwrap().map(|v| v.value()), Some(Value::Draw));
     sampled(&game);
+}
+
+/// Fox and Geese with `geese` geese: 100,000 positions against their children; the start's
+/// value is printed (each variant so far a draw, docs/foxandgeese.md).
+fn fox_and_geese(geese: u32) {
+    let game = perfectplay_games::FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
+    let db = database(&game);
+    let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
+    println!("foxandgeese {geese}-geese: the start is {start}");
+    sampled(&game);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_9_geese_samples_agree_with_children() {
+    fox_and_geese(9);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_10_geese_samples_agree_with_children() {
+    fox_and_geese(10);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_11_geese_samples_agree_with_children() {
+    fox_and_geese(11);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_12_geese_samples_agree_with_children() {
+    fox_and_geese(12);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_13_geese_samples_agree_with_children() {
+    fox_and_geese(13);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_14_geese_samples_agree_with_children() {
+    fox_and_geese(14);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_15_geese_samples_agree_with_children() {
+    fox_and_geese(15);
 }
 
 /// The full-scale checks themselves, on a database small enough for the default suite: Six Men's
