@@ -22,6 +22,8 @@ pub struct PackedCodes {
     pub(crate) dictionary: Vec<ValueRemoteness>,
     len: usize,
     blocks: Vec<Block>,
+    /// Bytes held, counted once (a solve under a memory limit asks often).
+    bytes: usize,
     /// Tells this tier's blocks apart from another's in a [`BlockCache`].
     id: u64,
 }
@@ -38,8 +40,16 @@ impl PackedCodes {
                 // they are.
                 _ => Block::Raw(chunk.into()),
             })
-            .collect();
-        PackedCodes { dictionary, len: codes.len(), blocks, id: NEXT_ID.fetch_add(1, Relaxed) }
+            .collect::<Vec<_>>();
+        let bytes = blocks
+            .iter()
+            .map(|b| match b {
+                Block::Zstd(c) | Block::Raw(c) => c.len() + std::mem::size_of::<Block>(),
+            })
+            .sum::<usize>()
+            + dictionary.len() * std::mem::size_of::<ValueRemoteness>();
+        let id = NEXT_ID.fetch_add(1, Relaxed);
+        PackedCodes { dictionary, len: codes.len(), blocks, bytes, id }
     }
 
     /// The distinct values, by code.
@@ -59,10 +69,7 @@ impl PackedCodes {
 
     /// Bytes held.
     pub fn heap_bytes(&self) -> usize {
-        let bytes = |b: &Block| match b {
-            Block::Zstd(c) | Block::Raw(c) => c.len() + 24,
-        };
-        self.blocks.iter().map(bytes).sum::<usize>() + self.dictionary.len() * 2
+        self.bytes
     }
 
     /// The code at `index`, through a worker's cache.
