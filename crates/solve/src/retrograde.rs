@@ -435,8 +435,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let collect_edges = !self.game.has_undo_moves();
         progress
             .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
-        let child_tiers: Vec<ChildTier<'_>> =
+        // Sorted by tier, found by binary search (Fox and Geese's tiers have a hundred and more).
+        let mut child_tiers: Vec<ChildTier<'_>> =
             self.child_values.iter().map(|&(tier, values)| ChildTier::new(tier, values)).collect();
+        child_tiers.sort_by_key(|c| c.tier);
         let chunks: Vec<(Sources, Vec<(u64, u64)>, Vec<u64>)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>, Vec<u64>), Fail> {
@@ -508,9 +510,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                             }
                         } else {
                             let (key, vr) = child_tiers
-                                .iter()
-                                .find(|c| c.tier == child_tier)
-                                .and_then(|c| c.parent_value(ci, &mut blocks))
+                                .binary_search_by_key(&child_tier, |c| c.tier)
+                                .ok()
+                                .and_then(|k| child_tiers[k].parent_value(ci, &mut blocks))
                                 .ok_or(SolveError::ChildNotSolved { position: p })?;
                             if key > best_key {
                                 best_key = key;
