@@ -155,6 +155,9 @@ pub struct Reached {
     marks: Marks,
     /// Per tier (in `marks.tiers`' order), whether its marks are every index the start reaches.
     complete: Vec<bool>,
+    /// Whether the start is not its own image under every symmetry (Fox and Geese's 8 geese):
+    /// the classes reached are right, but not which of their members are, so nothing is counted.
+    classes_only: bool,
     /// Per tier, its number of indices.
     size: Vec<u64>,
 }
@@ -218,7 +221,9 @@ impl Reached {
 }
 
 /// Searches the positions reachable from a tiered game's start, tier by tier from the start's
-/// down, over canonical indices (the module's header says how sides are told apart).
+/// down, over canonical indices (the module's header says how sides are told apart). A start
+/// that is not its own image under the symmetries (in a game without an exchange) gives the
+/// classes reached, which [`count_reached`] then refuses to count.
 pub fn reach_tiered<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
@@ -252,14 +257,17 @@ fn reach<G: Game + ?Sized>(
             game.tier_name(t)
         ),
     };
-    // The start's images under the symmetries must be the start or its exchange.
+    // The start's images under the symmetries should be the start or its exchange: then the
+    // members of each class reached are known, and can be counted. Without an exchange, a start
+    // that is not symmetric still gives the classes reached.
     let start = game.start();
     let mut images = Vec::new();
     game.symmetry_images(start, &mut images);
     let exchanged_start = game.exchange(start);
-    if images.iter().any(|&q| q != start && Some(q) != exchanged_start) {
+    let classes_only = images.iter().any(|&q| q != start && Some(q) != exchanged_start);
+    if classes_only && exchanged_start.is_some() {
         return Err(SolveError::Unsupported {
-            what: "analysis of a tiered game whose start is not symmetric".into(),
+            what: "analysis of a game with an exchange whose start is not symmetric".into(),
         });
     }
     // Which tiers' marks will be complete: every tier's in a whole search; in a one-pass search
@@ -377,7 +385,7 @@ fn reach<G: Game + ?Sized>(
     }
     progress.end();
     let size = tiers.iter().map(|&t| game.tier_size(t)).collect();
-    Ok(Reached { marks, complete, size })
+    Ok(Reached { marks, complete, classes_only, size })
 }
 
 /// Counts the reachable positions found by [`reach_tiered`] per value-remoteness for the whole
@@ -388,6 +396,11 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
     progress: &dyn Progress,
 ) -> Result<(Analysis, Vec<TierReport>), SolveError> {
+    if reached.classes_only {
+        return Err(SolveError::Unsupported {
+            what: "counting the positions reached from a start that is not symmetric".into(),
+        });
+    }
     if reached.complete.iter().any(|&c| !c) {
         return Err(SolveError::Unsupported {
             what: "counting from a search through the tiers without moves inside only".into(),
