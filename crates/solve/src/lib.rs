@@ -6,8 +6,8 @@
 
 pub mod analysis;
 pub mod discover;
-pub mod progress;
 mod packed;
+pub mod progress;
 mod retrograde;
 mod search;
 pub mod space;

@@ -91,7 +91,8 @@ impl PackedCodes {
 
     /// Every code, in order.
     pub fn unpack(&self) -> Vec<u8> {
-        let blocks: Vec<Vec<u8>> = (0..self.blocks.len()).into_par_iter().map(|b| self.decode(b)).collect();
+        let blocks: Vec<Vec<u8>> =
+            (0..self.blocks.len()).into_par_iter().map(|b| self.decode(b)).collect();
         blocks.concat()
     }
 

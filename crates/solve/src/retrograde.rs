@@ -400,7 +400,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// refers to them, every lookup goes through the canonical form.
     /// The tier's values, with which indices name canonical positions where the tier is dense
     /// and canonicalized ([`crate::SolvedTier::care`]).
-    pub fn solve(&self, progress: &dyn Progress) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
+    pub fn solve(
+        &self,
+        progress: &dyn Progress,
+    ) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
         let first = if self.start_wide { Err(Fail::Narrow) } else { self.attempt(true, progress) };
         match first {
             Ok(values) => Ok(values),
@@ -451,8 +454,11 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let mut keys = Vec::with_capacity(CHUNK);
                 let first = (chunk * CHUNK) as u64;
                 let last = (first + CHUNK as u64).min(n as u64);
-                let mut care =
-                    if keeps_care { vec![0u64; (last - first).div_ceil(64) as usize] } else { vec![] };
+                let mut care = if keeps_care {
+                    vec![0u64; (last - first).div_ceil(64) as usize]
+                } else {
+                    vec![]
+                };
                 let positions: Vec<Option<Position>> = if let Some(kernel) = self.kernel {
                     let mut positions = vec![None; (last - first) as usize];
                     kernel.tier_positions(self.tier, first, &mut positions);
