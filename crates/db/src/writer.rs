@@ -236,6 +236,18 @@ impl<'g> Writer<'g> {
             );
         }
         let bits = bits_for(dictionary.len());
+        // A narrow table's codes map to the file's through their dictionary.
+        let narrow = match values {
+            TierValues::Narrow { dictionary, codes } => Some((
+                dictionary.iter().map(|vr| code_of[vr.to_bits() as usize]).collect::<Vec<u16>>(),
+                codes,
+            )),
+            _ => None,
+        };
+        let code = |i: u64| match &narrow {
+            Some((file_code, codes)) => file_code[usize::from(codes[i as usize])],
+            None => code_of[values.get(i as usize).to_bits() as usize],
+        };
         let (level, layout) = (self.level, self.layout);
         let value_payloads: Vec<Vec<u8>> = if bits == 0 {
             Vec::new()
@@ -247,7 +259,7 @@ impl<'g> Writer<'g> {
                     let mut prev = 0u16;
                     let codes = range.clone().map(|i| {
                         if cared(i) {
-                            prev = code_of[values.get(i as usize).to_bits() as usize];
+                            prev = code(i);
                         }
                         prev
                     });

@@ -438,10 +438,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let collect_edges = !self.game.has_undo_moves();
         progress
             .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
-        // Sorted by tier, found by binary search (Fox and Geese's tiers have a hundred and more).
-        let mut child_tiers: Vec<ChildTier<'_>> =
-            self.child_values.iter().map(|&(tier, values)| ChildTier::new(tier, values)).collect();
-        child_tiers.sort_by_key(|c| c.tier);
+        // Fox and Geese's tiers have a hundred children and more: found by their number.
+        let child_tiers = ChildTiers::new(
+            self.child_values.iter().map(|&(tier, values)| ChildTier::new(tier, values)).collect(),
+        );
         let chunks: Vec<(Sources, Vec<(u64, u64)>, Vec<u64>)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>, Vec<u64>), Fail> {
@@ -516,9 +516,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                             }
                         } else {
                             let (key, vr) = child_tiers
-                                .binary_search_by_key(&child_tier, |c| c.tier)
-                                .ok()
-                                .and_then(|k| child_tiers[k].parent_value(ci, &mut blocks))
+                                .find(child_tier)
+                                .and_then(|c| c.parent_value(ci, &mut blocks))
                                 .ok_or(SolveError::ChildNotSolved { position: p })?;
                             if key > best_key {
                                 best_key = key;
@@ -738,6 +737,41 @@ struct ChildTier<'v> {
     tier: Tier,
     values: &'v TierValues,
     parents: Vec<(i32, ValueRemoteness)>,
+}
+
+/// A tier's child tiers, found by the tier's number: through a table where the numbers are
+/// small, else by binary search.
+struct ChildTiers<'v> {
+    tiers: Vec<ChildTier<'v>>,
+    /// Per tier number: its place in `tiers`, or `u32::MAX`. Empty where the numbers are large.
+    by_number: Vec<u32>,
+}
+
+impl<'v> ChildTiers<'v> {
+    /// The largest tier number looked up through a table.
+    const TABLE: u32 = 1 << 16;
+
+    fn new(mut tiers: Vec<ChildTier<'v>>) -> ChildTiers<'v> {
+        tiers.sort_by_key(|c| c.tier);
+        let mut by_number = Vec::new();
+        if let Some(last) = tiers.last().filter(|c| c.tier.0 < Self::TABLE) {
+            by_number = vec![u32::MAX; last.tier.0 as usize + 1];
+            for (k, c) in tiers.iter().enumerate() {
+                by_number[c.tier.0 as usize] = k as u32;
+            }
+        }
+        ChildTiers { tiers, by_number }
+    }
+
+    #[inline]
+    fn find(&self, tier: Tier) -> Option<&ChildTier<'v>> {
+        if self.by_number.is_empty() {
+            let k = self.tiers.binary_search_by_key(&tier, |c| c.tier).ok()?;
+            return self.tiers.get(k);
+        }
+        let k = *self.by_number.get(tier.0 as usize)?;
+        self.tiers.get(k as usize)
+    }
 }
 
 impl<'v> ChildTier<'v> {
