@@ -15,6 +15,7 @@ pub mod dawsonschess;
 pub mod dodgem;
 pub mod fivefieldkono;
 pub mod foxandgeese;
+pub mod fuchsundhenne;
 pub mod konane;
 pub mod lgame;
 pub mod morris;
@@ -44,6 +45,7 @@ pub use dawsonschess::DawsonsChess;
 pub use dodgem::Dodgem;
 pub use fivefieldkono::{FiveFieldKono, StuckRule};
 pub use foxandgeese::FoxAndGeese;
+pub use fuchsundhenne::FuchsUndHenne;
 pub use konane::{Konane, KonaneStart};
 pub use lgame::LGame;
 pub use morris::Morris;
@@ -434,6 +436,16 @@ pub fn catalog() -> &'static [CatalogEntry] {
             also_checked: &[],
             make: |v| FoxAndGeese::new(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
+        CatalogEntry {
+            id: "fuchsundhenne",
+            name: "Fuchs und Henne",
+            default_variant: "9-hens",
+            variant_syntax: "N-hens, N from 9 to 20 (002's selected rules), or N-hens-goal-G \
+                             (G hens in the hen house win, fewer than G lose; G from 2 to 9)",
+            listed_variants: &["9-hens", "13-hens", "20-hens"],
+            also_checked: &["3-hens-goal-2", "5-hens-goal-3"],
+            make: |v| FuchsUndHenne::new(v).map(|g| Box::new(g) as Box<dyn Game>),
+        },
     ];
     CATALOG
 }
@@ -476,6 +488,7 @@ pub fn rules(id: &str) -> Option<String> {
         "topitop" => include_str!("topitop.rs"),
         "quarto" => include_str!("quarto.rs"),
         "foxandgeese" => include_str!("foxandgeese.rs"),
+        "fuchsundhenne" => include_str!("fuchsundhenne.rs"),
         _ => return None,
     };
     let header: Vec<&str> = source

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use perfectplay_core::ValueRemoteness;
 use rayon::prelude::*;
+use zstd::bulk::Decompressor;
 
 /// log2 of the codes per block.
 const BLOCK_SHIFT: u32 = 12;
@@ -79,7 +80,7 @@ impl PackedCodes {
             return None;
         }
         let b = index >> BLOCK_SHIFT;
-        let block = cache.block(self.id, b, || self.decode(b));
+        let block = cache.block(self.id, b, |context| self.decode_in(b, context));
         block.get(index & (BLOCK - 1)).copied()
     }
 
@@ -97,11 +98,24 @@ impl PackedCodes {
     }
 
     fn decode(&self, b: usize) -> Vec<u8> {
+        self.decode_in(b, &mut None)
+    }
+
+    /// Block `b`'s codes, through a decompression context kept by the caller (made here the
+    /// first time).
+    fn decode_in(&self, b: usize, context: &mut Option<Decompressor<'static>>) -> Vec<u8> {
         match &self.blocks[b] {
             Block::Raw(codes) => codes.to_vec(),
             Block::Zstd(c) => {
                 let n = BLOCK.min(self.len - (b << BLOCK_SHIFT));
-                zstd::bulk::decompress(c, n).expect("a block compressed in this process decodes")
+                if context.is_none() {
+                    *context = Decompressor::new().ok();
+                }
+                let decoded = match context {
+                    Some(d) => d.decompress(c, n),
+                    None => zstd::bulk::decompress(c, n),
+                };
+                decoded.expect("a block compressed in this process decodes")
             }
         }
     }
@@ -114,24 +128,39 @@ enum Block {
     Raw(Box<[u8]>),
 }
 
-/// One worker's decoded blocks, a few dozen, each slot holding the last block that mapped to it.
-#[derive(Debug, Default)]
+/// One worker's decoded blocks, a few dozen, each slot holding the last block that mapped to it,
+/// and its decompression context: one made for each block took four fifths of a 13-geese solve's
+/// time once most of its child tiers were packed.
+#[derive(Default)]
 pub struct BlockCache {
     slots: Vec<Option<(u64, usize, Vec<u8>)>>,
+    context: Option<Decompressor<'static>>,
+}
+
+impl std::fmt::Debug for BlockCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let held = self.slots.iter().flatten().count();
+        f.debug_struct("BlockCache").field("blocks held", &held).finish()
+    }
 }
 
 /// Slots per worker: 64 blocks of 4 KiB.
 const SLOTS: usize = 64;
 
 impl BlockCache {
-    fn block(&mut self, id: u64, b: usize, decode: impl FnOnce() -> Vec<u8>) -> &[u8] {
+    fn block(
+        &mut self,
+        id: u64,
+        b: usize,
+        decode: impl FnOnce(&mut Option<Decompressor<'static>>) -> Vec<u8>,
+    ) -> &[u8] {
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
         }
         let slot = (b ^ (id as usize).wrapping_mul(0x9E37_79B9)) % SLOTS;
         let hit = matches!(&self.slots[slot], Some((i, k, _)) if *i == id && *k == b);
         if !hit {
-            self.slots[slot] = Some((id, b, decode()));
+            self.slots[slot] = Some((id, b, decode(&mut self.context)));
         }
         &self.slots[slot].as_ref().expect("filled above").2
     }

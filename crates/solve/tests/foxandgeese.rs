@@ -206,7 +206,7 @@ fn beside_table(geese: usize, ours: Classes) {
     assert_eq!(ours.geese_win, theirs.geese_win);
     let draws = |c: &Classes| c.states - c.geese_win - c.fox_wins;
     // Not yet explained: Table 8.2 holds 28 more states than the start reaches here, 27 of
-    // them won by the fox and one a draw, for 4 to 7 geese alike (`foxandgeese.md`).
+    // them won by the fox and one a draw, for 4 to 8 geese alike (`foxandgeese.md`).
     assert_eq!((theirs.states - ours.states, draws(&theirs) - draws(&ours)), (28, 1));
 }
 
