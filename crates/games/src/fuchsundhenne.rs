@@ -1142,7 +1142,7 @@ impl TierKernel for FuchsUndHenne {
     ) {
         out.clear();
         self.each_parent(Parts::of(p), true, |parent| {
-            if self.illegal(parent).is_none() {
+            if self.illegal(parent).is_none() && self.primitive(parent.code()).is_none() {
                 let (t, i) = self.locate_parts(parent);
                 if t == tier {
                     out.push(i);
