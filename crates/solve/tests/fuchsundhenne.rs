@@ -6,11 +6,13 @@
 //! goal below the hen house's nine) is compared, value and remoteness, with the engine's solve;
 //! and every canonical index of a small game holds the best value over its children.
 
+mod common;
 mod rounds;
 
 use std::collections::HashSet;
 
-use perfectplay_core::{Game, GameExt, Remoteness, Value, ValueRemoteness};
+use common::check_best_over_children;
+use perfectplay_core::{Game, GameExt, Value};
 use perfectplay_games::FuchsUndHenne;
 use perfectplay_solve::{solve, NoProgress, SolveOptions};
 use rounds::Explored;
@@ -258,24 +260,15 @@ fn four_hens_with_a_goal_of_three_match_a_plain_solver_everywhere() {
 fn every_position_of_a_small_game_is_the_best_over_its_children() {
     let game = FuchsUndHenne::new("3-hens-goal-2").unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
-    let mut children = Vec::new();
     let mut checked = 0u64;
     for t in game.tiers() {
         for i in 0..game.tier_size(t) {
             let Some(p) = game.tier_position(t, i).filter(|&p| game.canonical(p) == p) else {
                 continue;
             };
-            let v = solution.get(&game, p).expect("solved");
-            let expected = match game.primitive(p) {
-                Some(end) => ValueRemoteness::new(end, Remoteness(0)),
-                None => {
-                    children.clear();
-                    game.children(p, &mut children);
-                    let value = |c| solution.get(&game, c).expect("a child solved").to_parent();
-                    children.iter().map(|&c| value(c)).max().expect("a move")
-                }
-            };
-            assert_eq!(v, expected, "{}", game.position_to_string(p));
+            if let Err(e) = check_best_over_children(&game, &solution, p) {
+                panic!("{e}");
+            }
             checked += 1;
         }
     }
