@@ -119,7 +119,11 @@ struct Layout {
     /// Per number of foxes, class `j` (and one past the last) and state: the sets of the classes
     /// before `j`.
     offsets: [Vec<u64>; 3],
+    /// Per part of an index ([`SECTIONS`]) and state: the indices of the parts before it.
+    section_start: Vec<u64>,
     mirror_bytes: Vec<[u64; 256]>,
+    /// Per row: its points, as a mask.
+    row_mask: [u64; 7],
 }
 
 impl Layout {
@@ -205,9 +209,14 @@ impl Layout {
             classes: [Vec::new(), Vec::new(), Vec::new()],
             class_of: vec![u16::MAX; (N + 1) * (N + 1)],
             offsets: [Vec::new(), Vec::new(), Vec::new()],
+            section_start: Vec::new(),
             mirror_bytes,
+            row_mask: std::array::from_fn(|r| {
+                (0..N).filter(|&p| row[p] == r as u32).fold(0, |m, p| m | 1 << p)
+            }),
         };
         layout.fox_classes();
+        layout.section_starts();
         layout
     }
 
@@ -293,6 +302,20 @@ impl Layout {
         self.classes = classes;
     }
 
+    /// The indices before each part of a tier's index, for every state.
+    fn section_starts(&mut self) {
+        let mut start = vec![0u64; SECTIONS.len() * STATES];
+        for s in 1..SECTIONS.len() {
+            let count = SECTIONS[s - 1].2;
+            let total = self.classes[count].len() * STATES;
+            for state in 0..STATES {
+                start[s * STATES + state] =
+                    start[(s - 1) * STATES + state] + self.offsets[count][total + state];
+            }
+        }
+        self.section_start = start;
+    }
+
     /// Which rows a count leaves out: those of the foxes after point `after` (all with `None`).
     fn left_out(&self, foxes: [u8; 2], after: Option<usize>) -> usize {
         let mut rows = foxes
@@ -322,12 +345,19 @@ impl Layout {
     /// foxes: sets without a point come before sets with it, point by point in reading order.
     fn rank(&self, foxes: [u8; 2], hens: u64) -> u64 {
         let mut state = hens.count_ones() as usize * SUMS + self.row_sum(hens) as usize;
+        let spans = FoxSpans::new(self, foxes);
         let mut rank = 0;
         for p in board::bits(hens) {
-            rank += self.tail_count(self.left_out(foxes, Some(p)), p + 1, state);
+            rank += self.term(&spans, p, state);
             state -= SUMS + self.row[p] as usize;
         }
         rank
+    }
+
+    /// A hen's term of a rank: the sets after point `p` whose count and row sum, with `p`'s,
+    /// make `state`.
+    fn term(&self, spans: &FoxSpans, p: usize, state: usize) -> u64 {
+        self.tail_count(spans.left_out(p), p + 1, state)
     }
 
     /// The set at `rank` (see [`Layout::rank`]).
@@ -393,7 +423,7 @@ impl Layout {
     }
 
     fn row_sum(&self, hens: u64) -> u32 {
-        board::bits(hens).map(|p| self.row[p]).sum()
+        (1..7).map(|r| r as u32 * (hens & self.row_mask[r]).count_ones()).sum()
     }
 
     fn point(&self, name: &str) -> u8 {
@@ -401,9 +431,105 @@ impl Layout {
     }
 }
 
+/// The left-out rows of a rank's terms change only where a fox is passed: before the first fox,
+/// both foxes' rows; between them, the second's; after both, none.
+struct FoxSpans {
+    before_first: u64,
+    between: u64,
+    both: usize,
+    second: usize,
+}
+
+impl FoxSpans {
+    fn new(l: &Layout, foxes: [u8; 2]) -> FoxSpans {
+        let [a, b] = foxes;
+        FoxSpans {
+            before_first: (1u64 << a) - 1,
+            between: fox_span(a, b),
+            both: l.left_out(foxes, None),
+            second: l.left_out([NONE, b], None),
+        }
+    }
+
+    fn left_out(&self, p: usize) -> usize {
+        if self.before_first >> p & 1 == 1 {
+            self.both
+        } else if self.between >> p & 1 == 1 {
+            self.second
+        } else {
+            0
+        }
+    }
+}
+
+/// A set of hens' rank terms, kept to rank the sets one hen's step away: a sideways step changes
+/// one term; a step forward raises the row sum of the terms before it by one, and gives the hens
+/// between its two points one more hen after them.
+struct StepRanks {
+    /// The hens' points in reading order.
+    points: [u8; MAX_HENS],
+    /// Per hen: the count and row sum of it and the hens after it, as `k * SUMS + t`.
+    states: [u16; MAX_HENS + 1],
+    /// The sums of the terms before each hen: as they are, and with the row sum one higher.
+    before: [u64; MAX_HENS + 1],
+    before_forward: [u64; MAX_HENS + 1],
+    hens: u64,
+    spans: FoxSpans,
+}
+
+impl StepRanks {
+    fn new(l: &Layout, foxes: [u8; 2], hens: u64, mut state: usize) -> StepRanks {
+        let mut r = StepRanks {
+            points: [0; MAX_HENS],
+            states: [0; MAX_HENS + 1],
+            before: [0; MAX_HENS + 1],
+            before_forward: [0; MAX_HENS + 1],
+            hens,
+            spans: FoxSpans::new(l, foxes),
+        };
+        for (j, p) in board::bits(hens).enumerate() {
+            r.points[j] = p as u8;
+            r.states[j] = state as u16;
+            r.before[j + 1] = r.before[j] + l.term(&r.spans, p, state);
+            let forward = if state + 1 < STATES { l.term(&r.spans, p, state + 1) } else { 0 };
+            r.before_forward[j + 1] = r.before_forward[j] + forward;
+            state -= SUMS + l.row[p] as usize;
+        }
+        r
+    }
+
+    /// The rank of the set with the hen on `from` moved to `to`, a step forward or sideways.
+    fn rank_after(&self, l: &Layout, from: usize, to: usize) -> u64 {
+        let k = self.hens.count_ones() as usize;
+        let m = (self.hens & ((1 << from) - 1)).count_ones() as usize;
+        let term = |p: usize, state: usize| l.term(&self.spans, p, state);
+        if l.row[to] == l.row[from] {
+            // Neighbours in a row are neighbours in reading order, with no fox between them:
+            // only this hen's term changes.
+            let state = usize::from(self.states[m]);
+            return self.before[k] - term(from, state) + term(to, state);
+        }
+        // Forward, to a later point. The first hen after `to`; the hens between `from` and `to`
+        // gain `to` after them.
+        let e = (self.hens & ((1 << to) - 1)).count_ones() as usize;
+        let gain = SUMS + l.row[to] as usize;
+        let mut rank = self.before_forward[m] + self.before[k] - self.before[e];
+        for j in m + 1..e {
+            rank += term(usize::from(self.points[j]), usize::from(self.states[j]) + gain);
+        }
+        rank + term(to, usize::from(self.states[e]) + gain)
+    }
+}
+
 /// Two points, the lesser first ([`NONE`] last).
 fn sorted(f: [u8; 2]) -> [u8; 2] {
     [f[0].min(f[1]), f[0].max(f[1])]
+}
+
+/// The points after `a` and before `b` (either may be [`NONE`], past the last point).
+fn fox_span(a: u8, b: u8) -> u64 {
+    let below = |p: u8| if p >= 64 { u64::MAX } else { (1u64 << p) - 1 };
+    below(b) & !below(a) & !(1 << a.min(63))
 }
 
 fn fox_mask(foxes: [u8; 2]) -> u64 {
@@ -612,16 +738,13 @@ impl FuchsUndHenne {
     }
 
     fn has_move(&self, q: Parts) -> bool {
-        let mut any = false;
+        let (l, empty) = (self.layout, q.empty());
         if q.foxes_to_move {
-            self.each_step(q, |_, _| any = true);
-            any || self.can_capture(q)
+            let steps =
+                q.foxes.iter().filter(|&&f| f != NONE).any(|&f| l.lines[f as usize] & empty != 0);
+            steps || self.can_capture(q)
         } else {
-            if q.pending != STEP {
-                return true;
-            }
-            self.each_step(q, |_, _| any = true);
-            any
+            q.pending != STEP || board::bits(q.hens).any(|h| l.hen_steps[h] & empty != 0)
         }
     }
 
@@ -968,8 +1091,13 @@ impl FuchsUndHenne {
     }
 
     fn section_of(q: Parts) -> usize {
-        let key = (q.foxes_to_move, q.pending, q.fox_count());
-        SECTIONS.iter().position(|&s| s == key).unwrap_or(0)
+        let count = q.fox_count();
+        match (q.foxes_to_move, q.pending) {
+            (true, _) => 7 - count,
+            (false, STEP) => 2 - count,
+            (false, REMOVE) => 4 - count,
+            _ => 4,
+        }
     }
 }
 
@@ -1084,14 +1212,29 @@ impl FuchsUndHenne {
     /// Where the run of indices of a canonical position's part and foxes' class begins and ends
     /// in its tier.
     fn block(&self, q: Parts, hens: u32, sum: u32) -> (u64, u64) {
-        let l = self.layout;
-        let section = Self::section_of(q);
-        let before: u64 = self.section_sizes(hens, sum).take(section).map(|(_, size)| size).sum();
-        let count = q.fox_count();
-        let class = usize::from(l.class_of[q.foxes[0] as usize * (N + 1) + q.foxes[1] as usize]);
         let state = hens as usize * SUMS + sum as usize;
-        let offsets = &l.offsets[count];
-        (before + offsets[class * STATES + state], before + offsets[(class + 1) * STATES + state])
+        let start = self.class_start(Self::section_of(q), q.foxes, state);
+        (start, start + self.layout.sets(q.foxes, hens as usize, sum as usize))
+    }
+
+    /// Where the run of a part's indices with these (canonical) foxes begins in the tier of
+    /// `state`.
+    fn class_start(&self, section: usize, foxes: [u8; 2], state: usize) -> u64 {
+        let l = self.layout;
+        let count = SECTIONS[section].2;
+        let class = usize::from(l.class_of[foxes[0] as usize * (N + 1) + foxes[1] as usize]);
+        l.section_start[section * STATES + state] + l.offsets[count][class * STATES + state]
+    }
+
+    /// The position or its mirror image, whichever is canonical for every position with these
+    /// foxes; `None` where the mirror keeps the foxes' places (the hens decide).
+    fn oriented(&self, q: Parts) -> Option<Parts> {
+        let m = self.mirrored(q);
+        match (m.foxes[1], m.foxes[0]).cmp(&(q.foxes[1], q.foxes[0])) {
+            std::cmp::Ordering::Less => Some(m),
+            std::cmp::Ordering::Greater => Some(q),
+            std::cmp::Ordering::Equal => None,
+        }
     }
 }
 
@@ -1129,9 +1272,30 @@ impl TierKernel for FuchsUndHenne {
     }
     fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, _cache: &mut KernelCache) {
         out.clear();
-        self.each_child(Parts::of(p), |child| out.push(self.locate_parts(child)));
+        self.push_child_locations(Parts::of(p), out);
         out.sort_unstable();
         out.dedup();
+    }
+    /// Children in the tier are distinct unless two of them are mirror images: the hens' steps
+    /// where the foxes' places are their own mirror image, the foxes' steps where the hens' are.
+    fn child_locations_unsorted(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64)>,
+        _cache: &mut KernelCache,
+    ) {
+        out.clear();
+        let q = Parts::of(p);
+        self.push_child_locations(q, out);
+        let images = if q.foxes_to_move {
+            self.layout.mirror_set(q.hens) == q.hens
+        } else {
+            self.oriented(q).is_none()
+        };
+        if images {
+            out.sort_unstable();
+            out.dedup();
+        }
     }
     fn parent_indices(
         &self,
@@ -1141,16 +1305,80 @@ impl TierKernel for FuchsUndHenne {
         _cache: &mut KernelCache,
     ) {
         out.clear();
-        self.each_parent(Parts::of(p), true, |parent| {
+        let q = Parts::of(p);
+        let mut located = |parent: Parts| {
             if self.illegal(parent).is_none() && self.primitive(parent.code()).is_none() {
                 let (t, i) = self.locate_parts(parent);
                 if t == tier {
                     out.push(i);
                 }
             }
-        });
+        };
+        match self.oriented(q).filter(|_| q.foxes_to_move) {
+            Some(o) => {
+                // The hens' sideways steps back, ranked from the position's own terms.
+                self.each_removal_or_rescue_back(q, &mut located);
+                let l = self.layout;
+                let state = q.hens.count_ones() as usize * SUMS + l.row_sum(q.hens) as usize;
+                let ranks = StepRanks::new(l, o.foxes, o.hens, state);
+                // Such a parent is legal with a fox on the board (in a tier with moves, it has
+                // the goal's hens), has a move (the step back), and is over only with the goal's
+                // hens in the house.
+                let legal = o.fox_count() > 0;
+                self.each_step_back(o, true, |parent| {
+                    if legal && (parent.hens & l.house).count_ones() < self.goal {
+                        let moved = o.hens & !parent.hens;
+                        let (g, from) =
+                            (moved.trailing_zeros(), (parent.hens & !o.hens).trailing_zeros());
+                        let start = self.class_start(Self::section_of(parent), o.foxes, state);
+                        out.push(start + ranks.rank_after(l, g as usize, from as usize));
+                    }
+                });
+            }
+            None => self.each_parent(q, true, located),
+        }
         out.sort_unstable();
         out.dedup();
+    }
+}
+
+impl FuchsUndHenne {
+    /// The locations of a position's children, unsorted, with repeats where two are mirror
+    /// images. The hens' steps are ranked from the position's own terms ([`StepRanks`]) where
+    /// the foxes' places decide which mirror image is canonical.
+    fn push_child_locations(&self, q: Parts, out: &mut Vec<(Tier, u64)>) {
+        let fast = (!q.foxes_to_move && q.pending != PLACE).then(|| self.oriented(q)).flatten();
+        let Some(o) = fast else {
+            self.each_child(q, |child| out.push(self.locate_parts(child)));
+            return;
+        };
+        let l = self.layout;
+        let (k, t) = (q.hens.count_ones(), l.row_sum(q.hens));
+        let state = k as usize * SUMS + t as usize;
+        let ranks = StepRanks::new(l, o.foxes, o.hens, state);
+        let section = Self::section_of(Parts { foxes_to_move: true, pending: STEP, ..o });
+        let sideways = (Self::tier_of(k, t), self.class_start(section, o.foxes, state));
+        let forward = if state + 1 < STATES {
+            (Self::tier_of(k, t + 1), self.class_start(section, o.foxes, state + 1))
+        } else {
+            sideways
+        };
+        self.each_step(o, |from, to| {
+            let (from, to) = (usize::from(from), usize::from(to));
+            let (tier, start) = if l.row[to] == l.row[from] { sideways } else { forward };
+            out.push((tier, start + ranks.rank_after(l, from, to)));
+        });
+        if q.pending == REMOVE {
+            for &fox in q.foxes.iter().filter(|&&f| f != NONE) {
+                let child = Parts {
+                    foxes: q.fox_moved(fox, NONE),
+                    foxes_to_move: true,
+                    pending: STEP,
+                    ..q
+                };
+                out.push(self.locate_parts(child));
+            }
+        }
     }
 }
 
@@ -1176,39 +1404,8 @@ impl FuchsUndHenne {
         let l = self.layout;
         let empty = q.empty();
         if q.foxes_to_move {
-            // The hens moved: a step (when they had a step or a removal to choose), a removal or
-            // a rescue.
-            for pending in [STEP, REMOVE] {
-                let parent = Parts { foxes_to_move: false, pending, ..q };
-                if pending == REMOVE && q.fox_count() == 0 {
-                    continue;
-                }
-                for g in board::bits(q.hens) {
-                    for from in board::bits(l.hen_from[g] & empty) {
-                        if same_tier && l.row[from] != l.row[g] {
-                            continue;
-                        }
-                        f(Parts { hens: q.hens & !(1 << g) | 1 << from, ..parent });
-                    }
-                }
-            }
-            if q.fox_count() < 2 {
-                let parent = Parts { foxes_to_move: false, pending: REMOVE, ..q };
-                for at in board::bits(empty) {
-                    let foxes = if q.foxes[0] == NONE {
-                        [at as u8, NONE]
-                    } else {
-                        sorted([q.foxes[0], at as u8])
-                    };
-                    f(Parts { foxes, ..parent });
-                }
-            }
-            if q.fox_count() == 2 {
-                for &fox in &q.foxes {
-                    let foxes = q.fox_moved(fox, NONE);
-                    f(Parts { foxes, foxes_to_move: false, pending: PLACE, ..q });
-                }
-            }
+            self.each_step_back(q, same_tier, &mut f);
+            self.each_removal_or_rescue_back(q, &mut f);
             return;
         }
         // The foxes moved: a step (the hens' next move says whether a capture was missed), or a
@@ -1249,6 +1446,50 @@ impl FuchsUndHenne {
                 let foxes = q.fox_moved(fox, start as u8);
                 f(Parts { hens, foxes, foxes_to_move: true, pending: STEP });
             });
+        }
+    }
+
+    /// The parents of a position with the foxes to move where the hens stepped (when they had a
+    /// step or a removal to choose); in the tier only, sideways.
+    fn each_step_back(&self, q: Parts, same_tier: bool, mut f: impl FnMut(Parts)) {
+        let l = self.layout;
+        let empty = q.empty();
+        for pending in [STEP, REMOVE] {
+            let parent = Parts { foxes_to_move: false, pending, ..q };
+            if pending == REMOVE && q.fox_count() == 0 {
+                continue;
+            }
+            for g in board::bits(q.hens) {
+                for from in board::bits(l.hen_from[g] & empty) {
+                    if same_tier && l.row[from] != l.row[g] {
+                        continue;
+                    }
+                    f(Parts { hens: q.hens & !(1 << g) | 1 << from, ..parent });
+                }
+            }
+        }
+    }
+
+    /// The parents of a position with the foxes to move where the hens took off a fox or put one
+    /// back.
+    fn each_removal_or_rescue_back(&self, q: Parts, mut f: impl FnMut(Parts)) {
+        let empty = q.empty();
+        if q.fox_count() < 2 {
+            let parent = Parts { foxes_to_move: false, pending: REMOVE, ..q };
+            for at in board::bits(empty) {
+                let foxes = if q.foxes[0] == NONE {
+                    [at as u8, NONE]
+                } else {
+                    sorted([q.foxes[0], at as u8])
+                };
+                f(Parts { foxes, ..parent });
+            }
+        }
+        if q.fox_count() == 2 {
+            for &fox in &q.foxes {
+                let foxes = q.fox_moved(fox, NONE);
+                f(Parts { foxes, foxes_to_move: false, pending: PLACE, ..q });
+            }
         }
     }
 
@@ -1545,5 +1786,101 @@ mod tests {
             }
         }
         assert!(named > 100_000, "{named}");
+    }
+
+    /// The children and parents ranked from a position's own terms are the ones located afresh,
+    /// on indices spread over every tier of a game with room for many steps.
+    #[test]
+    fn step_by_step_locations_are_located_afresh() {
+        let game = FuchsUndHenne::new("7-hens-goal-4").unwrap();
+        let mut cache = KernelCache::default();
+        let (mut fast, mut fresh, mut checked) = (Vec::new(), Vec::new(), 0);
+        for tier in TierIndex::tiers(&game) {
+            let size = TierIndex::tier_size(&game, tier);
+            for index in (0..size).step_by((size / 3000).max(1) as usize) {
+                let Some(p) = TierIndex::tier_position(&game, tier, index) else { continue };
+                if Symmetry::canonical(&game, p) != p || game.primitive(p).is_some() {
+                    continue;
+                }
+                let q = Parts::of(p);
+                game.child_locations(p, &mut fast, &mut cache);
+                fresh.clear();
+                game.each_child(q, |child| fresh.push(game.locate_parts(child)));
+                fresh.sort_unstable();
+                fresh.dedup();
+                assert_eq!(fast, fresh, "children of {}", game.position_to_string(p));
+                let mut unsorted = Vec::new();
+                game.child_locations_unsorted(p, &mut unsorted, &mut cache);
+                let inside = |v: &[(Tier, u64)]| v.iter().filter(|c| c.0 == tier).count();
+                assert_eq!(inside(&unsorted), inside(&fresh), "{}", game.position_to_string(p));
+                let mut parents = Vec::new();
+                game.parent_indices(tier, p, &mut parents, &mut cache);
+                let mut expected = Vec::new();
+                game.each_parent(q, true, |r| {
+                    if game.illegal(r).is_none() && game.primitive(r.code()).is_none() {
+                        let (t, i) = game.locate_parts(r);
+                        if t == tier {
+                            expected.push(i);
+                        }
+                    }
+                });
+                expected.sort_unstable();
+                expected.dedup();
+                assert_eq!(parents, expected, "parents of {}", game.position_to_string(p));
+                checked += 1;
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+    }
+
+    /// How long locating the children and parents of positions of 9 hens' tier (9,39) takes
+    /// (a measurement, not a check).
+    #[test]
+    #[ignore]
+    fn location_speed() {
+        let game = FuchsUndHenne::new("9-hens").unwrap();
+        let tier = FuchsUndHenne::tier_of(9, 39);
+        let size = TierIndex::tier_size(&game, tier);
+        // Indices spread over the whole tier (all its parts), by a fixed odd stride.
+        let stride = size / 1_000_003 | 1;
+        let positions: Vec<Position> = (0..size)
+            .step_by(stride as usize)
+            .filter_map(|i| TierIndex::tier_position(&game, tier, i))
+            .filter(|&p| game.primitive(p).is_none() && Symmetry::canonical(&game, p) == p)
+            .collect();
+        let mut cache = KernelCache::default();
+        for round in 0..2 {
+            for foxes in [false, true] {
+                let side: Vec<Position> = positions
+                    .iter()
+                    .copied()
+                    .filter(|&p| Parts::of(p).foxes_to_move == foxes)
+                    .collect();
+                let (mut out, mut parents) = (Vec::new(), Vec::new());
+                let (mut total, mut children, mut parent_count) = (0u64, 0usize, 0usize);
+                let clock = std::time::Instant::now();
+                for &p in &side {
+                    game.child_locations_unsorted(p, &mut out, &mut cache);
+                    children += out.len();
+                    total += out.iter().map(|l| l.1).sum::<u64>();
+                }
+                let child_ns = clock.elapsed().as_nanos() as f64 / side.len() as f64;
+                let clock = std::time::Instant::now();
+                for &p in &side {
+                    game.parent_indices(tier, p, &mut parents, &mut cache);
+                    parent_count += parents.len();
+                    total += parents.iter().sum::<u64>();
+                }
+                let parent_ns = clock.elapsed().as_nanos() as f64 / side.len() as f64;
+                let n = side.len() as f64;
+                eprintln!(
+                    "round {round}, foxes to move {foxes}: children {child_ns:.0} ns ({:.1} a \
+                     position), parents {parent_ns:.0} ns ({:.1}); {} positions, {total}",
+                    children as f64 / n,
+                    parent_count as f64 / n,
+                    side.len()
+                );
+            }
+        }
     }
 }
