@@ -124,6 +124,9 @@ struct Layout {
     mirror_bytes: Vec<[u64; 256]>,
     /// Per row: its points, as a mask.
     row_mask: [u64; 7],
+    /// Per pair of points (either may be [`NONE`]): the rows a count beside foxes there leaves
+    /// out ([`Layout::left_out`] of all of them).
+    left_out_of: Vec<u8>,
 }
 
 impl Layout {
@@ -210,11 +213,15 @@ impl Layout {
             class_of: vec![u16::MAX; (N + 1) * (N + 1)],
             offsets: [Vec::new(), Vec::new(), Vec::new()],
             section_start: Vec::new(),
+            left_out_of: Vec::new(),
             mirror_bytes,
             row_mask: std::array::from_fn(|r| {
                 (0..N).filter(|&p| row[p] == r as u32).fold(0, |m, p| m | 1 << p)
             }),
         };
+        layout.left_out_of = (0..(N + 1) * (N + 1))
+            .map(|i| layout.left_out([(i / (N + 1)) as u8, (i % (N + 1)) as u8], None) as u8)
+            .collect();
         layout.fox_classes();
         layout.section_starts();
         layout
@@ -363,13 +370,14 @@ impl Layout {
     /// The set at `rank` (see [`Layout::rank`]).
     fn unrank(&self, foxes: [u8; 2], mut k: usize, mut t: usize, mut rank: u64) -> Option<u64> {
         let taken = fox_mask(foxes);
+        let spans = FoxSpans::new(self, foxes);
         let mut hens = 0u64;
         for p in (0..N).filter(|&p| taken >> p & 1 == 0) {
-            let without = if k <= MAX_HENS && t < SUMS {
-                self.tail_count(self.left_out(foxes, Some(p)), p + 1, k * SUMS + t)
-            } else {
-                0
-            };
+            if k == 0 {
+                break;
+            }
+            let without =
+                if k <= MAX_HENS && t < SUMS { self.term(&spans, p, k * SUMS + t) } else { 0 };
             if rank >= without {
                 rank -= without;
                 hens |= 1 << p;
@@ -446,8 +454,8 @@ impl FoxSpans {
         FoxSpans {
             before_first: (1u64 << a) - 1,
             between: fox_span(a, b),
-            both: l.left_out(foxes, None),
-            second: l.left_out([NONE, b], None),
+            both: usize::from(l.left_out_of[usize::from(a) * (N + 1) + usize::from(b)]),
+            second: usize::from(l.left_out_of[N * (N + 1) + usize::from(b)]),
         }
     }
 
@@ -459,6 +467,34 @@ impl FoxSpans {
         } else {
             0
         }
+    }
+}
+
+/// A set of hens' points and the state of each term of its rank, kept to rank it beside other
+/// foxes: the terms' states do not depend on the foxes.
+struct HenStates {
+    points: [u8; MAX_HENS],
+    states: [u16; MAX_HENS],
+    k: usize,
+}
+
+impl HenStates {
+    fn new(l: &Layout, hens: u64, mut state: usize) -> HenStates {
+        let mut r = HenStates { points: [0; MAX_HENS], states: [0; MAX_HENS], k: 0 };
+        for (j, p) in board::bits(hens).enumerate() {
+            r.points[j] = p as u8;
+            r.states[j] = state as u16;
+            state -= SUMS + l.row[p] as usize;
+            r.k = j + 1;
+        }
+        r
+    }
+
+    fn rank(&self, l: &Layout, foxes: [u8; 2]) -> u64 {
+        let spans = FoxSpans::new(l, foxes);
+        (0..self.k)
+            .map(|j| l.term(&spans, usize::from(self.points[j]), usize::from(self.states[j])))
+            .sum()
     }
 }
 
@@ -1335,6 +1371,18 @@ impl TierKernel for FuchsUndHenne {
                     }
                 });
             }
+            None if !q.foxes_to_move => self.locate_beside_foxes(
+                q,
+                |f| self.each_fox_step_back(q, |parent| f(parent)),
+                |parent, (t, i)| {
+                    if t == tier
+                        && self.illegal(parent).is_none()
+                        && self.primitive(parent.code()).is_none()
+                    {
+                        out.push(i);
+                    }
+                },
+            ),
             None => self.each_parent(q, true, located),
         }
         out.sort_unstable();
@@ -1343,11 +1391,76 @@ impl TierKernel for FuchsUndHenne {
 }
 
 impl FuchsUndHenne {
+    /// Whether the mirror image of a position with these foxes is its canonical form; `None`
+    /// where the mirror keeps the foxes' places.
+    fn flips(&self, foxes: [u8; 2]) -> Option<([u8; 2], bool)> {
+        let l = self.layout;
+        let m = sorted(foxes.map(|f| if f == NONE { NONE } else { l.mirror[f as usize] as u8 }));
+        match (m[1], m[0]).cmp(&(foxes[1], foxes[0])) {
+            std::cmp::Ordering::Less => Some((m, true)),
+            std::cmp::Ordering::Greater => Some((foxes, false)),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// The locations of positions with the hens of `q` and each of `foxes` (`f` gives the
+    /// foxes, and the position to locate afresh where the mirror keeps them): the hens' terms
+    /// are found once for each mirror image.
+    fn locate_beside_foxes(
+        &self,
+        q: Parts,
+        mut each: impl FnMut(&mut dyn FnMut(Parts)),
+        mut found: impl FnMut(Parts, (Tier, u64)),
+    ) {
+        let l = self.layout;
+        let (k, t) = (q.hens.count_ones(), l.row_sum(q.hens));
+        let (tier, state) = (Self::tier_of(k, t), k as usize * SUMS + t as usize);
+        let plain = HenStates::new(l, q.hens, state);
+        let mut mirrored: Option<HenStates> = None;
+        each(&mut |r: Parts| {
+            let location = match self.flips(r.foxes) {
+                None => self.locate_parts(r),
+                Some((foxes, flip)) => {
+                    let terms = if flip {
+                        mirrored
+                            .get_or_insert_with(|| HenStates::new(l, l.mirror_set(q.hens), state))
+                    } else {
+                        &plain
+                    };
+                    let start = self.class_start(Self::section_of(r), foxes, state);
+                    (tier, start + terms.rank(l, foxes))
+                }
+            };
+            found(r, location);
+        });
+    }
+
+    /// The locations of the foxes' steps from a position with the foxes to move.
+    fn push_fox_step_locations(&self, q: Parts, out: &mut Vec<(Tier, u64)>) {
+        let pending = if self.can_capture(q) { REMOVE } else { STEP };
+        self.locate_beside_foxes(
+            q,
+            |f| {
+                self.each_step(q, |from, to| {
+                    f(Parts { foxes: q.fox_moved(from, to), foxes_to_move: false, pending, ..q })
+                })
+            },
+            |_, location| out.push(location),
+        );
+    }
+
     /// The locations of a position's children, unsorted, with repeats where two are mirror
     /// images. The hens' steps are ranked from the position's own terms ([`StepRanks`]) where
     /// the foxes' places decide which mirror image is canonical.
     fn push_child_locations(&self, q: Parts, out: &mut Vec<(Tier, u64)>) {
-        let fast = (!q.foxes_to_move && q.pending != PLACE).then(|| self.oriented(q)).flatten();
+        if q.foxes_to_move {
+            self.push_fox_step_locations(q, out);
+            self.captures(q, |fox, path, hens| {
+                out.push(self.locate_parts(self.after_capture(q, fox, path[path.len() - 1], hens)))
+            });
+            return;
+        }
+        let fast = (q.pending != PLACE).then(|| self.oriented(q)).flatten();
         let Some(o) = fast else {
             self.each_child(q, |child| out.push(self.locate_parts(child)));
             return;
@@ -1401,8 +1514,6 @@ impl FuchsUndHenne {
     /// Calls `f` with each position that has a move to `q` (primitive ones included); with
     /// `same_tier`, only the moves that stay in its tier.
     fn each_parent(&self, q: Parts, same_tier: bool, mut f: impl FnMut(Parts)) {
-        let l = self.layout;
-        let empty = q.empty();
         if q.foxes_to_move {
             self.each_step_back(q, same_tier, &mut f);
             self.each_removal_or_rescue_back(q, &mut f);
@@ -1410,22 +1521,7 @@ impl FuchsUndHenne {
         }
         // The foxes moved: a step (the hens' next move says whether a capture was missed), or a
         // capture from a tier with more hens.
-        if q.pending != PLACE && q.hens.count_ones() >= self.goal {
-            for &fox in q.foxes.iter().filter(|&&f| f != NONE) {
-                for from in board::bits(l.lines[fox as usize] & empty) {
-                    let parent = Parts {
-                        foxes: q.fox_moved(fox, from as u8),
-                        foxes_to_move: true,
-                        pending: STEP,
-                        ..q
-                    };
-                    let missed = if self.can_capture(parent) { REMOVE } else { STEP };
-                    if missed == q.pending {
-                        f(parent);
-                    }
-                }
-            }
-        }
+        self.each_fox_step_back(q, &mut f);
         if same_tier || q.pending == REMOVE {
             return;
         }
@@ -1446,6 +1542,28 @@ impl FuchsUndHenne {
                 let foxes = q.fox_moved(fox, start as u8);
                 f(Parts { hens, foxes, foxes_to_move: true, pending: STEP });
             });
+        }
+    }
+
+    /// The parents of a position with the hens to move where a fox stepped.
+    fn each_fox_step_back(&self, q: Parts, mut f: impl FnMut(Parts)) {
+        let (l, empty) = (self.layout, q.empty());
+        if q.pending == PLACE || q.hens.count_ones() < self.goal {
+            return;
+        }
+        for &fox in q.foxes.iter().filter(|&&f| f != NONE) {
+            for from in board::bits(l.lines[fox as usize] & empty) {
+                let parent = Parts {
+                    foxes: q.fox_moved(fox, from as u8),
+                    foxes_to_move: true,
+                    pending: STEP,
+                    ..q
+                };
+                let missed = if self.can_capture(parent) { REMOVE } else { STEP };
+                if missed == q.pending {
+                    f(parent);
+                }
+            }
         }
     }
 
