@@ -34,9 +34,8 @@ use perfectplay_core::{
 };
 
 use crate::board::{self, Board};
+use crate::cross::{Cross, StepRanks, N};
 
-/// Points on the board.
-const N: usize = 33;
 const GEESE: u64 = (1 << N) - 1;
 const FOX_SHIFT: u32 = 33;
 const FOX_TO_MOVE: u64 = 1 << 39;
@@ -48,8 +47,6 @@ const CAPTURE: u32 = 1 << 31;
 const FILL: [&str; 15] =
     ["d1", "c1", "e1", "d2", "c2", "e2", "d3", "c3", "e3", "b3", "f3", "a3", "g3", "a4", "g4"];
 const FOX_START: &str = "d4";
-/// Points per row, top to bottom.
-const ROW_LENGTHS: [usize; 7] = [3, 3, 7, 7, 7, 3, 3];
 
 /// The board and its move tables.
 #[derive(Debug)]
@@ -77,10 +74,7 @@ struct Layout {
     offsets: Vec<u64>,
     /// Per point: its fox class, or `u8::MAX` right of the middle column.
     class: [u8; N],
-    /// Per row: its points, as a mask.
-    rows: [u64; 7],
-    /// Per byte of a set and its value: the byte's points mirrored, as a mask.
-    mirror_bytes: Vec<[u64; 256]>,
+    cross: &'static Cross,
 }
 
 /// Most geese, and the highest sum of their rows plus one.
@@ -98,30 +92,13 @@ impl Layout {
     }
 
     fn new() -> Layout {
-        let on = |x: i32, y: i32| {
-            (0..7).contains(&x)
-                && (0..7).contains(&y)
-                && ((2..=4).contains(&x) || (2..=4).contains(&y))
-        };
-        let mut at = [[usize::MAX; 7]; 7];
-        let (mut names, mut xy) = (Vec::new(), Vec::new());
-        for y in 0..7 {
-            for x in 0..7 {
-                if on(x, y) {
-                    at[y as usize][x as usize] = names.len();
-                    names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
-                    xy.push((f64::from(x), f64::from(y)));
-                }
-            }
-        }
-        let point = |x: i32, y: i32| on(x, y).then(|| at[y as usize][x as usize]);
+        let cross = Cross::shared();
+        let point = |x: i32, y: i32| cross.point_at(x, y);
         let mut edges = Vec::new();
-        let (mut row, mut adjacent, mut goose_steps) = ([0; N], [0; N], [0; N]);
-        let (mut jumps, mut mirror) = (vec![Vec::new(); N], [0; N]);
-        for (p, &(fx, fy)) in xy.iter().enumerate() {
-            let (x, y) = (fx as i32, fy as i32);
-            row[p] = y as u32;
-            mirror[p] = point(6 - x, y).expect("the board is symmetric");
+        let (row, mirror) = (cross.row, cross.mirror);
+        let (mut adjacent, mut goose_steps) = ([0; N], [0; N]);
+        let mut jumps = vec![Vec::new(); N];
+        for (p, &(x, y)) in cross.xy.iter().enumerate() {
             for dy in -1..=1 {
                 for dx in -1..=1 {
                     let Some(q) = point(x + dx, y + dy).filter(|&q| q != p) else { continue };
@@ -138,8 +115,7 @@ impl Layout {
                 }
             }
         }
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let board = Board::graph(&names, &xy, &edges);
+        let board = cross.board(&edges);
         let counts = Self::counts(&row);
         let mut after = vec![0u32; N * N * STATES];
         for fox in 0..N {
@@ -167,21 +143,6 @@ impl Layout {
         for (j, &fox) in fox_points.iter().enumerate() {
             class[fox as usize] = j as u8;
         }
-        let mut rows = [0u64; 7];
-        for p in 0..N {
-            rows[row[p] as usize] |= 1 << p;
-        }
-        let mirror_bytes = (0..N.div_ceil(8))
-            .map(|b| {
-                let mut table = [0u64; 256];
-                for (v, image) in table.iter_mut().enumerate() {
-                    for bit in (0..8).filter(|&i| v >> i & 1 == 1 && 8 * b + i < N) {
-                        *image |= 1 << mirror[8 * b + bit];
-                    }
-                }
-                table
-            })
-            .collect();
         Layout {
             board,
             row,
@@ -194,8 +155,7 @@ impl Layout {
             fox_points,
             offsets,
             class,
-            rows,
-            mirror_bytes,
+            cross,
         }
     }
 
@@ -209,10 +169,7 @@ impl Layout {
     }
 
     fn mirror_set(&self, set: u64) -> u64 {
-        self.mirror_bytes
-            .iter()
-            .enumerate()
-            .fold(0, |m, (b, table)| m | table[(set >> (8 * b) & 255) as usize])
+        self.cross.mirror_set(set)
     }
 
     /// `count(fox, i, k, t)` for every argument, flattened.
@@ -317,72 +274,11 @@ impl Layout {
     }
 
     fn row_sum(&self, geese: u64) -> u32 {
-        (1..7).map(|r| r as u32 * (geese & self.rows[r]).count_ones()).sum()
+        self.cross.row_sum(geese)
     }
 
     fn point(&self, name: &str) -> u32 {
         self.board.cell(name).expect("a point of the board") as u32
-    }
-}
-
-/// A set of geese's rank ([`Layout::rank_in`]) term by term, so that the rank of each set one
-/// goose step away takes a load or a few instead of one a goose: a sideways step keeps every other
-/// term; a step forward raises the row sum of the terms before it by one (`before_forward`) and
-/// adds a goose to the terms between its two points.
-struct StepRanks {
-    /// The geese's points in reading order.
-    points: [u8; MAX_GEESE],
-    /// Per goose: the count and row sum of it and the geese after it, as `k * SUMS + t`.
-    states: [u16; MAX_GEESE + 1],
-    /// The sums of the terms before each goose: as they are, and with the row sum one higher.
-    before: [u64; MAX_GEESE + 1],
-    before_forward: [u64; MAX_GEESE + 1],
-    geese: u64,
-    fox: usize,
-}
-
-impl StepRanks {
-    fn new(l: &Layout, fox: usize, geese: u64, mut state: usize) -> StepRanks {
-        let mut r = StepRanks {
-            points: [0; MAX_GEESE],
-            states: [0; MAX_GEESE + 1],
-            before: [0; MAX_GEESE + 1],
-            before_forward: [0; MAX_GEESE + 1],
-            geese,
-            fox,
-        };
-        let after = &l.after[fox * N * STATES..(fox + 1) * N * STATES];
-        for (j, p) in board::bits(geese).enumerate() {
-            r.points[j] = p as u8;
-            r.states[j] = state as u16;
-            let at = p * STATES + state;
-            r.before[j + 1] = r.before[j] + u64::from(after[at]);
-            r.before_forward[j + 1] =
-                r.before_forward[j] + after.get(at + 1).map_or(0, |&c| u64::from(c));
-            state -= SUMS + l.row[p] as usize;
-        }
-        r
-    }
-
-    /// The rank of the set with the goose on `from` moved to `to`.
-    fn rank_after(&self, l: &Layout, from: usize, to: usize) -> u64 {
-        let after = &l.after[self.fox * N * STATES..(self.fox + 1) * N * STATES];
-        let k = self.geese.count_ones() as usize;
-        let m = (self.geese & ((1 << from) - 1)).count_ones() as usize;
-        let term = |p: usize, state: usize| u64::from(after[p * STATES + state]);
-        if l.row[to] == l.row[from] {
-            // Neighbors in a row are neighbors in reading order: only this goose's term changes.
-            let state = usize::from(self.states[m]);
-            return self.before[k] - term(from, state) + term(to, state);
-        }
-        // The first goose after `to`; the geese between `from` and `to` gain `to` after them.
-        let e = (self.geese & ((1 << to) - 1)).count_ones() as usize;
-        let gain = SUMS + l.row[to] as usize;
-        let mut rank = self.before_forward[m] + self.before[k] - self.before[e];
-        for j in m + 1..e {
-            rank += term(usize::from(self.points[j]), usize::from(self.states[j]) + gain);
-        }
-        rank + term(to, usize::from(self.states[e]) + gain)
     }
 }
 
@@ -551,24 +447,15 @@ impl FoxAndGeese {
 
     /// The position's points as rows of 3, 3, 7, 7, 7, 3 and 3 characters.
     fn rows(&self, q: Parts) -> String {
-        let mut s = String::new();
-        let mut p = 0;
-        for (r, &len) in ROW_LENGTHS.iter().enumerate() {
-            if r > 0 {
-                s.push('/');
+        Cross::rows_text(|p| {
+            if p == q.fox as usize {
+                'F'
+            } else if q.geese >> p & 1 == 1 {
+                'G'
+            } else {
+                '-'
             }
-            for _ in 0..len {
-                s.push(if p == q.fox as usize {
-                    'F'
-                } else if q.geese >> p & 1 == 1 {
-                    'G'
-                } else {
-                    '-'
-                });
-                p += 1;
-            }
-        }
-        s
+        })
     }
 }
 
@@ -648,13 +535,9 @@ impl Game for FoxAndGeese {
             "F" | "f" => true,
             _ => return Err(board::malformed(text, &expected)),
         };
-        let rows: Vec<&str> = rows.trim().split('/').collect();
-        let lengths: Vec<usize> = rows.iter().map(|r| r.chars().count()).collect();
-        if lengths != ROW_LENGTHS {
-            return Err(board::malformed(text, &expected));
-        }
+        let points = Cross::parse_rows(rows).ok_or_else(|| board::malformed(text, &expected))?;
         let (mut geese, mut foxes) = (0u64, Vec::new());
-        for (p, ch) in rows.concat().chars().enumerate() {
+        for (p, ch) in points.into_iter().enumerate() {
             match ch {
                 'G' | 'g' => geese |= 1 << p,
                 'F' | 'f' => foxes.push(p as u32),
@@ -693,14 +576,10 @@ impl Game for FoxAndGeese {
     fn board_text(&self, p: Position) -> String {
         let q = Parts::of(p);
         let l = self.layout;
-        let mut s = board::grid_text(7, 7, |cell| {
-            let (x, y) = ((cell % 7) as f64, (cell / 7) as f64);
-            match (0..N).find(|&p| l.board.xy(p) == (x, y)) {
-                None => ' ',
-                Some(p) if p == q.fox as usize => 'F',
-                Some(p) if q.geese >> p & 1 == 1 => 'G',
-                Some(_) => '.',
-            }
+        let mut s = l.cross.grid_text(|p| match p {
+            p if p == q.fox as usize => 'F',
+            p if q.geese >> p & 1 == 1 => 'G',
+            _ => '.',
         });
         s += &format!("geese: {}\n", q.geese.count_ones());
         s + if q.fox_to_move { "fox to move\n" } else { "geese to move\n" }
@@ -897,22 +776,24 @@ impl FoxAndGeese {
         let (k, t) = (q.geese.count_ones(), l.row_sum(q.geese));
         let state = k as usize * SUMS + t as usize;
         let class = usize::from(l.class[fox]);
-        let ranks = StepRanks::new(l, fox, q.geese, state);
+        let after = &l.after[fox * N * STATES..(fox + 1) * N * STATES];
+        let term = |p: usize, state: usize| u64::from(after[p * STATES + state]);
+        let ranks = StepRanks::new(q.geese, state, (SUMS, STATES), term);
         // On the middle column the child's canonical set is the lesser of it and its image.
-        let images =
-            (l.mirror[fox] == fox).then(|| StepRanks::new(l, fox, l.mirror_set(q.geese), state));
+        let images = (l.mirror[fox] == fox)
+            .then(|| StepRanks::new(l.mirror_set(q.geese), state, (SUMS, STATES), term));
         let empty = q.empty();
         for from in board::bits(q.geese) {
             for to in board::bits(l.goose_steps[from] & empty) {
                 let up = l.row[to] - l.row[from];
                 let s = state + up as usize;
                 let image = images.as_ref().filter(|m| {
-                    m.geese ^ 1 << l.mirror[from] ^ 1 << l.mirror[to]
+                    m.set() ^ 1 << l.mirror[from] ^ 1 << l.mirror[to]
                         < q.geese ^ 1 << from ^ 1 << to
                 });
                 let rank = match image {
-                    Some(m) => m.rank_after(l, l.mirror[from], l.mirror[to]),
-                    None => ranks.rank_after(l, from, to),
+                    Some(m) => m.rank_after(l.mirror[from], l.mirror[to], SUMS, term),
+                    None => ranks.rank_after(from, to, SUMS, term),
                 };
                 let index = l.offsets[FOX_CLASSES * STATES + s] + l.offsets[class * STATES + s];
                 out.push((Self::tier_of(k, t + up), index + rank));

@@ -41,9 +41,9 @@ use perfectplay_core::{
 };
 
 use crate::board::{self, Board};
+use crate::cross::{Cross, StepRanks, N};
 
 /// Points on the board; also the code of "no fox".
-const N: usize = 33;
 const NONE: u8 = N as u8;
 const HENS: u64 = (1 << N) - 1;
 const FOX_A: u32 = 33;
@@ -68,7 +68,6 @@ const FILL: [&str; 20] = [
 ];
 const FOX_START: [&str; 2] = ["c7", "e7"];
 /// Points per row, top to bottom.
-const ROW_LENGTHS: [usize; 7] = [3, 3, 7, 7, 7, 3, 3];
 /// Most hens, and the highest sum of their rows plus one.
 const MAX_HENS: usize = 20;
 const SUMS: usize = 6 * MAX_HENS + 1;
@@ -121,9 +120,7 @@ struct Layout {
     offsets: [Vec<u64>; 3],
     /// Per part of an index ([`SECTIONS`]) and state: the indices of the parts before it.
     section_start: Vec<u64>,
-    mirror_bytes: Vec<[u64; 256]>,
-    /// Per row: its points, as a mask.
-    row_mask: [u64; 7],
+    cross: &'static Cross,
     /// Per pair of points (either may be [`NONE`]): the rows a count beside foxes there leaves
     /// out ([`Layout::left_out`] of all of them).
     left_out_of: Vec<u8>,
@@ -136,30 +133,13 @@ impl Layout {
     }
 
     fn new() -> Layout {
-        let on = |x: i32, y: i32| {
-            (0..7).contains(&x)
-                && (0..7).contains(&y)
-                && ((2..=4).contains(&x) || (2..=4).contains(&y))
-        };
-        let mut at = [[usize::MAX; 7]; 7];
-        let (mut names, mut xy) = (Vec::new(), Vec::new());
-        for y in 0..7 {
-            for x in 0..7 {
-                if on(x, y) {
-                    at[y as usize][x as usize] = names.len();
-                    names.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
-                    xy.push((x, y));
-                }
-            }
-        }
-        let point = |x: i32, y: i32| on(x, y).then(|| at[y as usize][x as usize]);
+        let cross = Cross::shared();
+        let point = |x: i32, y: i32| cross.point_at(x, y);
         let mut edges = Vec::new();
-        let (mut row, mut mirror, mut lines) = ([0; N], [0; N], [0u64; N]);
+        let (row, mirror, mut lines) = (cross.row, cross.mirror, [0u64; N]);
         let (mut hen_steps, mut hen_from, mut house) = ([0u64; N], [0u64; N], 0u64);
         let mut jumps = vec![Vec::new(); N];
-        for (p, &(x, y)) in xy.iter().enumerate() {
-            row[p] = y as u32;
-            mirror[p] = point(6 - x, y).expect("the board is symmetric");
+        for (p, &(x, y)) in cross.xy.iter().enumerate() {
             if (2..=4).contains(&x) && y >= 4 {
                 house |= 1 << p;
             }
@@ -183,22 +163,8 @@ impl Layout {
                 }
             }
         }
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let coordinates: Vec<(f64, f64)> =
-            xy.iter().map(|&(x, y)| (f64::from(x), f64::from(y))).collect();
-        let board = Board::graph(&names, &coordinates, &edges);
+        let board = cross.board(&edges);
         let tail = Self::tails(&row);
-        let mirror_bytes = (0..N.div_ceil(8))
-            .map(|b| {
-                let mut table = [0u64; 256];
-                for (v, image) in table.iter_mut().enumerate() {
-                    for bit in (0..8).filter(|&i| v >> i & 1 == 1 && 8 * b + i < N) {
-                        *image |= 1 << mirror[8 * b + bit];
-                    }
-                }
-                table
-            })
-            .collect();
         let mut layout = Layout {
             board,
             row,
@@ -214,10 +180,7 @@ impl Layout {
             offsets: [Vec::new(), Vec::new(), Vec::new()],
             section_start: Vec::new(),
             left_out_of: Vec::new(),
-            mirror_bytes,
-            row_mask: std::array::from_fn(|r| {
-                (0..N).filter(|&p| row[p] == r as u32).fold(0, |m, p| m | 1 << p)
-            }),
+            cross,
         };
         layout.left_out_of = (0..(N + 1) * (N + 1))
             .map(|i| layout.left_out([(i / (N + 1)) as u8, (i % (N + 1)) as u8], None) as u8)
@@ -424,14 +387,11 @@ impl Layout {
     }
 
     fn mirror_set(&self, set: u64) -> u64 {
-        self.mirror_bytes
-            .iter()
-            .enumerate()
-            .fold(0, |m, (b, table)| m | table[(set >> (8 * b) & 255) as usize])
+        self.cross.mirror_set(set)
     }
 
     fn row_sum(&self, hens: u64) -> u32 {
-        (1..7).map(|r| r as u32 * (hens & self.row_mask[r]).count_ones()).sum()
+        self.cross.row_sum(hens)
     }
 
     fn point(&self, name: &str) -> u8 {
@@ -495,65 +455,6 @@ impl HenStates {
         (0..self.k)
             .map(|j| l.term(&spans, usize::from(self.points[j]), usize::from(self.states[j])))
             .sum()
-    }
-}
-
-/// A set of hens' rank terms, kept to rank the sets one hen's step away: a sideways step changes
-/// one term; a step forward raises the row sum of the terms before it by one, and gives the hens
-/// between its two points one more hen after them.
-struct StepRanks {
-    /// The hens' points in reading order.
-    points: [u8; MAX_HENS],
-    /// Per hen: the count and row sum of it and the hens after it, as `k * SUMS + t`.
-    states: [u16; MAX_HENS + 1],
-    /// The sums of the terms before each hen: as they are, and with the row sum one higher.
-    before: [u64; MAX_HENS + 1],
-    before_forward: [u64; MAX_HENS + 1],
-    hens: u64,
-    spans: FoxSpans,
-}
-
-impl StepRanks {
-    fn new(l: &Layout, foxes: [u8; 2], hens: u64, mut state: usize) -> StepRanks {
-        let mut r = StepRanks {
-            points: [0; MAX_HENS],
-            states: [0; MAX_HENS + 1],
-            before: [0; MAX_HENS + 1],
-            before_forward: [0; MAX_HENS + 1],
-            hens,
-            spans: FoxSpans::new(l, foxes),
-        };
-        for (j, p) in board::bits(hens).enumerate() {
-            r.points[j] = p as u8;
-            r.states[j] = state as u16;
-            r.before[j + 1] = r.before[j] + l.term(&r.spans, p, state);
-            let forward = if state + 1 < STATES { l.term(&r.spans, p, state + 1) } else { 0 };
-            r.before_forward[j + 1] = r.before_forward[j] + forward;
-            state -= SUMS + l.row[p] as usize;
-        }
-        r
-    }
-
-    /// The rank of the set with the hen on `from` moved to `to`, a step forward or sideways.
-    fn rank_after(&self, l: &Layout, from: usize, to: usize) -> u64 {
-        let k = self.hens.count_ones() as usize;
-        let m = (self.hens & ((1 << from) - 1)).count_ones() as usize;
-        let term = |p: usize, state: usize| l.term(&self.spans, p, state);
-        if l.row[to] == l.row[from] {
-            // Neighbours in a row are neighbours in reading order, with no fox between them:
-            // only this hen's term changes.
-            let state = usize::from(self.states[m]);
-            return self.before[k] - term(from, state) + term(to, state);
-        }
-        // Forward, to a later point. The first hen after `to`; the hens between `from` and `to`
-        // gain `to` after them.
-        let e = (self.hens & ((1 << to) - 1)).count_ones() as usize;
-        let gain = SUMS + l.row[to] as usize;
-        let mut rank = self.before_forward[m] + self.before[k] - self.before[e];
-        for j in m + 1..e {
-            rank += term(usize::from(self.points[j]), usize::from(self.states[j]) + gain);
-        }
-        rank + term(to, usize::from(self.states[e]) + gain)
     }
 }
 
@@ -857,25 +758,16 @@ impl FuchsUndHenne {
 
     /// The position's points as rows of 3, 3, 7, 7, 7, 3 and 3 characters.
     fn rows(&self, q: Parts) -> String {
-        let mut s = String::new();
-        let mut p = 0;
         let foxes = fox_mask(q.foxes);
-        for (r, &len) in ROW_LENGTHS.iter().enumerate() {
-            if r > 0 {
-                s.push('/');
+        Cross::rows_text(|p| {
+            if foxes >> p & 1 == 1 {
+                'F'
+            } else if q.hens >> p & 1 == 1 {
+                'H'
+            } else {
+                '-'
             }
-            for _ in 0..len {
-                s.push(if foxes >> p & 1 == 1 {
-                    'F'
-                } else if q.hens >> p & 1 == 1 {
-                    'H'
-                } else {
-                    '-'
-                });
-                p += 1;
-            }
-        }
-        s
+        })
     }
 
     fn turn(q: Parts) -> &'static str {
@@ -1004,13 +896,9 @@ impl Game for FuchsUndHenne {
             "F" => (true, STEP),
             _ => return Err(board::malformed(text, &expected)),
         };
-        let rows: Vec<&str> = rows.trim().split('/').collect();
-        let lengths: Vec<usize> = rows.iter().map(|r| r.chars().count()).collect();
-        if lengths != ROW_LENGTHS {
-            return Err(board::malformed(text, &expected));
-        }
+        let points = Cross::parse_rows(rows).ok_or_else(|| board::malformed(text, &expected))?;
         let (mut hens, mut foxes) = (0u64, Vec::new());
-        for (p, ch) in rows.concat().chars().enumerate() {
+        for (p, ch) in points.into_iter().enumerate() {
             match ch {
                 'H' | 'h' => hens |= 1 << p,
                 'F' | 'f' => foxes.push(p as u8),
@@ -1062,15 +950,11 @@ impl Game for FuchsUndHenne {
         let q = Parts::of(p);
         let l = self.layout;
         let foxes = fox_mask(q.foxes);
-        let mut s = board::grid_text(7, 7, |cell| {
-            let (x, y) = ((cell % 7) as f64, (cell / 7) as f64);
-            match (0..N).find(|&p| l.board.xy(p) == (x, y)) {
-                None => ' ',
-                Some(p) if foxes >> p & 1 == 1 => 'F',
-                Some(p) if q.hens >> p & 1 == 1 => 'H',
-                Some(p) if l.house >> p & 1 == 1 => ':',
-                Some(_) => '.',
-            }
+        let mut s = l.cross.grid_text(|p| match p {
+            p if foxes >> p & 1 == 1 => 'F',
+            p if q.hens >> p & 1 == 1 => 'H',
+            p if l.house >> p & 1 == 1 => ':',
+            _ => '.',
         });
         s += &format!(
             "hens: {} ({} in the hen house, : marks it); foxes: {}\n",
@@ -1356,7 +1240,9 @@ impl TierKernel for FuchsUndHenne {
                 self.each_removal_or_rescue_back(q, &mut located);
                 let l = self.layout;
                 let state = q.hens.count_ones() as usize * SUMS + l.row_sum(q.hens) as usize;
-                let ranks = StepRanks::new(l, o.foxes, o.hens, state);
+                let spans = FoxSpans::new(l, o.foxes);
+                let term = |p: usize, state: usize| l.term(&spans, p, state);
+                let ranks = StepRanks::new(o.hens, state, (SUMS, STATES), term);
                 // Such a parent is legal with a fox on the board (in a tier with moves, it has
                 // the goal's hens), has a move (the step back), and is over only with the goal's
                 // hens in the house.
@@ -1367,7 +1253,7 @@ impl TierKernel for FuchsUndHenne {
                         let (g, from) =
                             (moved.trailing_zeros(), (parent.hens & !o.hens).trailing_zeros());
                         let start = self.class_start(Self::section_of(parent), o.foxes, state);
-                        out.push(start + ranks.rank_after(l, g as usize, from as usize));
+                        out.push(start + ranks.rank_after(g as usize, from as usize, SUMS, term));
                     }
                 });
             }
@@ -1468,7 +1354,9 @@ impl FuchsUndHenne {
         let l = self.layout;
         let (k, t) = (q.hens.count_ones(), l.row_sum(q.hens));
         let state = k as usize * SUMS + t as usize;
-        let ranks = StepRanks::new(l, o.foxes, o.hens, state);
+        let spans = FoxSpans::new(l, o.foxes);
+        let term = |p: usize, state: usize| l.term(&spans, p, state);
+        let ranks = StepRanks::new(o.hens, state, (SUMS, STATES), term);
         let section = Self::section_of(Parts { foxes_to_move: true, pending: STEP, ..o });
         let sideways = (Self::tier_of(k, t), self.class_start(section, o.foxes, state));
         let forward = if state + 1 < STATES {
@@ -1479,7 +1367,7 @@ impl FuchsUndHenne {
         self.each_step(o, |from, to| {
             let (from, to) = (usize::from(from), usize::from(to));
             let (tier, start) = if l.row[to] == l.row[from] { sideways } else { forward };
-            out.push((tier, start + ranks.rank_after(l, from, to)));
+            out.push((tier, start + ranks.rank_after(from, to, SUMS, term)));
         });
         if q.pending == REMOVE {
             for &fox in q.foxes.iter().filter(|&&f| f != NONE) {

@@ -11,6 +11,7 @@ pub mod chessendgame;
 pub mod chomp;
 pub mod chungtoi;
 pub mod connect4;
+mod cross;
 pub mod dawsonschess;
 pub mod dodgem;
 pub mod fivefieldkono;
@@ -430,9 +431,12 @@ pub fn catalog() -> &'static [CatalogEntry] {
         CatalogEntry {
             id: "foxandgeese",
             name: "Fox and Geese",
-            default_variant: "9-geese",
-            variant_syntax: "N-geese, N from 4 to 15 (002's selected rules; 4 to 9 solved so far)",
-            listed_variants: &["4-geese", "6-geese", "8-geese", "9-geese", "15-geese"],
+            // The issue's default is 002's selected 15 geese once solved; until then the
+            // largest solved.
+            default_variant: "13-geese",
+            variant_syntax: "N-geese, N from 4 to 15 (002's selected rules; 4 to 10 and 13 \
+                             solved so far)",
+            listed_variants: &["4-geese", "6-geese", "8-geese", "9-geese", "13-geese", "15-geese"],
             also_checked: &[],
             make: |v| FoxAndGeese::new(v).map(|g| Box::new(g) as Box<dyn Game>),
         },
