@@ -5,6 +5,8 @@
 
 use std::sync::OnceLock;
 
+use perfectplay_core::{AutoGuiMove, Entity};
+
 use crate::board::{self, Board};
 
 /// Points on the board.
@@ -130,6 +132,42 @@ impl Cross {
     pub fn grid_text(&self, piece: impl Fn(usize) -> char) -> String {
         board::grid_text(7, 7, |cell| self.at[cell].map_or(' ', &piece))
     }
+}
+
+/// The fox's picture (`F`), and the mark a capture that could jump on ends with (`s`).
+pub(crate) fn fox_and_stop_entities() -> [Entity; 2] {
+    [
+        Entity {
+            token: 'F',
+            svg: r##"<circle r="0.44" fill="#c8562a" stroke="#4a1a08" stroke-width="0.05"/><path d="M-0.28,-0.3L-0.14,-0.02L0,-0.14L0.14,-0.02L0.28,-0.3" stroke="#2a0c02" stroke-width="0.07" fill="none" stroke-linejoin="round"/>"##.into(),
+        },
+        Entity {
+            token: 's',
+            svg: r##"<circle r="0.2" fill="#2e7d32" stroke="#fff" stroke-width="0.05"/>"##.into(),
+        },
+    ]
+}
+
+/// A fox's chain of jumps from `start` as move parts (003 chapter 6): one arrow per jump, and
+/// where the fox could jump on but stops, a last click on the point it stops on. A single jump
+/// after which none could follow has no parts (it is one arrow, as a step is).
+pub(crate) fn chain_parts(start: usize, path: &[u32], could_go_on: bool) -> Vec<AutoGuiMove> {
+    if path.len() == 1 && !could_go_on {
+        return Vec::new();
+    }
+    let mut from = start;
+    let mut parts: Vec<AutoGuiMove> = path
+        .iter()
+        .map(|&to| {
+            let arrow = AutoGuiMove::Arrow { from, to: to as usize };
+            from = to as usize;
+            arrow
+        })
+        .collect();
+    if could_go_on {
+        parts.push(AutoGuiMove::Token { token: 's', at: from });
+    }
+    parts
 }
 
 /// A set of pieces' rank term by term, so that the rank of each set one piece's step away takes a

@@ -34,7 +34,7 @@ use perfectplay_core::{
 };
 
 use crate::board::{self, Board};
-use crate::cross::{Cross, StepRanks, N};
+use crate::cross::{self, Cross, StepRanks, N};
 
 const GEESE: u64 = (1 << N) - 1;
 const FOX_SHIFT: u32 = 33;
@@ -977,20 +977,15 @@ impl UndoMoves for FoxAndGeese {
 /// AutoGUI centers: the board's points.
 impl ImageGui for FoxAndGeese {
     fn theme(&self) -> ImageAutoGui {
-        let mut entities = vec![
-            Entity {
-                token: 'F',
-                svg: r##"<circle r="0.44" fill="#c8562a" stroke="#4a1a08" stroke-width="0.05"/><path d="M-0.28,-0.3L-0.14,-0.02L0,-0.14L0.14,-0.02L0.28,-0.3" stroke="#2a0c02" stroke-width="0.07" fill="none" stroke-linejoin="round"/>"##.into(),
-            },
+        let [fox, stop] = cross::fox_and_stop_entities();
+        let entities = vec![
+            fox,
             Entity {
                 token: 'G',
                 svg: r##"<circle r="0.36" fill="#f7f4ea" stroke="#555" stroke-width="0.05"/><path d="M-0.1,-0.02L0.2,0.04L-0.1,0.1Z" fill="#e69a1c"/>"##.into(),
             },
+            stop,
         ];
-        entities.push(Entity {
-            token: 's',
-            svg: r##"<circle r="0.2" fill="#2e7d32" stroke="#fff" stroke-width="0.05"/>"##.into(),
-        });
         crate::themes::points_theme(&self.layout.board, entities)
     }
     fn autogui_position(&self, p: Position) -> String {
@@ -1029,22 +1024,7 @@ impl MultipartMoves for FoxAndGeese {
         if geese.count_ones() >= MIN_GEESE {
             self.captures(after, |_, _| could_go_on = true);
         }
-        if path.len() == 1 && !could_go_on {
-            return Vec::new();
-        }
-        let mut from = q.fox as usize;
-        let mut parts: Vec<AutoGuiMove> = path
-            .iter()
-            .map(|&to| {
-                let arrow = AutoGuiMove::Arrow { from, to: to as usize };
-                from = to as usize;
-                arrow
-            })
-            .collect();
-        if could_go_on {
-            parts.push(AutoGuiMove::Token { token: 's', at: end as usize });
-        }
-        parts
+        cross::chain_parts(q.fox as usize, &path, could_go_on)
     }
 }
 

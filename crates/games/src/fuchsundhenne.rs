@@ -41,7 +41,7 @@ use perfectplay_core::{
 };
 
 use crate::board::{self, Board};
-use crate::cross::{Cross, StepRanks, N};
+use crate::cross::{self, Cross, StepRanks, N};
 
 /// Points on the board; also the code of "no fox".
 const NONE: u8 = N as u8;
@@ -1557,11 +1557,9 @@ impl UndoMoves for FuchsUndHenne {
 /// AutoGUI centers: the board's points.
 impl ImageGui for FuchsUndHenne {
     fn theme(&self) -> ImageAutoGui {
+        let [fox, stop] = cross::fox_and_stop_entities();
         let entities = vec![
-            Entity {
-                token: 'F',
-                svg: r##"<circle r="0.44" fill="#c8562a" stroke="#4a1a08" stroke-width="0.05"/><path d="M-0.28,-0.3L-0.14,-0.02L0,-0.14L0.14,-0.02L0.28,-0.3" stroke="#2a0c02" stroke-width="0.07" fill="none" stroke-linejoin="round"/>"##.into(),
-            },
+            fox,
             Entity {
                 token: 'H',
                 svg: r##"<circle r="0.36" fill="#f3d36b" stroke="#7a5a10" stroke-width="0.05"/><path d="M-0.12,-0.3L0,-0.42L0.12,-0.3Z" fill="#c62828"/>"##.into(),
@@ -1574,10 +1572,7 @@ impl ImageGui for FuchsUndHenne {
                 token: 'f',
                 svg: r##"<circle r="0.3" fill="#c8562a" fill-opacity="0.5" stroke="#4a1a08" stroke-width="0.05"/>"##.into(),
             },
-            Entity {
-                token: 's',
-                svg: r##"<circle r="0.2" fill="#2e7d32" stroke="#fff" stroke-width="0.05"/>"##.into(),
-            },
+            stop,
         ];
         crate::themes::points_theme(&self.layout.board, entities)
     }
@@ -1628,22 +1623,7 @@ impl MultipartMoves for FuchsUndHenne {
             let mut at = vec![end];
             self.jump_on(hens, other, &mut at, &mut seen, &mut |_, _| could_go_on = true);
         }
-        if path.len() == 1 && !could_go_on {
-            return Vec::new();
-        }
-        let mut from = usize::from(fox);
-        let mut parts: Vec<AutoGuiMove> = path
-            .iter()
-            .map(|&to| {
-                let arrow = AutoGuiMove::Arrow { from, to: to as usize };
-                from = to as usize;
-                arrow
-            })
-            .collect();
-        if could_go_on {
-            parts.push(AutoGuiMove::Token { token: 's', at: end as usize });
-        }
-        parts
+        cross::chain_parts(usize::from(fox), &path, could_go_on)
     }
 }
 
