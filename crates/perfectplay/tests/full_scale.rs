@@ -1,6 +1,8 @@
-//! Topitop, Bagh-Chal and Fox and Geese (9 to 15 geese) at full scale, against their databases
-//! (`perfectplay solve topitop`, `perfectplay solve baghchal --no-analysis --memory-limit 12GiB`,
-//! `perfectplay solve foxandgeese --variant N-geese --no-analysis --memory-limit 16GiB`;
+//! Topitop, Bagh-Chal, Fox and Geese (9 to 15 geese) and Fuchs und Henne (9 hens) at full scale,
+//! against their databases (`perfectplay solve topitop`, `perfectplay solve baghchal --no-analysis
+//! --memory-limit 12GiB`, `perfectplay solve foxandgeese --variant N-geese --no-analysis
+//! --memory-limit 16GiB`, `perfectplay solve fuchsundhenne --variant 9-hens --no-analysis
+//! --memory-limit 16GiB`;
 //! BENCHMARKS.md says how they were run). Ignored in the default suite (where only the checks themselves run, on a small
 //! pruned database); they fail, not pass, when a database is missing:
 //!
@@ -111,6 +113,22 @@ fn fox_and_geese_14_geese_samples_agree_with_children() {
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn fox_and_geese_15_geese_samples_agree_with_children() {
     fox_and_geese(15);
+}
+
+/// Fuchs und Henne with `hens` hens: 100,000 positions against their children; the start's value
+/// is printed (docs/foxandgeese.md).
+fn fuchs_und_henne(hens: u32) {
+    let game = perfectplay_games::FuchsUndHenne::new(&format!("{hens}-hens")).unwrap();
+    let db = database(&game);
+    let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
+    println!("fuchsundhenne {hens}-hens: the start is {start}");
+    sampled(&game);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fuchs_und_henne_9_hens_samples_agree_with_children() {
+    fuchs_und_henne(9);
 }
 
 /// The full-scale checks themselves, on a database small enough for the default suite: Six Men's
