@@ -244,9 +244,11 @@ pub trait SearchKernel: Send + Sync {
     /// than [`Symmetry::canonical`]; the more symmetric positions share a key, the better.
     fn search_key(&self, node: Node) -> Node;
     /// Appends the children of a non-primitive node, each with its value when it is known
-    /// without a search: a primitive's, or a win in 1 for a child whose player to move can end
-    /// the game at once with a win. Where a child is a primitive loss (the best any child can be
-    /// to the mover), that child alone may be appended.
+    /// without a search of the engine's: a primitive's, a win in 1 for a child whose player to
+    /// move can end the game at once with a win, or one the kernel searched itself (near the
+    /// end, where that is cheaper than the engine's table). Where a child is worth the best any
+    /// child of the node can be to the mover (a primitive loss; or, where no move ends the game,
+    /// a loss in 2), that child alone may be appended.
     fn search_children(&self, node: Node, out: &mut Vec<(Node, Option<crate::ValueRemoteness>)>);
     /// The most moves a game lasts (the highest remoteness there can be).
     fn longest_game(&self) -> u16;

@@ -71,6 +71,8 @@ pub struct Quarto {
     /// Per pair of attribute sets (bits 0-3 set in all of some pieces, bits 4-7 clear in all),
     /// the pieces sharing one of them.
     matching: Vec<u16>,
+    /// Per slot, the lines through it (0 after the last).
+    through: Vec<[u16; 4]>,
 }
 
 /// A position taken apart.
@@ -138,6 +140,15 @@ impl Quarto {
                 clear.fold(set, |p, a| p | (every as u16 & !with[a]))
             })
             .collect();
+        let through = (0..side * side)
+            .map(|slot| {
+                let mut out = [0u16; 4];
+                for (o, &l) in out.iter_mut().zip(lines.iter().filter(|&&l| l >> slot & 1 == 1)) {
+                    *o = l;
+                }
+                out
+            })
+            .collect();
         Ok(Quarto {
             variant,
             board,
@@ -148,6 +159,7 @@ impl Quarto {
             piece_group,
             keys: Arc::default(),
             matching,
+            through,
         })
     }
 

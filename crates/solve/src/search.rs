@@ -168,7 +168,7 @@ pub struct AlphaBeta<'g, G: Game + ?Sized> {
 
 /// Searches expanding at most this many positions are done on one thread: most positions need
 /// far fewer, and a second thread costs its start and the table's growth to share it.
-const ALONE: u64 = 1 << 15;
+const ALONE: u64 = 1 << 13;
 
 /// Nodes this close to the root are marked while a thread searches them, and their siblings'
 /// threads search other children first (a shallow node's subtree is large; deeper, the check

@@ -176,6 +176,72 @@ impl Quarto {
         out
     }
 
+    /// The value of `s` with piece `q` to place, when `q` completes no line and `rest` are the
+    /// pieces left after it, searched through without a table (the last few pieces).
+    fn endgame(&self, s: &Sliced, q: u8, rest: u16) -> ValueRemoteness {
+        match self.endgame_score(s, q, rest) {
+            0 => ValueRemoteness::new(Value::Tie, Remoteness(1 + rest.count_ones() as u16)),
+            x if x > 0 => ValueRemoteness::new(Value::Win, Remoteness((ENDGAME_BASE - x) as u16)),
+            x => ValueRemoteness::new(Value::Lose, Remoteness((ENDGAME_BASE + x) as u16)),
+        }
+    }
+
+    /// [`Quarto::endgame`] as a score: a win in `r` is `BASE - r`, a loss `r - BASE`, a tie 0
+    /// (every tie below comes when the pieces run out, so its remoteness is known).
+    fn endgame_score(&self, s: &Sliced, q: u8, rest: u16) -> i32 {
+        if rest == 0 {
+            return 0;
+        }
+        let empty = !s.occupied & ((1u32 << self.slots()) - 1) as u16;
+        // The best a piece that completes no line can do: the opponent loses in 2, or with one
+        // piece after it (which the opponent places last), a tie.
+        let top = if rest.count_ones() == 1 { 0 } else { ENDGAME_BASE - 3 };
+        let mut best = 2 - ENDGAME_BASE;
+        for f in board::bits(u64::from(empty)) {
+            let mut after = *s;
+            after.place(f, q);
+            let open = empty & !(1 << f);
+            for r in board::bits(u64::from(rest)) {
+                if self.completes_on(&after, open, r as u8) {
+                    continue;
+                }
+                let child = self.endgame_score(&after, r as u8, rest & !(1 << r));
+                let worth = -child + child.signum();
+                if worth > best {
+                    best = worth;
+                    if best == top {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether piece `u` placed on one of the empty slots `open` of `s` completes a quartet.
+    #[inline]
+    fn completes_on(&self, s: &Sliced, open: u16, u: u8) -> bool {
+        // Per attribute, the occupied slots whose pieces agree with `u` on it.
+        let mut agree = [0u16; 4];
+        for (a, (g, &w)) in agree.iter_mut().zip(&s.with).enumerate() {
+            *g = if (a as u32) < self.attributes {
+                if u >> a & 1 == 1 {
+                    w
+                } else {
+                    s.occupied & !w
+                }
+            } else {
+                0
+            };
+        }
+        board::bits(u64::from(open)).any(|slot| {
+            self.through[slot].iter().take_while(|&&l| l != 0).any(|&line| {
+                let others = line & !(1 << slot);
+                s.occupied & others == others && agree.iter().any(|&g| g & others == others)
+            })
+        })
+    }
+
     /// The attributes the pieces on `line` share: bits 0-3 set in all, bits 4-7 clear in all.
     #[inline]
     fn shared_sliced(&self, s: &Sliced, line: u16) -> u8 {
@@ -301,13 +367,37 @@ impl SearchKernel for Quarto {
         // The placements that leave the most pieces deadly first: the fewer pieces are safe to
         // give, the sooner a player runs out of them.
         placements.sort_by_key(|&(_, deadly)| std::cmp::Reverse((deadly & left).count_ones()));
+        // With few pieces left, each child's value is searched through here, without a table.
+        let endgame = left.count_ones() <= ENDGAME_PIECES;
+        let start = out.len();
+        let quick_win = ValueRemoteness::new(Value::Lose, Remoteness(2));
         for &mut (e, deadly) in placements {
             let mut after = Sliced { placed, give: 16, ..s };
             after.place(e, give);
             for q in board::bits(u64::from(left)) {
-                let value = if deadly >> q & 1 == 1 { known(Value::Win, 1) } else { None };
+                let value = if deadly >> q & 1 == 1 {
+                    known(Value::Win, 1)
+                } else if endgame {
+                    let value = self.endgame(&after, q as u8, left & !(1 << q));
+                    if value == quick_win {
+                        // No placement wins at once, so a win in 3 is the best there is.
+                        out.truncate(start);
+                        out.push((Sliced { give: q as u8, ..after }.pack(), Some(value)));
+                        return;
+                    }
+                    Some(value)
+                } else {
+                    None
+                };
                 out.push((Sliced { give: q as u8, ..after }.pack(), value));
             }
         }
     }
 }
+
+/// The pieces left to place at most, after the mover's placement, for which the kernel searches
+/// its children's values itself (fewer nodes, in a table that then holds the larger searches).
+const ENDGAME_PIECES: u32 = 3;
+
+/// The endgame search's score of a win in 0.
+const ENDGAME_BASE: i32 = 100;
