@@ -487,6 +487,68 @@ fn tictactwo_grid_moves_are_played_in_two_parts() {
     assert!(prediction.contains(child["positionValue"].as_str().unwrap()), "{prediction} {child}");
 }
 
+/// Fox and Geese (6 geese, solved for the test): the fox's double jump is played hop by hop, one
+/// arrow per hop. Its first hop is also a whole move (the fox may stop), so after it the page
+/// offers the second hop and the stop; the second hop lands on the API's child position.
+#[test]
+fn fox_and_geese_jumps_are_played_hop_by_hop() {
+    let data = std::env::temp_dir()
+        .join(format!("perfectplay-serve-browser-foxandgeese-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let solved = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .arg("--data-dir")
+        .arg(&data)
+        .args(["solve", "foxandgeese", "--variant", "6-geese", "--no-analysis"])
+        .output()
+        .unwrap();
+    assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
+    let server = Server::start_in(data);
+    // The fox on d7 can jump d6 and then d4.
+    let p = "GGG/G--/-------/---G---/-------/-G-/-F- F";
+    let (_, api) = server.get(&format!("/api/foxandgeese/6-geese/positions/?p={}", encode(p)));
+    let moves = api["fullMoves"].as_array().unwrap_or_else(|| panic!("{api}"));
+    let find =
+        |name: &str| moves.iter().find(|m| m["move"] == name).unwrap_or_else(|| panic!("{api}"));
+    let parts = |name: &str| -> Vec<String> {
+        let m = find(name);
+        m["partMoves"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().into()).collect()
+    };
+    let (double, single) = (parts("d7d5d3"), parts("d7d5"));
+    assert_eq!((double.len(), single.len()), (2, 2), "{double:?} {single:?}");
+    assert_eq!(double[0], single[0], "both begin with the hop d7-d5");
+    let (_browser, tab) =
+        open(&server, &format!("game=foxandgeese&variant=6-geese&p={}", encode(p)));
+    let shown = "[...document.querySelectorAll('#board .move')].map(e => e.dataset.move).sort()";
+    // The steps (arrows) and the first hop, offered once.
+    let mut first: Vec<String> = moves
+        .iter()
+        .map(|m| match m["partMoves"].as_array() {
+            Some(parts) if !parts.is_empty() => parts[0].as_str().unwrap().to_string(),
+            _ => m["move"].as_str().unwrap().to_string(),
+        })
+        .collect();
+    first.sort();
+    first.dedup();
+    assert_eq!(eval(&tab, shown), serde_json::json!(first));
+    tab.find_element(&format!("#board .move[data-move=\"{}\"]", double[0]))
+        .unwrap()
+        .click()
+        .unwrap();
+    // The second part: the whole moves beginning so, each button named by its move.
+    wait_for(&tab, shown, &serde_json::json!(["d7d5", "d7d5d3"]));
+    tab.find_element("#board .move[data-move=\"d7d5d3\"]").unwrap().click().unwrap();
+    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(2));
+    let played = eval(&tab, MOVES_PLAYED);
+    assert!(played[0].as_str().unwrap().ends_with("d7d5d3"), "{played}");
+    let (_, child) = server.get(&format!(
+        "/api/foxandgeese/6-geese/positions/?p={}",
+        encode(find("d7d5d3")["position"].as_str().unwrap())
+    ));
+    let prediction = eval(&tab, PREDICTION);
+    let prediction = prediction.as_str().unwrap();
+    assert!(prediction.contains(child["positionValue"].as_str().unwrap()), "{prediction} {child}");
+}
+
 /// Writes `docs/screenshot-<game>.png` for every game in the catalog (its default variant, or its
 /// first listed variant that is solved at start-up): a few moves into a game, value history and
 /// all. Run on purpose: `cargo test --release -p perfectplay --test browser screenshots -- --ignored`.
