@@ -217,15 +217,7 @@ fn fuzzed_positions_never_break_the_server() {
 
 #[test]
 fn a_database_in_the_data_directory_is_served() {
-    let data = std::env::temp_dir().join(format!("perfectplay-serve-db-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let solved = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args(["solve", "konane", "--variant", "6x5-corner", "--no-analysis"])
-        .env("PERFECTPLAY_DATA", &data)
-        .output()
-        .unwrap();
-    assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
-    let server = Server::start_in(data);
+    let server = Server::with_solved("db", "konane", "6x5-corner");
     let (_, konane) = server.get("/api/konane/");
     let v =
         konane["variants"].as_array().unwrap().iter().find(|v| v["id"] == "6x5-corner").unwrap();

@@ -492,17 +492,7 @@ fn tictactwo_grid_moves_are_played_in_two_parts() {
 /// offers the second hop and the stop; the second hop lands on the API's child position.
 #[test]
 fn fox_and_geese_jumps_are_played_hop_by_hop() {
-    let data = std::env::temp_dir()
-        .join(format!("perfectplay-serve-browser-foxandgeese-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let solved = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .arg("--data-dir")
-        .arg(&data)
-        .args(["solve", "foxandgeese", "--variant", "6-geese", "--no-analysis"])
-        .output()
-        .unwrap();
-    assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
-    let server = Server::start_in(data);
+    let server = Server::with_solved("browser-foxandgeese", "foxandgeese", "6-geese");
     // The fox on d7 can jump d6 and then d4.
     let p = "GGG/G--/-------/---G---/-------/-G-/-F- F";
     let (_, api) = server.get(&format!("/api/foxandgeese/6-geese/positions/?p={}", encode(p)));

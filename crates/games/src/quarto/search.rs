@@ -310,7 +310,7 @@ impl SearchKernel for Quarto {
             for e in board::bits(u64::from(empty)) {
                 let mut after = Sliced { placed, give: 16, ..s };
                 after.place(e, give);
-                let through = self.lines.iter().filter(|&&l| l >> e & 1 == 1);
+                let through = self.through[e].iter().take_while(|&&l| l != 0);
                 if through
                     .filter(|&&l| after.occupied & l == l)
                     .any(|&l| after.shares(l, self.attributes))

@@ -17,10 +17,21 @@ pub struct Server {
 
 impl Server {
     pub fn start(name: &str) -> Server {
-        let data =
-            std::env::temp_dir().join(format!("perfectplay-serve-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&data);
+        let data = fresh_data(name);
         std::fs::create_dir_all(&data).unwrap();
+        Self::start_in(data)
+    }
+
+    /// A server on a data directory holding `game`'s `variant`, solved first by `perfectplay
+    /// solve --no-analysis`.
+    pub fn with_solved(name: &str, game: &str, variant: &str) -> Server {
+        let data = fresh_data(name);
+        let solved = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(["solve", game, "--variant", variant, "--no-analysis"])
+            .env("PERFECTPLAY_DATA", &data)
+            .output()
+            .unwrap();
+        assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
         Self::start_in(data)
     }
 
@@ -73,6 +84,14 @@ impl Drop for Server {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.data);
     }
+}
+
+/// An empty path for a test's data directory (whatever an earlier run left there removed).
+fn fresh_data(name: &str) -> PathBuf {
+    let data =
+        std::env::temp_dir().join(format!("perfectplay-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    data
 }
 
 /// Percent-encodes a query value.
