@@ -274,6 +274,14 @@ pub trait TierIndex: Tiers {
     fn canonical_tier(&self, tier: Tier) -> Tier;
     /// The canonical tiers that moves from `tier` lead to, other than `tier` itself.
     fn child_tiers(&self, tier: Tier) -> Vec<Tier>;
+    /// The indices of child tier `child` that moves from `tier` can reach, where they are fewer
+    /// than the whole tier (Fox and Geese: a goose's step leaves the fox to move, a capture the
+    /// geese, and each side is one half of a tier). A solve under a memory limit holds only
+    /// these of a child tier while it solves `tier`. The default, `None`, is the whole tier.
+    fn child_window(&self, tier: Tier, child: Tier) -> Option<std::ops::Range<u64>> {
+        let _ = (tier, child);
+        None
+    }
     /// Whether a move from `tier` may stay in it. The values of a tier none of whose moves stay
     /// (every placement of Nine Men's Morris leaves its tier) follow in one step from its child
     /// tiers', so a database need not store them (`analyze --prune --derive`). The default,
@@ -463,6 +471,10 @@ pub trait GameExt: Game {
     /// See [`TierIndex::child_tiers`]; empty for games without a tier index.
     fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
         self.space().tier_index().map_or_else(Vec::new, |t| t.child_tiers(tier))
+    }
+    /// See [`TierIndex::child_window`]; `None` (the whole tier) for games without a tier index.
+    fn child_window(&self, tier: Tier, child: Tier) -> Option<std::ops::Range<u64>> {
+        self.space().tier_index().and_then(|t| t.child_window(tier, child))
     }
     /// See [`TierIndex::moves_within`]; `true` for games without a tier index.
     fn moves_within(&self, tier: Tier) -> bool {

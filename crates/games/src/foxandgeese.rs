@@ -675,6 +675,14 @@ impl TierIndex for FoxAndGeese {
     fn child_tiers(&self, t: Tier) -> Vec<Tier> {
         self.child_tiers_of(t)
     }
+    /// A goose's step forward leaves the fox to move (the second half of the tier with one more
+    /// in its row sum), a capture the geese (the first half of a tier with fewer geese).
+    fn child_window(&self, t: Tier, child: Tier) -> Option<std::ops::Range<u64>> {
+        let (geese, _) = Self::tier_parts(t);
+        let (child_geese, child_sum) = Self::tier_parts(child);
+        let half = self.half(child_geese, child_sum);
+        Some(if child_geese == geese { half..2 * half } else { 0..half })
+    }
     fn moves_within(&self, t: Tier) -> bool {
         Self::tier_parts(t).0 >= MIN_GEESE
     }
@@ -1097,6 +1105,54 @@ mod tests {
         children.sort();
         from_moves.sort();
         assert_eq!(children, from_moves);
+    }
+
+    /// Every child outside its parent's tier lies in the window the parent's tier declares for
+    /// that child tier, and both kinds of window occur: in every tier of 5 and 13 geese.
+    #[test]
+    fn children_outside_the_tier_lie_in_its_windows() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut steps, mut captures) = (0, 0);
+        for variant in ["5-geese", "13-geese"] {
+            let game = FoxAndGeese::new(variant).unwrap();
+            for tier in TierIndex::tiers(&game) {
+                let size = TierIndex::tier_size(&game, tier);
+                for _ in 0..300 {
+                    let Some(p) = TierIndex::tier_position(&game, tier, next() % size) else {
+                        continue;
+                    };
+                    if game.primitive(p).is_some() {
+                        continue;
+                    }
+                    let mut located = Vec::new();
+                    game.push_child_locations(Parts::of(p), &mut located);
+                    for (child, index) in located.into_iter().filter(|&(c, _)| c != tier) {
+                        let window = TierIndex::child_window(&game, tier, child).unwrap();
+                        let child_size = TierIndex::tier_size(&game, child);
+                        assert!(
+                            window.contains(&index) && window.end <= child_size,
+                            "{} -> tier {}, index {index}",
+                            game.position_to_string(p),
+                            Tiers::tier_name(&game, child)
+                        );
+                        let half = window.end - window.start;
+                        assert!(2 * half == child_size || child.0 / 128 < MIN_GEESE);
+                        if window.start > 0 {
+                            steps += 1;
+                        } else {
+                            captures += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(steps > 10_000 && captures > 1_000, "{steps} steps, {captures} captures");
     }
 
     /// The geese's steps located term by term ([`StepRanks`]) land where locating each child

@@ -196,6 +196,20 @@ impl TierValues {
         }
     }
 
+    /// The values at the indices of `window` alone, or `None` where a tier's values cannot be cut
+    /// (packed ones) or the window is not within the tier.
+    pub fn window(&self, window: std::ops::Range<u64>) -> Option<TierValues> {
+        let (first, end) = (usize::try_from(window.start).ok()?, usize::try_from(window.end).ok()?);
+        match self {
+            TierValues::Narrow { dictionary, codes } => Some(TierValues::Narrow {
+                dictionary: dictionary.clone(),
+                codes: codes.get(first..end)?.to_vec(),
+            }),
+            TierValues::Wide(v) => Some(TierValues::Wide(v.get(first..end)?.to_vec())),
+            TierValues::Packed(_) => None,
+        }
+    }
+
     /// Compresses a narrow tier's codes in memory ([`TierValues::Packed`]); others stay as they
     /// are. Returns whether it packed.
     pub fn pack(&mut self) -> bool {
@@ -267,6 +281,11 @@ impl Default for SolveOptions {
 #[derive(Debug)]
 pub struct Solution {
     tiers: Vec<SolvedTier>,
+    /// Per entry of `tiers`: the index its values begin at (0, unless a solve under a memory
+    /// limit holds only a child tier's window, [`TierIndex::child_window`]).
+    ///
+    /// [`TierIndex::child_window`]: perfectplay_core::TierIndex::child_window
+    firsts: Vec<u64>,
     /// Index into `tiers` by tier number (`usize::MAX`: not solved).
     by_tier: Vec<usize>,
     canonicalize: bool,
@@ -274,7 +293,7 @@ pub struct Solution {
 
 impl Solution {
     fn new(canonicalize: bool) -> Solution {
-        Solution { tiers: Vec::new(), by_tier: Vec::new(), canonicalize }
+        Solution { tiers: Vec::new(), firsts: Vec::new(), by_tier: Vec::new(), canonicalize }
     }
 
     /// A solution from tiers solved earlier (read back from a database). `canonicalize`: the
@@ -294,6 +313,42 @@ impl Solution {
         }
         self.by_tier[t] = self.tiers.len();
         self.tiers.push(tier);
+        self.firsts.push(0);
+    }
+
+    /// A held tier and the index its values begin at.
+    fn held(&self, tier: Tier) -> Option<(u64, &SolvedTier)> {
+        let k = *self.by_tier.get(tier.0 as usize)?;
+        Some((*self.firsts.get(k)?, self.tiers.get(k)?))
+    }
+
+    /// Whether a held tier has the values of every index in `window` (`None`: the whole tier).
+    fn covers(&self, tier: Tier, window: Option<&std::ops::Range<u64>>) -> bool {
+        self.held(tier).is_some_and(|(first, t)| {
+            let end = first + t.values.len() as u64;
+            match window {
+                Some(w) => first <= w.start && w.end <= end,
+                None => first == 0 && end == t.space.len(),
+            }
+        })
+    }
+
+    /// Keeps only `window` of a held tier's values where it holds more; returns whether it cut.
+    fn cut(&mut self, tier: Tier, window: std::ops::Range<u64>) -> bool {
+        let Some(&k) = self.by_tier.get(tier.0 as usize) else { return false };
+        let (Some(t), Some(first)) = (self.tiers.get_mut(k), self.firsts.get_mut(k)) else {
+            return false;
+        };
+        let end = *first + t.values.len() as u64;
+        if window.start < *first || window.end > end || window.end - window.start == end - *first {
+            return false;
+        }
+        let Some(values) = t.values.window(window.start - *first..window.end - *first) else {
+            return false;
+        };
+        t.values = values;
+        *first = window.start;
+        true
     }
 
     /// The value of a position already in the form the solution stores (canonical if the solve
@@ -310,8 +365,9 @@ impl Solution {
         tier: Tier,
         p: Position,
     ) -> Option<ValueRemoteness> {
-        let t = self.tier(tier)?;
-        t.space.index_in(game, p).map(|i| t.values.get(i as usize))
+        let (first, t) = self.held(tier)?;
+        let i = t.space.index_in(game, p)?.checked_sub(first)?;
+        (i < t.values.len() as u64).then(|| t.values.get(i as usize))
     }
 
     /// A solved tier, if the solution holds it.
@@ -347,6 +403,7 @@ impl Solution {
             return;
         }
         self.tiers.remove(k);
+        self.firsts.remove(k);
         self.by_tier.iter_mut().for_each(|e| {
             if *e == k {
                 *e = usize::MAX;
@@ -485,6 +542,11 @@ pub fn solve<G: Game + ?Sized>(
                 }
             }
             for &c in &children {
+                // Under a memory limit, only the part of a child tier this tier's moves reach.
+                let window = options.memory_limit.and_then(|_| game.child_window(tier, c));
+                if solution.tier(c).is_some() && !solution.covers(c, window.as_ref()) {
+                    solution.evict(c);
+                }
                 if solution.tier(c).is_none() {
                     let back = sink.reload(c).map_err(SolveError::Sink)?.ok_or_else(|| {
                         SolveError::Sink(format!(
@@ -494,11 +556,16 @@ pub fn solve<G: Game + ?Sized>(
                         ))
                     })?;
                     solution.push(back);
+                    if let Some(w) = window.clone() {
+                        solution.cut(c, w);
+                    }
                     if let Some(limit) = options.memory_limit {
                         // Read back whole, it may need packing before the next is read.
                         let own = retrograde::bytes_needed(game, tier, &space);
                         solution.fit(own, limit, &name, progress);
                     }
+                } else if let Some(w) = window {
+                    solution.cut(c, w);
                 }
             }
         } else if let Some(sink) = sink.as_deref_mut() {
@@ -529,10 +596,10 @@ pub fn solve<G: Game + ?Sized>(
         let started = std::time::Instant::now();
         let values = {
             let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
-            let child_values: Vec<(Tier, &TierValues)> = game
+            let child_values: Vec<(Tier, u64, &TierValues)> = game
                 .child_tiers(tier)
                 .into_iter()
-                .filter_map(|c| solution.tier(c).map(|s| (c, &s.values)))
+                .filter_map(|c| solution.held(c).map(|(first, s)| (c, first, &s.values)))
                 .collect();
             let kernel = game.kernel().filter(|_| tiered && canonicalize);
             // One-byte cells hold 127 codes: children that already use nearly as many make a
@@ -577,6 +644,12 @@ pub fn solve<G: Game + ?Sized>(
             ));
         }
         solution.push(solved);
+    }
+    // Child tiers held in part are the sink's to give: the solution holds only whole tiers.
+    let cut: Vec<Tier> =
+        solution.tiers.iter().filter(|t| !solution.covers(t.tier, None)).map(|t| t.tier).collect();
+    for t in cut {
+        solution.evict(t);
     }
     Ok(solution)
 }

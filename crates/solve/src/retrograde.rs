@@ -60,7 +60,8 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     /// The solved value of a canonical position in a lower tier.
     pub external: &'a (dyn Fn(Tier, Position) -> Option<ValueRemoteness> + Sync),
     /// The solved child tiers' values, by index (for the kernel's child locations).
-    pub child_values: &'a [(Tier, &'a TierValues)],
+    /// Each with the index its values begin at (a solve under a memory limit may hold a window).
+    pub child_values: &'a [(Tier, u64, &'a TierValues)],
     /// The game's fused hot paths, used where positions are canonical in a dense tier index.
     pub kernel: Option<&'a dyn TierKernel>,
     /// Start with two-byte cells (the child tiers already hold nearly as many distinct values as
@@ -440,7 +441,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
         // Fox and Geese's tiers have a hundred children and more: found by their number.
         let child_tiers = ChildTiers::new(
-            self.child_values.iter().map(|&(tier, values)| ChildTier::new(tier, values)).collect(),
+            self.child_values
+                .iter()
+                .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
+                .collect(),
         );
         let chunks: Vec<(Sources, Vec<(u64, u64)>, Vec<u64>)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
@@ -735,6 +739,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
 /// gives its parent, with the value's order key (the best child is found by comparing integers).
 struct ChildTier<'v> {
     tier: Tier,
+    /// The index of `values`' first.
+    first: u64,
     values: &'v TierValues,
     parents: Vec<(i32, ValueRemoteness)>,
 }
@@ -775,7 +781,7 @@ impl<'v> ChildTiers<'v> {
 }
 
 impl<'v> ChildTier<'v> {
-    fn new(tier: Tier, values: &'v TierValues) -> ChildTier<'v> {
+    fn new(tier: Tier, first: u64, values: &'v TierValues) -> ChildTier<'v> {
         let parents = match values {
             TierValues::Narrow { dictionary, .. }
             | TierValues::Packed(crate::PackedCodes { dictionary, .. }) => dictionary
@@ -787,13 +793,13 @@ impl<'v> ChildTier<'v> {
                 .collect(),
             TierValues::Wide(_) => Vec::new(),
         };
-        ChildTier { tier, values, parents }
+        ChildTier { tier, first, values, parents }
     }
 
-    /// What the child at `index` gives its parent (`None` past the tier's end).
+    /// What the child at `index` gives its parent (`None` outside the values held).
     #[inline]
     fn parent_value(&self, index: u64, cache: &mut BlockCache) -> Option<(i32, ValueRemoteness)> {
-        let i = usize::try_from(index).ok()?;
+        let i = usize::try_from(index.checked_sub(self.first)?).ok()?;
         match self.values {
             TierValues::Narrow { codes, .. } => {
                 self.parents.get(usize::from(*codes.get(i)?)).copied()
