@@ -1073,6 +1073,21 @@ impl TierIndex for FuchsUndHenne {
         }
         out
     }
+    /// A hen's step forward leaves the foxes to move (the last three parts of the tier with one
+    /// more in its row sum), a capture the hens (the parts before them, of a tier with fewer
+    /// hens).
+    fn child_window(&self, t: Tier, child: Tier) -> Option<std::ops::Range<u64>> {
+        let (hens, _) = Self::tier_parts(t);
+        let (child_hens, child_sum) = Self::tier_parts(child);
+        let (mut hens_to_move, mut all) = (0, 0);
+        for (section, size) in self.section_sizes(child_hens, child_sum) {
+            all += size;
+            if !SECTIONS[section].0 {
+                hens_to_move += size;
+            }
+        }
+        Some(if child_hens == hens { hens_to_move..all } else { 0..hens_to_move })
+    }
     fn moves_within(&self, t: Tier) -> bool {
         Self::tier_parts(t).0 >= self.goal
     }
@@ -1781,6 +1796,8 @@ mod tests {
         let game = FuchsUndHenne::new("7-hens-goal-4").unwrap();
         let mut cache = KernelCache::default();
         let (mut fast, mut fresh, mut checked) = (Vec::new(), Vec::new(), 0);
+        // Children in the foxes' part of the next tier, and in the hens' part of tiers below.
+        let mut windows = [0; 2];
         for tier in TierIndex::tiers(&game) {
             let size = TierIndex::tier_size(&game, tier);
             for index in (0..size).step_by((size / 3000).max(1) as usize) {
@@ -1795,6 +1812,17 @@ mod tests {
                 fresh.sort_unstable();
                 fresh.dedup();
                 assert_eq!(fast, fresh, "children of {}", game.position_to_string(p));
+                // Every child outside the tier lies in the window declared for its tier.
+                for &(child, index) in fresh.iter().filter(|c| c.0 != tier) {
+                    let window = TierIndex::child_window(&game, tier, child).unwrap();
+                    assert!(
+                        window.contains(&index) && window.end <= TierIndex::tier_size(&game, child),
+                        "{} -> tier {}, index {index}",
+                        game.position_to_string(p),
+                        Tiers::tier_name(&game, child)
+                    );
+                    windows[usize::from(window.start == 0)] += 1;
+                }
                 let mut unsorted = Vec::new();
                 game.child_locations_unsorted(p, &mut unsorted, &mut cache);
                 let inside = |v: &[(Tier, u64)]| v.iter().filter(|c| c.0 == tier).count();
@@ -1817,6 +1845,7 @@ mod tests {
             }
         }
         assert!(checked > 50_000, "{checked}");
+        assert!(windows[0] > 10_000 && windows[1] > 1_000, "{windows:?}");
     }
 
     /// How long locating the children and parents of positions of 9 hens' tier (9,39) takes
