@@ -1188,6 +1188,44 @@ mod tests {
         assert!(checked > 10_000, "{checked} positions with the geese to move");
     }
 
+    /// The memory a solve needs at its heaviest tier, counted from the tier sizes: the tier's own
+    /// work at 6 bytes an index and its child tiers at a byte an index, whole or by their
+    /// windows ([`TierIndex::child_window`]) (a measurement, not a check).
+    #[test]
+    #[ignore]
+    fn memory_at_the_heaviest_tier() {
+        for geese in 11..=15 {
+            let game = FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
+            let mut worst = [(0, Tier(0), 0); 2];
+            for tier in TierIndex::tiers(&game) {
+                let own = 6 * TierIndex::tier_size(&game, tier);
+                let mut children = [0; 2];
+                for child in TierIndex::child_tiers(&game, tier) {
+                    children[0] += TierIndex::tier_size(&game, child);
+                    let window = TierIndex::child_window(&game, tier, child).unwrap();
+                    children[1] += window.end - window.start;
+                }
+                for k in 0..2 {
+                    if own + children[k] > worst[k].0 {
+                        worst[k] = (own + children[k], tier, children[k]);
+                    }
+                }
+            }
+            let gb = |b: u64| b as f64 / 1e9;
+            println!(
+                "{geese} geese: whole child tiers {:.2} GB at {} ({:.2} GB of children); \
+                 windows {:.2} GB at {} ({:.2} GB of children)",
+                gb(worst[0].0),
+                Tiers::tier_name(&game, worst[0].1),
+                gb(worst[0].2),
+                gb(worst[1].0),
+                Tiers::tier_name(&game, worst[1].1),
+                gb(worst[1].2)
+            );
+            assert!(worst[1].0 < worst[0].0);
+        }
+    }
+
     /// Nanoseconds a position to locate the children of 2,000,000 positions of a large tier of
     /// 12 geese, each side to move, step by step and afresh (a measurement, not a check).
     #[test]
