@@ -1107,17 +1107,21 @@ mod tests {
         assert_eq!(children, from_moves);
     }
 
-    /// Every child outside its parent's tier lies in the window the parent's tier declares for
-    /// that child tier, and both kinds of window occur: in every tier of 5 and 13 geese.
-    #[test]
-    fn children_outside_the_tier_lie_in_its_windows() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
+    /// A xorshift generator of test indices.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// Every child outside its parent's tier lies in the window the parent's tier declares for
+    /// that child tier, and both kinds of window occur: in every tier of 5 and 13 geese.
+    #[test]
+    fn children_outside_the_tier_lie_in_its_windows() {
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let (mut steps, mut captures) = (0, 0);
         for variant in ["5-geese", "13-geese"] {
             let game = FoxAndGeese::new(variant).unwrap();
@@ -1159,13 +1163,7 @@ mod tests {
     /// afresh does, in every tier of 4, 9 and 15 geese.
     #[test]
     fn children_located_step_by_step_are_located_afresh() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         let mut checked = 0;
         for variant in ["4-geese", "9-geese", "15-geese"] {
             let game = FoxAndGeese::new(variant).unwrap();
