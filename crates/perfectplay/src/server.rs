@@ -702,7 +702,7 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
     };
 }
 
-/// The threads a background solve runs on: one per core, at the lowest CPU priority, so that
+/// The threads a background solve runs on: one per core, at a low CPU priority, so that
 /// position requests are answered first and a solve takes only the time they leave.
 fn background_pool() -> Result<rayon::ThreadPool> {
     Ok(rayon::ThreadPoolBuilder::new()
@@ -711,18 +711,25 @@ fn background_pool() -> Result<rayon::ThreadPool> {
         .build()?)
 }
 
-/// Puts the calling thread in the idle scheduling class (Linux's `SCHED_IDLE`: it runs only on
-/// a core nothing else wants, and a waking request handler takes the core from it at once).
+/// Lowers the calling thread's CPU priority to niceness 10 (Linux gives each thread its own). A
+/// waking request handler at niceness 0 takes the core from it, and beside other busy programs
+/// the solve still gets about a tenth of a core. The idle class (`SCHED_IDLE`) starved it
+/// instead: with both cores held by another program, a solve started from the page never ended.
 /// Elsewhere a no-op: the solve then shares the CPU evenly.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
-        use thread_priority::{NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy};
-        let _ = thread_priority::set_thread_priority_and_policy(
-            thread_priority::thread_native_id(),
-            ThreadPriority::Min,
-            ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle),
-        );
+        use thread_priority::{
+            NormalThreadSchedulePolicy, ThreadPriority, ThreadPriorityValue, ThreadSchedulePolicy,
+        };
+        // The crate maps 0..=99 onto niceness 19..=-20: 22 is niceness 10.
+        if let Ok(value) = ThreadPriorityValue::try_from(22u8) {
+            let _ = thread_priority::set_thread_priority_and_policy(
+                thread_priority::thread_native_id(),
+                ThreadPriority::Crossplatform(value),
+                ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other),
+            );
+        }
     }
 }
 
@@ -771,5 +778,17 @@ mod tests {
         {
             assert!(big <= (kib << 10) / 4 || big == SERVER_CACHE_BYTES, "{big}");
         }
+    }
+
+    /// A background solve's thread runs at niceness 10, in the ordinary scheduling class.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_solve_thread_runs_at_niceness_10() {
+        let pool = background_pool().unwrap();
+        let stat = pool.install(|| std::fs::read_to_string("/proc/thread-self/stat").unwrap());
+        // The fields after the command's closing parenthesis start at the third; niceness is
+        // the 19th and the scheduling policy the 41st (0: ordinary, 5: idle).
+        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+        assert_eq!((fields[19 - 3], fields[41 - 3]), ("10", "0"), "{stat}");
     }
 }
