@@ -227,8 +227,7 @@ impl Layout {
     /// The set at `rank` (see [`Layout::rank`]).
     fn unrank(&self, fox: usize, mut k: usize, mut t: usize, mut rank: u64) -> Option<u64> {
         let mut geese = 0u64;
-        let mut i = 0;
-        for p in (0..N).filter(|&p| p != fox) {
+        for (i, p) in (0..N).filter(|&p| p != fox).enumerate() {
             let without = self.count(fox, i + 1, k, t);
             if rank >= without {
                 rank -= without;
@@ -236,7 +235,6 @@ impl Layout {
                 k = k.checked_sub(1)?;
                 t = t.checked_sub(self.row[p] as usize)?;
             }
-            i += 1;
         }
         (k == 0 && t == 0 && rank == 0).then_some(geese)
     }

@@ -1274,7 +1274,7 @@ impl TierKernel for FuchsUndHenne {
             }
             None if !q.foxes_to_move => self.locate_beside_foxes(
                 q,
-                |f| self.each_fox_step_back(q, |parent| f(parent)),
+                |f| self.each_fox_step_back(q, &mut *f),
                 |parent, (t, i)| {
                     if t == tier
                         && self.illegal(parent).is_none()
@@ -1857,7 +1857,7 @@ mod tests {
         let tier = FuchsUndHenne::tier_of(9, 39);
         let size = TierIndex::tier_size(&game, tier);
         // Indices spread over the whole tier (all its parts), by a fixed odd stride.
-        let stride = size / 1_000_003 | 1;
+        let stride = (size / 1_000_003) | 1;
         let positions: Vec<Position> = (0..size)
             .step_by(stride as usize)
             .filter_map(|i| TierIndex::tier_position(&game, tier, i))

@@ -44,7 +44,13 @@ const DECIDED: u16 = 1 << 15;
 const NO_EXTERNAL: u16 = u16::MAX;
 const CHUNK: usize = 1 << 12;
 // Each chunk's care bits are whole words of the tier's bitmap.
-const _: () = assert!(CHUNK % 64 == 0);
+const _: () = assert!(CHUNK.is_multiple_of(64));
+
+/// What initialising one chunk of a tier gives: its candidates from outside the tier, its edges
+/// inside the tier (the child's index, the parent's), and its words of the bitmap of indices that
+/// name canonical positions ([`crate::SolvedTier::care`]).
+type ChunkStart = (Sources, Vec<(u64, u64)>, Vec<u64>);
+
 /// The dictionary code of a draw, which is also what undecided cells become.
 const DRAW_CODE: u16 = 0;
 
@@ -446,9 +452,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
                 .collect(),
         );
-        let chunks: Vec<(Sources, Vec<(u64, u64)>, Vec<u64>)> = (0..n.div_ceil(CHUNK))
+        let chunks: Vec<ChunkStart> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|chunk| -> Result<(Sources, Vec<(u64, u64)>, Vec<u64>), Fail> {
+            .map(|chunk| -> Result<ChunkStart, Fail> {
                 let mut children = Vec::new();
                 let mut locations = Vec::new();
                 let mut cache = KernelCache::default();
