@@ -115,6 +115,72 @@ fn fox_and_geese_15_geese_samples_agree_with_children() {
     fox_and_geese(15);
 }
 
+/// Fox and Geese with `geese` geese counted as 002's Table 8.2 counts (docs/foxandgeese.md): the
+/// states the start reaches up to the mirror, those the geese win and those the fox wins, from
+/// the database one tier at a time. The count per state agrees with the search's own count of
+/// what it reached.
+fn fox_and_geese_states(geese: u32) {
+    use perfectplay_core::{GameExt, Value};
+    let game = perfectplay_games::FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
+    let db = database(&game);
+    let started = std::time::Instant::now();
+    let reached = perfectplay_solve::reach_tiered(&game, &perfectplay_solve::NoProgress).unwrap();
+    let searched = started.elapsed().as_secs_f64();
+    let tier = |t| match db.load_tier_of(&game, t) {
+        Ok(Some(solved)) => Ok(std::borrow::Cow::Owned(solved)),
+        other => Err(perfectplay_solve::SolveError::Sink(format!("tier {t:?}: {other:?}"))),
+    };
+    let [geese_to_move, fox_to_move] = perfectplay_solve::count_classes_by_mover(
+        &game,
+        &reached,
+        &tier,
+        &perfectplay_solve::NoProgress,
+    )
+    .unwrap();
+    let states: u64 = geese_to_move.iter().chain(&fox_to_move).sum();
+    let (lose, win) = (Value::Lose as usize, Value::Win as usize);
+    let geese_win = geese_to_move[win] + fox_to_move[lose];
+    let fox_wins = fox_to_move[win] + geese_to_move[lose];
+    let draws = geese_to_move[Value::Draw as usize] + fox_to_move[Value::Draw as usize];
+    println!(
+        "foxandgeese {geese}-geese: {states} states reached up to the mirror, {geese_win} won by \
+         the geese, {fox_wins} by the fox, {draws} draws ({searched:.0} s searching, {:.0} s in all)",
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(states, game.tiers().iter().map(|&t| reached.count(t)).sum::<u64>());
+    assert_eq!(states, geese_win + fox_wins + draws, "Fox and Geese has no ties");
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_10_geese_states_per_winner() {
+    fox_and_geese_states(10);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_11_geese_states_per_winner() {
+    fox_and_geese_states(11);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_12_geese_states_per_winner() {
+    fox_and_geese_states(12);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_13_geese_states_per_winner() {
+    fox_and_geese_states(13);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_14_geese_states_per_winner() {
+    fox_and_geese_states(14);
+}
+
 /// Fuchs und Henne with `hens` hens: 100,000 positions against their children; the start's value
 /// is printed (docs/foxandgeese.md).
 fn fuchs_und_henne(hens: u32) {

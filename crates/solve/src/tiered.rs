@@ -251,12 +251,6 @@ fn reach<G: Game + ?Sized>(
     let tiers = game.tiers();
     let slot = |t: Tier| tiers.binary_search(&t).ok();
     let not_solved = |p: Position| SolveError::ChildNotSolved { position: p };
-    let unnamed = |t: Tier, index: u64| SolveError::Inconsistent {
-        what: format!(
-            "tier {}: index {index} was reached but names no position",
-            game.tier_name(t)
-        ),
-    };
     // The start's images under the symmetries should be the start or its exchange: then the
     // members of each class reached are known, and can be counted. Without an exchange, a start
     // that is not symmetric still gives the classes reached.
@@ -328,7 +322,7 @@ fn reach<G: Game + ?Sized>(
                     let mut located = Vec::new();
                     marked_positions(game, t, task * WORDS_PER_TASK, &words, &mut located);
                     for &(index, sides, p) in &located {
-                        let p = p.ok_or_else(|| unnamed(t, index))?;
+                        let p = p.ok_or_else(|| unnamed(game, t, index))?;
                         if game.primitive(p).is_some() {
                             continue;
                         }
@@ -408,12 +402,6 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     }
     let tiers = &reached.marks.tiers;
     let marks = &reached.marks;
-    let unnamed = |t: Tier, index: u64| SolveError::Inconsistent {
-        what: format!(
-            "tier {}: index {index} was reached but names no position",
-            game.tier_name(t)
-        ),
-    };
     let start = game.start();
     // Counting: per canonical index reached, its value, and its reachable members (the images on
     // the sides reached), each counted in its own tier.
@@ -434,7 +422,7 @@ pub fn count_reached<'s, G: Game + ?Sized>(
                 let mut located = Vec::new();
                 marked_positions(game, t, task * WORDS_PER_TASK, &words, &mut located);
                 for &(index, sides, p) in &located {
-                    let p = p.ok_or_else(|| unnamed(t, index))?;
+                    let p = p.ok_or_else(|| unnamed(game, t, index))?;
                     let vr = solved.values.get(index as usize);
                     let mut members = 0u64;
                     if let Some(size) = game.kernel().and_then(|k| k.side_class_size(p)) {
@@ -514,6 +502,86 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     }
     progress.end();
     Ok((analysis, lines.into_iter().flatten().collect()))
+}
+
+/// The classes reached (each canonical index once per side it was reached by, the exchanged side
+/// as the exchanged position), counted by the player to move in them and their value:
+/// `counts[player][value]`, [`Player::First`]'s row first, values indexed as [`Value`] orders
+/// them (lose, draw, tie, win). These are states up to the symmetries, as 002 counts Fox and
+/// Geese's (by the side that wins them). Unlike [`count_reached`], nothing needs the members of
+/// a class told apart, so a start that is not its own image (Fox and Geese's even layouts) is
+/// counted too.
+///
+/// [`Player::First`]: perfectplay_core::Player::First
+pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
+    game: &G,
+    reached: &Reached,
+    tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
+    progress: &dyn Progress,
+) -> Result<[[u64; 4]; 2], SolveError> {
+    if reached.complete.iter().any(|&c| !c) {
+        return Err(SolveError::Unsupported {
+            what: "counting from a search through the tiers without moves inside only".into(),
+        });
+    }
+    let tiers = &reached.marks.tiers;
+    let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
+    progress.begin("count classes", Some(total));
+    let mut counts = [[0u64; 4]; 2];
+    for (k, &t) in tiers.iter().enumerate() {
+        let solved = tier_values(t)?;
+        let tier_counts = reached.marks.bits[k]
+            .par_chunks(WORDS_PER_TASK)
+            .enumerate()
+            .map(|(task, chunk)| -> Result<[[u64; 4]; 2], SolveError> {
+                let mut counts = [[0u64; 4]; 2];
+                let words: Vec<u64> = chunk.iter().map(|w| w.load(Relaxed)).collect();
+                let mut located = Vec::new();
+                marked_positions(game, t, task * WORDS_PER_TASK, &words, &mut located);
+                for &(index, sides, p) in &located {
+                    let p = p.ok_or_else(|| unnamed(game, t, index))?;
+                    let value = solved.values.get(index as usize).value() as usize;
+                    if sides & 1 == 1 {
+                        counts[game.to_move(p) as usize][value] += 1;
+                    }
+                    if sides & 2 == 2 {
+                        let e = game.exchange(p).unwrap_or(p);
+                        counts[game.to_move(e) as usize][value] += 1;
+                    }
+                }
+                progress.advance(chunk.len() as u64 * 64 / SIDES);
+                Ok(counts)
+            })
+            .try_reduce(
+                || [[0u64; 4]; 2],
+                |mut a, b| {
+                    for (row, other) in a.iter_mut().zip(b) {
+                        for (c, o) in row.iter_mut().zip(other) {
+                            *c += o;
+                        }
+                    }
+                    Ok(a)
+                },
+            )?;
+        for (row, other) in counts.iter_mut().zip(tier_counts) {
+            for (c, o) in row.iter_mut().zip(other) {
+                *c += o;
+            }
+        }
+    }
+    progress.end();
+    Ok(counts)
+}
+
+/// The error for an index the search marked that names no position: the game's ranking and its
+/// moves disagree.
+fn unnamed<G: Game + ?Sized>(game: &G, t: Tier, index: u64) -> SolveError {
+    SolveError::Inconsistent {
+        what: format!(
+            "tier {}: index {index} was reached but names no position",
+            game.tier_name(t)
+        ),
+    }
 }
 
 /// Counts of one task: per value bits (all, canonical); per tier (by number) reachable, canonical

@@ -10,11 +10,14 @@
 
 mod rounds;
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use perfectplay_core::{Game, Value};
 use perfectplay_games::FoxAndGeese;
-use perfectplay_solve::{analyze, solve, NoProgress, Solution, SolveOptions};
+use perfectplay_solve::{
+    analyze, count_classes_by_mover, solve, NoProgress, Solution, SolveError, SolveOptions,
+};
 use rounds::Explored;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -173,6 +176,7 @@ fn check(geese: usize) -> Classes {
     }
     let draws = classes.states - classes.geese_win - classes.fox_wins;
     assert_eq!((classes.states, draws), engine_classes(&game, &solution));
+    assert_eq!(classes_by_side(&game, &solution), classes);
     classes
 }
 
@@ -211,21 +215,24 @@ fn beside_table(geese: usize, ours: Classes) {
 }
 
 /// The engine's own mirror classes per winning side, from its search of what the start
-/// reaches, for the variants too large for the plain model.
+/// reaches ([`count_classes_by_mover`]: the geese move first).
+fn classes_by_side(game: &FoxAndGeese, solution: &Solution) -> Classes {
+    let reached = perfectplay_solve::reach_tiered(game, &NoProgress).unwrap();
+    let tier = |t| solution.tier(t).map(Cow::Borrowed).ok_or(SolveError::Sink("a tier".into()));
+    let [geese, fox] = count_classes_by_mover(game, &reached, &tier, &NoProgress).unwrap();
+    let (lose, win) = (Value::Lose as usize, Value::Win as usize);
+    Classes {
+        states: geese.iter().chain(&fox).sum(),
+        geese_win: geese[win] + fox[lose],
+        fox_wins: fox[win] + geese[lose],
+    }
+}
+
+/// [`classes_by_side`] for the variants too large for the plain model.
 fn engine_sides(geese: usize) -> Classes {
-    use perfectplay_core::{GameExt, Player};
     let game = FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
-    let reached = perfectplay_solve::reach_tiered(&game, &NoProgress).unwrap();
-    let mut classes = Classes { states: 0, geese_win: 0, fox_wins: 0 };
-    for t in game.tiers() {
-        for i in (0..game.tier_size(t)).filter(|&i| reached.sides(t, i) != 0) {
-            let p = game.tier_position(t, i).expect("a reached index names a position");
-            let v = solution.get(&game, p).expect("solved").value();
-            classes.tally(v, game.to_move(p) == Player::Second);
-        }
-    }
-    classes
+    classes_by_side(&game, &solution)
 }
 
 #[test]
