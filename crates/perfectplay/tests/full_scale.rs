@@ -10,6 +10,10 @@
 //! PERFECTPLAY_FULL=1 PERFECTPLAY_DATA=/path/to/data \
 //!   cargo test --release -p perfectplay --test full_scale -- --ignored --nocapture
 //! ```
+//!
+//! The sampled checks take a minute or two each. Fox and Geese's `states_per_winner` counts search
+//! every position the start reaches, at about the solve's own pace (hours from 12 geese): name
+//! the test to run one (`fox_and_geese_10_geese_states_per_winner`).
 
 mod full;
 
