@@ -282,6 +282,14 @@ pub trait TierIndex: Tiers {
         let _ = (tier, child);
         None
     }
+    /// Other variants of this game that have `tier` too, with the same positions at the same
+    /// indices and the same values (nothing that decides them differs between the variants), best
+    /// first: a solve may copy the tier from such a variant's database instead of solving it (Fox
+    /// and Geese's tiers with fewer geese than the variant starts with). The default, none.
+    fn variants_sharing(&self, tier: Tier) -> Vec<String> {
+        let _ = tier;
+        Vec::new()
+    }
     /// Whether a move from `tier` may stay in it. The values of a tier none of whose moves stay
     /// (every placement of Nine Men's Morris leaves its tier) follow in one step from its child
     /// tiers', so a database need not store them (`analyze --prune --derive`). The default,
@@ -475,6 +483,10 @@ pub trait GameExt: Game {
     /// See [`TierIndex::child_window`]; `None` (the whole tier) for games without a tier index.
     fn child_window(&self, tier: Tier, child: Tier) -> Option<std::ops::Range<u64>> {
         self.space().tier_index().and_then(|t| t.child_window(tier, child))
+    }
+    /// See [`TierIndex::variants_sharing`]; none for games without a tier index.
+    fn variants_sharing(&self, tier: Tier) -> Vec<String> {
+        self.space().tier_index().map_or_else(Vec::new, |t| t.variants_sharing(tier))
     }
     /// See [`TierIndex::moves_within`]; `true` for games without a tier index.
     fn moves_within(&self, tier: Tier) -> bool {

@@ -109,15 +109,23 @@ pub enum DbError {
 /// `<dir>/<game>/<variant>.ppdb`, with any character outside `[A-Za-z0-9._-]` in the variant
 /// replaced by `_` (and a leading dot too, so no name is hidden).
 pub fn path_for(dir: &Path, game: &str, variant: &str) -> PathBuf {
-    let clean = |s: &str| {
-        let mut out: String = s
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' })
-            .collect();
-        if out.starts_with('.') || out.is_empty() {
-            out.insert(0, '_');
-        }
-        out
-    };
-    dir.join(clean(game)).join(format!("{}.ppdb", clean(variant)))
+    dir.join(clean_name(game)).join(format!("{}.ppdb", clean_name(variant)))
+}
+
+/// The database of another variant of the same game, beside the database at `path`
+/// ([`path_for`]).
+pub fn variant_path(path: &Path, variant: &str) -> PathBuf {
+    path.with_file_name(format!("{}.ppdb", clean_name(variant)))
+}
+
+/// A name as a file name: see [`path_for`].
+fn clean_name(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' })
+        .collect();
+    if out.starts_with('.') || out.is_empty() {
+        out.insert(0, '_');
+    }
+    out
 }

@@ -29,6 +29,8 @@ pub struct TierFiles<'g> {
     order: Vec<Tier>,
     /// Tier files found damaged and removed.
     discarded: Vec<PathBuf>,
+    /// Tiers whose files were copied from another variant's database.
+    adopted: Vec<Tier>,
 }
 
 impl std::fmt::Debug for TierFiles<'_> {
@@ -57,6 +59,7 @@ impl<'g> TierFiles<'g> {
             written: Vec::new(),
             order: Vec::new(),
             discarded: Vec::new(),
+            adopted: Vec::new(),
         }
     }
 
@@ -128,6 +131,70 @@ impl<'g> TierFiles<'g> {
         let written = writer.finish()?;
         self.clear()?;
         Ok(written)
+    }
+
+    /// Writes tier `tier`'s file from `db`, the finished database of another variant of the game
+    /// that has the same tier ([`GameExt::variants_sharing`]), copying its blocks as they are.
+    /// `Ok(false)` where the tier has a file already, or `db` is not such a database or holds the
+    /// tier otherwise than whole (pruned, derived, sorted, or of another size). The solve then
+    /// reads the file back, every block checked, as a tier of an earlier solve.
+    pub fn adopt(&mut self, tier: Tier, db: &Database) -> Result<bool, DbError> {
+        let header = db.header();
+        let shares = header.game == self.game.id()
+            && header.canonical == self.canonical
+            && self.game.variants_sharing(tier).contains(&header.variant);
+        let table = header.tables.iter().position(|t| {
+            t.tier == tier.0
+                && t.kind == crate::TableKind::Dense
+                && !t.absent
+                && t.positions == self.game.tier_size(tier)
+        });
+        let (true, Some(table), false) = (shares, table, self.tier_path(tier).exists()) else {
+            return Ok(false);
+        };
+        let mut writer = Writer::new(self.tier_path(tier), self.game, self.canonical);
+        writer.add_table_of_variant(db, table)?;
+        writer.finish()?;
+        self.adopted.push(tier);
+        Ok(true)
+    }
+
+    /// Copies into its tier file each tier without one that a finished database of another
+    /// variant beside this one holds ([`GameExt::variants_sharing`], best first); returns the
+    /// variants copied from, each with its number of tiers. A database that cannot be opened is
+    /// passed over: the tier is then solved.
+    pub fn adopt_shared(&mut self) -> Result<Vec<(String, usize)>, DbError> {
+        let mut opened: Vec<(String, Option<Database>)> = Vec::new();
+        let mut copied: Vec<(String, usize)> = Vec::new();
+        for tier in self.game.tiers() {
+            if self.tier_path(tier).exists() {
+                continue;
+            }
+            for variant in self.game.variants_sharing(tier) {
+                let k = match opened.iter().position(|(v, _)| *v == variant) {
+                    Some(k) => k,
+                    None => {
+                        let path = crate::variant_path(&self.path, &variant);
+                        opened.push((variant.clone(), Database::open(path).ok()));
+                        opened.len() - 1
+                    }
+                };
+                let Some(db) = &opened[k].1 else { continue };
+                if self.adopt(tier, db)? {
+                    match copied.iter_mut().find(|(v, _)| *v == variant) {
+                        Some((_, n)) => *n += 1,
+                        None => copied.push((variant, 1)),
+                    }
+                    break;
+                }
+            }
+        }
+        Ok(copied)
+    }
+
+    /// Tiers whose files [`TierFiles::adopt`] wrote from another variant's database.
+    pub fn adopted(&self) -> &[Tier] {
+        &self.adopted
     }
 
     /// The tier's file, opened and checked through and through; `None` if there is none.

@@ -323,6 +323,17 @@ impl<'g> Writer<'g> {
         Ok(())
     }
 
+    /// Copies table `t` of `db`, a database of another variant of the game whose tier the caller
+    /// has checked is this game's too ([`crate::TierFiles::adopt`]), as
+    /// [`Writer::add_tables_from`] copies tables.
+    pub(crate) fn add_table_of_variant(
+        &mut self,
+        db: &crate::reader::Database,
+        t: usize,
+    ) -> Result<(), DbError> {
+        self.copy_table(db, t)
+    }
+
     /// Copies table `t` of `db` as [`Writer::add_tables_from`] does.
     fn copy_table(&mut self, db: &crate::reader::Database, t: usize) -> Result<(), DbError> {
         {

@@ -181,3 +181,61 @@ fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
     let packed_path = files.finish(None).unwrap().path;
     assert!(std::fs::read(whole_path).unwrap() == std::fs::read(packed_path).unwrap());
 }
+
+/// A solve of 5 geese beside the database of 4 geese copies the tiers they share
+/// ([`perfectplay_core::TierIndex::variants_sharing`]) and solves only the others; its database
+/// is the same, byte for byte, as a solve of 5 geese alone. A database of another game, or one
+/// that lacks the tier, is passed over.
+#[test]
+fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
+    let small = perfectplay_games::FoxAndGeese::new("4-geese").unwrap();
+    let game = perfectplay_games::FoxAndGeese::new("5-geese").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("foxandgeese");
+    let mut files = TierFiles::new(dir.path().join("alone.ppdb"), &game, true);
+    solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
+    let alone = files.finish(None).unwrap().path;
+
+    let path = data.join("5-geese.ppdb");
+    let mut files = TierFiles::new(&path, &game, true);
+    assert!(files.adopt_shared().unwrap().is_empty(), "no database beside it yet");
+    let mut small_files =
+        TierFiles::new(perfectplay_db::variant_path(&path, "4-geese"), &small, true);
+    solve(&small, SolveOptions::default(), &NoProgress, Some(&mut small_files)).unwrap();
+    small_files.finish(None).unwrap();
+
+    let shared: Vec<Tier> =
+        game.tiers().into_iter().filter(|&t| !game.variants_sharing(t).is_empty()).collect();
+    assert_eq!(shared.len(), small.tiers().len(), "every tier of 4 geese, and no other");
+    let mut files = TierFiles::new(&path, &game, true);
+    assert_eq!(files.adopt_shared().unwrap(), vec![("4-geese".to_string(), shared.len())]);
+    assert_eq!(files.adopted(), &shared[..]);
+    let phases = Phases::default();
+    solve(&game, SolveOptions::default(), &phases, Some(&mut files)).unwrap();
+    assert_eq!(files.resumed(), &shared[..]);
+    let solved: Vec<String> = game
+        .tiers()
+        .into_iter()
+        .filter(|t| !shared.contains(t))
+        .map(|t| game.tier_name(t))
+        .collect();
+    assert_eq!(phases.solved_tiers(), solved, "the shared tiers are not solved");
+    files.finish(None).unwrap();
+    assert!(std::fs::read(&path).unwrap() == std::fs::read(&alone).unwrap());
+
+    // 6 geese finds every tier it shares in the database of 5 geese.
+    let six = perfectplay_games::FoxAndGeese::new("6-geese").unwrap();
+    let mut files = TierFiles::new(perfectplay_db::variant_path(&path, "6-geese"), &six, true);
+    let five = ("5-geese".to_string(), game.tiers().len());
+    assert_eq!(files.adopt_shared().unwrap(), vec![five]);
+
+    // Another game's database under the name of 4 geese is passed over.
+    let elsewhere = dir.path().join("elsewhere").join("5-geese.ppdb");
+    let other = TicTacTwo::with_marks(2);
+    let named = perfectplay_db::variant_path(&elsewhere, "4-geese");
+    let mut files = TierFiles::new(named, &other, true);
+    solve(&other, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
+    files.finish(None).unwrap();
+    let mut files = TierFiles::new(&elsewhere, &game, true);
+    assert!(files.adopt_shared().unwrap().is_empty());
+}

@@ -681,6 +681,13 @@ impl TierIndex for FoxAndGeese {
         let half = self.half(child_geese, child_sum);
         Some(if child_geese == geese { half..2 * half } else { 0..half })
     }
+    /// A tier with fewer geese than the start's is the same in every variant with more geese
+    /// than it: the tiers, their indices ([`Layout::shared`]) and the rules do not depend on the
+    /// variant, and no move adds a goose. The largest such variant below this one first.
+    fn variants_sharing(&self, t: Tier) -> Vec<String> {
+        let (geese, _) = Self::tier_parts(t);
+        (geese.max(MIN_GEESE)..self.geese).rev().map(|n| format!("{n}-geese")).collect()
+    }
     fn moves_within(&self, t: Tier) -> bool {
         Self::tier_parts(t).0 >= MIN_GEESE
     }
@@ -1282,5 +1289,46 @@ mod tests {
         let small = FoxAndGeese::new("4-geese").unwrap();
         assert!(small.parse_position("GGG/-G-/-------/---F---/-------/---/--- F").is_ok());
         assert!(small.parse_position("GGG/-G-/---G---/---F---/-------/---/--- F").is_err());
+    }
+
+    /// Every tier a variant says another shares is that variant's tier too, of the same size, with
+    /// the same positions at its indices (a sample of each), and their children at the same places.
+    /// Every tier with fewer geese than the start's is shared; none with as many.
+    #[test]
+    fn tiers_with_fewer_geese_are_the_same_in_every_larger_variant() {
+        let mut draw = xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut children = Vec::new();
+        let mut located = Vec::new();
+        for n in MIN_GEESE..=15 {
+            let game: &dyn Game = &FoxAndGeese::new(&format!("{n}-geese")).unwrap();
+            for t in game.tiers() {
+                let variants = game.variants_sharing(t);
+                let (geese, _) = FoxAndGeese::tier_parts(t);
+                assert_eq!(variants.is_empty(), geese == n || n == MIN_GEESE, "{t:?} of {n}");
+                for v in variants {
+                    let other: &dyn Game = &FoxAndGeese::new(&v).unwrap();
+                    assert!(other.tiers().contains(&t), "{v} lacks {t:?}");
+                    let size = game.tier_size(t);
+                    assert_eq!(other.tier_size(t), size);
+                    for i in [0, size - 1].into_iter().chain((0..4).map(|_| draw() % size)) {
+                        let p = game.tier_position(t, i);
+                        assert_eq!(other.tier_position(t, i), p, "{v}, {t:?}, index {i}");
+                        let Some(p) = p else { continue };
+                        children.clear();
+                        game.children(p, &mut children);
+                        for &c in &children {
+                            located.push((game.tier(c), game.tier_index(game.canonical(c))));
+                        }
+                        children.clear();
+                        other.children(p, &mut children);
+                        for &c in &children {
+                            let here = (other.tier(c), other.tier_index(other.canonical(c)));
+                            assert!(located.contains(&here), "{v}, {t:?}, index {i}");
+                        }
+                        located.clear();
+                    }
+                }
+            }
+        }
     }
 }

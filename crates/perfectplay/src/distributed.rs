@@ -135,6 +135,8 @@ fn manage(
     let mut files = TierFiles::new(path, game, true);
     if force {
         files.clear()?;
+    } else {
+        solving::adopt_shared(&mut files, out)?;
     }
     let tiers = game.tiers();
     let mut solved = HashSet::new();

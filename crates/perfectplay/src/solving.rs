@@ -28,6 +28,8 @@ pub fn solve_into(
     let mut tiers = TierFiles::new(path, game, options.canonicalize);
     if force {
         tiers.clear()?;
+    } else if only.is_none() {
+        adopt_shared(&mut tiers, out)?;
     }
     let solution = perfectplay_solve::solve(game, options, progress, Some(&mut tiers))?;
     let secs = started.elapsed().as_secs_f64();
@@ -104,6 +106,22 @@ pub fn solve_into(
         written.bytes,
         started.elapsed().as_secs_f64()
     ))?;
+    Ok(())
+}
+
+/// Copies into the tier files the tiers that another variant's finished database beside this
+/// one holds ([`perfectplay_core::TierIndex::variants_sharing`]), saying how many from which.
+pub fn adopt_shared(
+    tiers: &mut TierFiles<'_>,
+    out: &mut dyn FnMut(String) -> std::io::Result<()>,
+) -> Result<()> {
+    let started = Instant::now();
+    for (variant, n) in tiers.adopt_shared()? {
+        out(format!(
+            "shared:     {n} tiers copied from the database of {variant} ({:.2} s)",
+            started.elapsed().as_secs_f64()
+        ))?;
+    }
     Ok(())
 }
 
