@@ -1088,6 +1088,17 @@ impl TierIndex for FuchsUndHenne {
         }
         Some(if child_hens == hens { hens_to_move..all } else { 0..hens_to_move })
     }
+    /// A tier with fewer hens than the start's is the same in every variant with the same goal
+    /// and more hens than it: the tiers, their indices ([`Layout::shared`]) and the rules depend
+    /// on the goal only, and no move adds a hen. The largest such variant below this one first.
+    fn variants_sharing(&self, t: Tier) -> Vec<String> {
+        let (hens, _) = Self::tier_parts(t);
+        let name = |n: u32| match self.goal {
+            HOUSE_SIZE => format!("{n}-hens"),
+            goal => format!("{n}-hens-goal-{goal}"),
+        };
+        (hens.max(self.goal)..self.hens).rev().map(name).collect()
+    }
     fn moves_within(&self, t: Tier) -> bool {
         Self::tier_parts(t).0 >= self.goal
     }
@@ -1895,6 +1906,56 @@ mod tests {
                     parent_count as f64 / n,
                     side.len()
                 );
+            }
+        }
+    }
+
+    /// Every tier a variant says another shares is that variant's tier too, of the same size,
+    /// with the same positions at its indices (a sample of each) and their children at the same
+    /// places; every tier with fewer hens than the start's is shared, none with as many.
+    #[test]
+    fn tiers_with_fewer_hens_are_the_same_in_every_larger_variant() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut draw = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut children, mut located) = (Vec::new(), Vec::new());
+        let variants = (3..=7)
+            .map(|n| format!("{n}-hens-goal-3"))
+            .chain((9..=12).map(|n| format!("{n}-hens")));
+        for name in variants {
+            let fuh = FuchsUndHenne::new(&name).unwrap();
+            let (game, n, goal): (&dyn Game, _, _) = (&fuh, fuh.hens, fuh.goal);
+            for t in game.tiers() {
+                let sharing = game.variants_sharing(t);
+                let (hens, _) = FuchsUndHenne::tier_parts(t);
+                assert_eq!(sharing.is_empty(), hens == n || n == goal, "{t:?} of {name}");
+                for v in sharing {
+                    let other: &dyn Game = &FuchsUndHenne::new(&v).unwrap();
+                    assert!(other.tiers().contains(&t), "{v} lacks {t:?}");
+                    let size = game.tier_size(t);
+                    assert_eq!(other.tier_size(t), size);
+                    for i in [0, size - 1].into_iter().chain((0..3).map(|_| draw() % size)) {
+                        let p = game.tier_position(t, i);
+                        assert_eq!(other.tier_position(t, i), p, "{v}, {t:?}, index {i}");
+                        let Some(p) = p else { continue };
+                        children.clear();
+                        game.children(p, &mut children);
+                        for &c in &children {
+                            located.push((game.tier(c), game.tier_index(game.canonical(c))));
+                        }
+                        children.clear();
+                        other.children(p, &mut children);
+                        for &c in &children {
+                            let here = (other.tier(c), other.tier_index(other.canonical(c)));
+                            assert!(located.contains(&here), "{v}, {t:?}, index {i}");
+                        }
+                        located.clear();
+                    }
+                }
             }
         }
     }
