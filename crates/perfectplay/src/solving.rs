@@ -10,6 +10,9 @@ use perfectplay_core::{Game, GameExt, ValueRemoteness};
 use perfectplay_db::TierFiles;
 use perfectplay_solve::{Progress, SolveOptions};
 
+/// The most tiers the summary names as read back; the others are counted.
+const RESUMED_NAMED: usize = 12;
+
 /// Solves `game` into the database at `path` (with `options.only`, only those tiers into the
 /// tier files), reporting each summary line to `out` as it is known.
 pub fn solve_into(
@@ -43,7 +46,17 @@ pub fn solve_into(
         return Ok(());
     }
     if !tiers.resumed().is_empty() {
-        let names: Vec<String> = tiers.resumed().iter().map(|&t| game.tier_name(t)).collect();
+        // A long list (Fox and Geese's hundreds of tiers copied from a smaller variant) is cut.
+        let resumed = tiers.resumed();
+        let mut names: Vec<String> =
+            resumed.iter().take(RESUMED_NAMED).map(|&t| game.tier_name(t)).collect();
+        if resumed.len() > RESUMED_NAMED {
+            names.push(format!(
+                "and {} more ({} in all)",
+                resumed.len() - RESUMED_NAMED,
+                resumed.len()
+            ));
+        }
         out(format!("resumed:    tiers {} read back from an earlier solve", names.join(" ")))?;
     }
     for p in tiers.discarded() {
