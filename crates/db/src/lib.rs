@@ -26,7 +26,7 @@ pub use format::{
     VERSION,
 };
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
-pub use tiers::{tier_dir, TierFiles};
+pub use tiers::{tier_dir, Shared, TierFiles};
 pub use writer::{
     derivable_tiers, Writer, Written, KEY_BLOCK_SHIFT, PRUNED_ZSTD_LEVEL, VALUE_BLOCK_SHIFT,
     ZSTD_LEVEL,

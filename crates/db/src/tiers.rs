@@ -39,6 +39,16 @@ impl std::fmt::Debug for TierFiles<'_> {
     }
 }
 
+/// What [`TierFiles::adopt_shared`] did: the variants it copied tiers from, each with the number
+/// of tiers, and the databases it passed over after an error (each with the error).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Shared {
+    /// (variant, tiers copied from its database).
+    pub copied: Vec<(String, usize)>,
+    /// "variant: error" for each database given up on while copying.
+    pub passed_over: Vec<String>,
+}
+
 /// The work directory of a database's per-tier files: `<variant>.ppdb.tiers` beside it.
 pub fn tier_dir(path: &Path) -> PathBuf {
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
@@ -141,7 +151,7 @@ impl<'g> TierFiles<'g> {
     pub fn adopt(&mut self, tier: Tier, db: &Database) -> Result<bool, DbError> {
         let header = db.header();
         let shares = header.game == self.game.id()
-            && header.canonical == self.canonical
+            && header.canonical == self.canonical_flag()
             && self.game.variants_sharing(tier).contains(&header.variant);
         let table = header.tables.iter().position(|t| {
             t.tier == tier.0
@@ -160,12 +170,13 @@ impl<'g> TierFiles<'g> {
     }
 
     /// Copies into its tier file each tier without one that a finished database of another
-    /// variant beside this one holds ([`GameExt::variants_sharing`], best first); returns the
-    /// variants copied from, each with its number of tiers. A database that cannot be opened is
-    /// passed over: the tier is then solved.
-    pub fn adopt_shared(&mut self) -> Result<Vec<(String, usize)>, DbError> {
+    /// variant beside this one holds ([`GameExt::variants_sharing`], best first). A database that
+    /// cannot be opened, or fails a check while a tier is copied, is passed over from then on
+    /// (its tiers are then solved, or copied from the next variant) and said in
+    /// [`Shared::passed_over`].
+    pub fn adopt_shared(&mut self) -> Shared {
         let mut opened: Vec<(String, Option<Database>)> = Vec::new();
-        let mut copied: Vec<(String, usize)> = Vec::new();
+        let mut shared = Shared::default();
         for tier in self.game.tiers() {
             if self.tier_path(tier).exists() {
                 continue;
@@ -180,16 +191,23 @@ impl<'g> TierFiles<'g> {
                     }
                 };
                 let Some(db) = &opened[k].1 else { continue };
-                if self.adopt(tier, db)? {
-                    match copied.iter_mut().find(|(v, _)| *v == variant) {
-                        Some((_, n)) => *n += 1,
-                        None => copied.push((variant, 1)),
+                match self.adopt(tier, db) {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        match shared.copied.iter_mut().find(|(v, _)| *v == variant) {
+                            Some((_, n)) => *n += 1,
+                            None => shared.copied.push((variant, 1)),
+                        }
+                        break;
                     }
-                    break;
+                    Err(e) => {
+                        shared.passed_over.push(format!("{variant}: {e}"));
+                        opened[k].1 = None;
+                    }
                 }
             }
         }
-        Ok(copied)
+        shared
     }
 
     /// Tiers whose files [`TierFiles::adopt`] wrote from another variant's database.

@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 
 use perfectplay_core::{Game, GameExt, Tier};
-use perfectplay_db::{tier_dir, Database, TierFiles};
+use perfectplay_db::{tier_dir, Database, Shared, TierFiles};
 use perfectplay_games::TicTacTwo;
 use perfectplay_solve::{
     solve, NoProgress, Progress, ResultSink, SolveError, SolveOptions, SolvedTier,
@@ -184,8 +184,8 @@ fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
 
 /// A solve of 5 geese beside the database of 4 geese copies the tiers they share
 /// ([`perfectplay_core::TierIndex::variants_sharing`]) and solves only the others; its database
-/// is the same, byte for byte, as a solve of 5 geese alone. A database of another game, or one
-/// that lacks the tier, is passed over.
+/// is the same, byte for byte, as a solve of 5 geese alone; so is it beside a damaged database of
+/// 4 geese, which is passed over from the damage on. A database of another game is passed over.
 #[test]
 fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     let small = perfectplay_games::FoxAndGeese::new("4-geese").unwrap();
@@ -198,7 +198,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
 
     let path = data.join("5-geese.ppdb");
     let mut files = TierFiles::new(&path, &game, true);
-    assert!(files.adopt_shared().unwrap().is_empty(), "no database beside it yet");
+    assert_eq!(files.adopt_shared(), Shared::default(), "no database beside it yet");
     let mut small_files =
         TierFiles::new(perfectplay_db::variant_path(&path, "4-geese"), &small, true);
     solve(&small, SolveOptions::default(), &NoProgress, Some(&mut small_files)).unwrap();
@@ -208,7 +208,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
         game.tiers().into_iter().filter(|&t| !game.variants_sharing(t).is_empty()).collect();
     assert_eq!(shared.len(), small.tiers().len(), "every tier of 4 geese, and no other");
     let mut files = TierFiles::new(&path, &game, true);
-    assert_eq!(files.adopt_shared().unwrap(), vec![("4-geese".to_string(), shared.len())]);
+    assert_eq!(files.adopt_shared().copied, vec![("4-geese".to_string(), shared.len())]);
     assert_eq!(files.adopted(), &shared[..]);
     let phases = Phases::default();
     solve(&game, SolveOptions::default(), &phases, Some(&mut files)).unwrap();
@@ -227,7 +227,23 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     let six = perfectplay_games::FoxAndGeese::new("6-geese").unwrap();
     let mut files = TierFiles::new(perfectplay_db::variant_path(&path, "6-geese"), &six, true);
     let five = ("5-geese".to_string(), game.tiers().len());
-    assert_eq!(files.adopt_shared().unwrap(), vec![five]);
+    assert_eq!(files.adopt_shared().copied, vec![five]);
+
+    // A damaged block in the database beside it: that database is passed over from the tier
+    // that fails its check on, the rest is solved, and the database is the same.
+    let damaged = dir.path().join("damaged").join("5-geese.ppdb");
+    let four = perfectplay_db::variant_path(&damaged, "4-geese");
+    std::fs::create_dir_all(damaged.parent().unwrap()).unwrap();
+    let mut bytes = std::fs::read(perfectplay_db::variant_path(&path, "4-geese")).unwrap();
+    *bytes.last_mut().unwrap() ^= 0x10;
+    std::fs::write(&four, bytes).unwrap();
+    let mut files = TierFiles::new(&damaged, &game, true);
+    let passed = files.adopt_shared();
+    assert_eq!(passed.passed_over.len(), 1, "{passed:?}");
+    assert!(files.adopted().len() < shared.len(), "{passed:?}");
+    solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
+    files.finish(None).unwrap();
+    assert!(std::fs::read(&damaged).unwrap() == std::fs::read(&alone).unwrap());
 
     // Another game's database under the name of 4 geese is passed over.
     let elsewhere = dir.path().join("elsewhere").join("5-geese.ppdb");
@@ -237,5 +253,5 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     solve(&other, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
     files.finish(None).unwrap();
     let mut files = TierFiles::new(&elsewhere, &game, true);
-    assert!(files.adopt_shared().unwrap().is_empty());
+    assert_eq!(files.adopt_shared(), Shared::default());
 }

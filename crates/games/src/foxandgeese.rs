@@ -1298,7 +1298,7 @@ mod tests {
     fn tiers_with_fewer_geese_are_the_same_in_every_larger_variant() {
         let mut draw = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut children = Vec::new();
-        let mut located = Vec::new();
+        let (mut located, mut found) = (Vec::new(), Vec::new());
         for n in MIN_GEESE..=15 {
             let game: &dyn Game = &FoxAndGeese::new(&format!("{n}-geese")).unwrap();
             for t in game.tiers() {
@@ -1314,18 +1314,17 @@ mod tests {
                         let p = game.tier_position(t, i);
                         assert_eq!(other.tier_position(t, i), p, "{v}, {t:?}, index {i}");
                         let Some(p) = p else { continue };
-                        children.clear();
-                        game.children(p, &mut children);
-                        for &c in &children {
-                            located.push((game.tier(c), game.tier_index(game.canonical(c))));
+                        assert_eq!(game.primitive(p), other.primitive(p), "{v}, {t:?}, index {i}");
+                        for (g, list) in [(game, &mut located), (other, &mut found)] {
+                            children.clear();
+                            g.children(p, &mut children);
+                            list.clear();
+                            list.extend(
+                                children.iter().map(|&c| (g.tier(c), g.tier_index(g.canonical(c)))),
+                            );
+                            list.sort_unstable();
                         }
-                        children.clear();
-                        other.children(p, &mut children);
-                        for &c in &children {
-                            let here = (other.tier(c), other.tier_index(other.canonical(c)));
-                            assert!(located.contains(&here), "{v}, {t:?}, index {i}");
-                        }
-                        located.clear();
+                        assert_eq!(located, found, "{v}, {t:?}, index {i}");
                     }
                 }
             }

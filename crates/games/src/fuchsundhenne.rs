@@ -1922,7 +1922,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let (mut children, mut located) = (Vec::new(), Vec::new());
+        let (mut children, mut located, mut found) = (Vec::new(), Vec::new(), Vec::new());
         let variants = (3..=7)
             .map(|n| format!("{n}-hens-goal-3"))
             .chain((9..=12).map(|n| format!("{n}-hens")));
@@ -1942,18 +1942,17 @@ mod tests {
                         let p = game.tier_position(t, i);
                         assert_eq!(other.tier_position(t, i), p, "{v}, {t:?}, index {i}");
                         let Some(p) = p else { continue };
-                        children.clear();
-                        game.children(p, &mut children);
-                        for &c in &children {
-                            located.push((game.tier(c), game.tier_index(game.canonical(c))));
+                        assert_eq!(game.primitive(p), other.primitive(p), "{v}, {t:?}, index {i}");
+                        for (g, list) in [(game, &mut located), (other, &mut found)] {
+                            children.clear();
+                            g.children(p, &mut children);
+                            list.clear();
+                            list.extend(
+                                children.iter().map(|&c| (g.tier(c), g.tier_index(g.canonical(c)))),
+                            );
+                            list.sort_unstable();
                         }
-                        children.clear();
-                        other.children(p, &mut children);
-                        for &c in &children {
-                            let here = (other.tier(c), other.tier_index(other.canonical(c)));
-                            assert!(located.contains(&here), "{v}, {t:?}, index {i}");
-                        }
-                        located.clear();
+                        assert_eq!(located, found, "{v}, {t:?}, index {i}");
                     }
                 }
             }

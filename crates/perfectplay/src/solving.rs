@@ -45,9 +45,11 @@ pub fn solve_into(
         ))?;
         return Ok(());
     }
-    if !tiers.resumed().is_empty() {
-        // A long list (Fox and Geese's hundreds of tiers copied from a smaller variant) is cut.
-        let resumed = tiers.resumed();
+    if tiers.resumed().len() > tiers.adopted().len() {
+        // A long list (a long solve's hundreds of tiers) is cut; the tiers copied from another
+        // variant are on the `shared:` line.
+        let resumed: Vec<_> =
+            tiers.resumed().iter().filter(|t| !tiers.adopted().contains(t)).copied().collect();
         let mut names: Vec<String> =
             resumed.iter().take(RESUMED_NAMED).map(|&t| game.tier_name(t)).collect();
         if resumed.len() > RESUMED_NAMED {
@@ -129,11 +131,15 @@ pub fn adopt_shared(
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<()> {
     let started = Instant::now();
-    for (variant, n) in tiers.adopt_shared()? {
+    let shared = tiers.adopt_shared();
+    for (variant, n) in shared.copied {
         out(format!(
             "shared:     {n} tiers copied from the database of {variant} ({:.2} s)",
             started.elapsed().as_secs_f64()
         ))?;
+    }
+    for e in shared.passed_over {
+        out(format!("shared:     passed over (its tiers are solved instead): {e}"))?;
     }
     Ok(())
 }

@@ -507,7 +507,8 @@ pub fn count_reached<'s, G: Game + ?Sized>(
 /// The classes reached (each canonical index once per side it was reached by, the exchanged side
 /// as the exchanged position), counted by the player to move in them and their value:
 /// `counts[player][value]`, [`Player::First`]'s row first, values indexed as [`Value`] orders
-/// them (lose, draw, tie, win). These are states up to the symmetries, as 002 counts Fox and
+/// them (lose, draw, tie, win). Where the exchange merges classes, a class reached by both
+/// sides is one state, counted by its canonical member's player to move. These are states up to the symmetries, as 002 counts Fox and
 /// Geese's (by the side that wins them). Unlike [`count_reached`], nothing needs the members of
 /// a class told apart, so a start that is not its own image (Fox and Geese's even layouts) is
 /// counted too.
@@ -527,6 +528,7 @@ pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
     let tiers = &reached.marks.tiers;
     let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
     progress.begin("count classes", Some(total));
+    let merges = game.exchange_merges_classes();
     let mut counts = [[0u64; 4]; 2];
     for (k, &t) in tiers.iter().enumerate() {
         let solved = tier_values(t)?;
@@ -541,10 +543,12 @@ pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
                 for &(index, sides, p) in &located {
                     let p = p.ok_or_else(|| unnamed(game, t, index))?;
                     let value = solved.values.get(index as usize).value() as usize;
-                    if sides & 1 == 1 {
+                    // Where the exchange merges classes, a class is one state whichever sides
+                    // reached it (as `count_reached` counts it).
+                    if sides & 1 == 1 || (merges && sides != 0) {
                         counts[game.to_move(p) as usize][value] += 1;
                     }
-                    if sides & 2 == 2 {
+                    if sides & 2 == 2 && !merges {
                         let e = game.exchange(p).unwrap_or(p);
                         counts[game.to_move(e) as usize][value] += 1;
                     }
