@@ -1297,8 +1297,6 @@ mod tests {
     #[test]
     fn tiers_with_fewer_geese_are_the_same_in_every_larger_variant() {
         let mut draw = xorshift(0x9e37_79b9_7f4a_7c15);
-        let mut children = Vec::new();
-        let (mut located, mut found) = (Vec::new(), Vec::new());
         for n in MIN_GEESE..=15 {
             let game: &dyn Game = &FoxAndGeese::new(&format!("{n}-geese")).unwrap();
             for t in game.tiers() {
@@ -1306,26 +1304,8 @@ mod tests {
                 let (geese, _) = FoxAndGeese::tier_parts(t);
                 assert_eq!(variants.is_empty(), geese == n || n == MIN_GEESE, "{t:?} of {n}");
                 for v in variants {
-                    let other: &dyn Game = &FoxAndGeese::new(&v).unwrap();
-                    assert!(other.tiers().contains(&t), "{v} lacks {t:?}");
-                    let size = game.tier_size(t);
-                    assert_eq!(other.tier_size(t), size);
-                    for i in [0, size - 1].into_iter().chain((0..4).map(|_| draw() % size)) {
-                        let p = game.tier_position(t, i);
-                        assert_eq!(other.tier_position(t, i), p, "{v}, {t:?}, index {i}");
-                        let Some(p) = p else { continue };
-                        assert_eq!(game.primitive(p), other.primitive(p), "{v}, {t:?}, index {i}");
-                        for (g, list) in [(game, &mut located), (other, &mut found)] {
-                            children.clear();
-                            g.children(p, &mut children);
-                            list.clear();
-                            list.extend(
-                                children.iter().map(|&c| (g.tier(c), g.tier_index(g.canonical(c)))),
-                            );
-                            list.sort_unstable();
-                        }
-                        assert_eq!(located, found, "{v}, {t:?}, index {i}");
-                    }
+                    let other = FoxAndGeese::new(&v).unwrap();
+                    crate::assert_tier_shared(game, &other, t, &mut draw, 4);
                 }
             }
         }

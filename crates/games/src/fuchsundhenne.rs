@@ -1922,7 +1922,6 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let (mut children, mut located, mut found) = (Vec::new(), Vec::new(), Vec::new());
         let variants = (3..=7)
             .map(|n| format!("{n}-hens-goal-3"))
             .chain((9..=12).map(|n| format!("{n}-hens")));
@@ -1934,26 +1933,8 @@ mod tests {
                 let (hens, _) = FuchsUndHenne::tier_parts(t);
                 assert_eq!(sharing.is_empty(), hens == n || n == goal, "{t:?} of {name}");
                 for v in sharing {
-                    let other: &dyn Game = &FuchsUndHenne::new(&v).unwrap();
-                    assert!(other.tiers().contains(&t), "{v} lacks {t:?}");
-                    let size = game.tier_size(t);
-                    assert_eq!(other.tier_size(t), size);
-                    for i in [0, size - 1].into_iter().chain((0..3).map(|_| draw() % size)) {
-                        let p = game.tier_position(t, i);
-                        assert_eq!(other.tier_position(t, i), p, "{v}, {t:?}, index {i}");
-                        let Some(p) = p else { continue };
-                        assert_eq!(game.primitive(p), other.primitive(p), "{v}, {t:?}, index {i}");
-                        for (g, list) in [(game, &mut located), (other, &mut found)] {
-                            children.clear();
-                            g.children(p, &mut children);
-                            list.clear();
-                            list.extend(
-                                children.iter().map(|&c| (g.tier(c), g.tier_index(g.canonical(c)))),
-                            );
-                            list.sort_unstable();
-                        }
-                        assert_eq!(located, found, "{v}, {t:?}, index {i}");
-                    }
+                    let other = FuchsUndHenne::new(&v).unwrap();
+                    crate::assert_tier_shared(game, &other, t, &mut draw, 3);
                 }
             }
         }

@@ -513,6 +513,42 @@ pub fn rules(id: &str) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
+/// Checks a tier that `game` says variant `other` shares ([`TierIndex::variants_sharing`]):
+/// `other` has it, of the same size, with the same positions at its first and last index and at
+/// `samples` indices drawn by `draw`, and at each the same primitive value and the same children
+/// at the same places.
+///
+/// [`TierIndex::variants_sharing`]: perfectplay_core::TierIndex::variants_sharing
+#[cfg(test)]
+pub(crate) fn assert_tier_shared(
+    game: &dyn perfectplay_core::Game,
+    other: &dyn perfectplay_core::Game,
+    t: perfectplay_core::Tier,
+    draw: &mut dyn FnMut() -> u64,
+    samples: usize,
+) {
+    use perfectplay_core::GameExt;
+    let name = other.variant();
+    assert!(other.tiers().contains(&t), "{name} lacks {t:?}");
+    let size = game.tier_size(t);
+    assert_eq!(other.tier_size(t), size);
+    let (mut children, mut located, mut found) = (Vec::new(), Vec::new(), Vec::new());
+    for i in [0, size - 1].into_iter().chain((0..samples).map(|_| draw() % size)) {
+        let p = game.tier_position(t, i);
+        assert_eq!(other.tier_position(t, i), p, "{name}, {t:?}, index {i}");
+        let Some(p) = p else { continue };
+        assert_eq!(game.primitive(p), other.primitive(p), "{name}, {t:?}, index {i}");
+        for (g, list) in [(game, &mut located), (other, &mut found)] {
+            children.clear();
+            g.children(p, &mut children);
+            list.clear();
+            list.extend(children.iter().map(|&c| (g.tier(c), g.tier_index(g.canonical(c)))));
+            list.sort_unstable();
+        }
+        assert_eq!(located, found, "{name}, {t:?}, index {i}");
+    }
+}
+
 #[cfg(test)]
 mod rules_tests {
     #[test]
