@@ -185,6 +185,12 @@ fn fox_and_geese_14_geese_states_per_winner() {
     fox_and_geese_states(14);
 }
 
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fox_and_geese_15_geese_states_per_winner() {
+    fox_and_geese_states(15);
+}
+
 /// Fuchs und Henne with `hens` hens: 100,000 positions against their children; the start's value
 /// is printed (docs/foxandgeese.md).
 fn fuchs_und_henne(hens: u32) {
