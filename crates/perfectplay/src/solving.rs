@@ -45,11 +45,11 @@ pub fn solve_into(
         ))?;
         return Ok(());
     }
-    if tiers.resumed().len() > tiers.adopted().len() {
-        // A long list (a long solve's hundreds of tiers) is cut; the tiers copied from another
-        // variant are on the `shared:` line.
-        let resumed: Vec<_> =
-            tiers.resumed().iter().filter(|t| !tiers.adopted().contains(t)).copied().collect();
+    // The tiers copied from another variant are on the `shared:` line; a long list (a long
+    // solve's hundreds of tiers) is cut.
+    let resumed: Vec<_> =
+        tiers.resumed().iter().filter(|t| !tiers.adopted().contains(t)).copied().collect();
+    if !resumed.is_empty() {
         let mut names: Vec<String> =
             resumed.iter().take(RESUMED_NAMED).map(|&t| game.tier_name(t)).collect();
         if resumed.len() > RESUMED_NAMED {
