@@ -395,11 +395,7 @@ pub fn count_reached<'s, G: Game + ?Sized>(
             what: "counting the positions reached from a start that is not symmetric".into(),
         });
     }
-    if reached.complete.iter().any(|&c| !c) {
-        return Err(SolveError::Unsupported {
-            what: "counting from a search through the tiers without moves inside only".into(),
-        });
-    }
+    require_complete(reached)?;
     let tiers = &reached.marks.tiers;
     let marks = &reached.marks;
     let start = game.start();
@@ -508,8 +504,8 @@ pub fn count_reached<'s, G: Game + ?Sized>(
 /// as the exchanged position), counted by the player to move in them and their value:
 /// `counts[player][value]`, [`Player::First`]'s row first, values indexed as [`Value`] orders
 /// them (lose, draw, tie, win). Where the exchange merges classes, a class reached by both
-/// sides is one state, counted by its canonical member's player to move. These are states up to the symmetries, as 002 counts Fox and
-/// Geese's (by the side that wins them). Unlike [`count_reached`], nothing needs the members of
+/// sides is one state, counted by its canonical member's player to move. These are states up to
+/// the symmetries, as 002 counts Fox and Geese's (by the side that wins them). Unlike [`count_reached`], nothing needs the members of
 /// a class told apart, so a start that is not its own image (Fox and Geese's even layouts) is
 /// counted too.
 ///
@@ -520,11 +516,7 @@ pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
     tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
     progress: &dyn Progress,
 ) -> Result<[[u64; 4]; 2], SolveError> {
-    if reached.complete.iter().any(|&c| !c) {
-        return Err(SolveError::Unsupported {
-            what: "counting from a search through the tiers without moves inside only".into(),
-        });
-    }
+    require_complete(reached)?;
     let tiers = &reached.marks.tiers;
     let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
     progress.begin("count classes", Some(total));
@@ -556,25 +548,31 @@ pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
                 progress.advance(chunk.len() as u64 * 64 / SIDES);
                 Ok(counts)
             })
-            .try_reduce(
-                || [[0u64; 4]; 2],
-                |mut a, b| {
-                    for (row, other) in a.iter_mut().zip(b) {
-                        for (c, o) in row.iter_mut().zip(other) {
-                            *c += o;
-                        }
-                    }
-                    Ok(a)
-                },
-            )?;
-        for (row, other) in counts.iter_mut().zip(tier_counts) {
-            for (c, o) in row.iter_mut().zip(other) {
-                *c += o;
-            }
-        }
+            .try_reduce(|| [[0u64; 4]; 2], |a, b| Ok(add_by_mover(a, b)))?;
+        counts = add_by_mover(counts, tier_counts);
     }
     progress.end();
     Ok(counts)
+}
+
+/// Counting needs every tier's marks complete: not after [`reach_tiered_one_pass`].
+fn require_complete(reached: &Reached) -> Result<(), SolveError> {
+    if reached.complete.iter().any(|&c| !c) {
+        return Err(SolveError::Unsupported {
+            what: "counting from a search through the tiers without moves inside only".into(),
+        });
+    }
+    Ok(())
+}
+
+/// `a + b`, count by count ([`count_classes_by_mover`]).
+fn add_by_mover(mut a: [[u64; 4]; 2], b: [[u64; 4]; 2]) -> [[u64; 4]; 2] {
+    for (row, other) in a.iter_mut().zip(b) {
+        for (c, o) in row.iter_mut().zip(other) {
+            *c += o;
+        }
+    }
+    a
 }
 
 /// The error for an index the search marked that names no position: the game's ranking and its
