@@ -11,7 +11,7 @@ use perfectplay_core::ValueRemoteness;
 pub const MAGIC: [u8; 8] = [0x89, b'P', b'P', b'D', b'B', b'\r', b'\n', 0x1a];
 
 /// The format version this build writes (it reads this one and every earlier one).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// The oldest format version this build reads.
 pub const OLDEST_VERSION: u32 = 1;
@@ -93,6 +93,9 @@ pub struct TableHeader {
     /// Whether the table is pruned: code `dictionary.len()` then stands for an index whose value
     /// is not stored, since no position reachable from the start has it (version 3).
     pub absent: bool,
+    /// The fingerprint of the tier's rules and index when the table was written
+    /// (`crate::fingerprint`; 0: none, as in versions 1 to 3 and for games without tiers).
+    pub fingerprint: u64,
     /// log2 of the positions per value block.
     pub value_block_shift: u8,
     /// The value blocks, in index order.
@@ -141,6 +144,9 @@ pub struct Header {
     pub canonical: bool,
     /// The whole file's length in bytes (a shorter file was truncated).
     pub file_len: u64,
+    /// The fingerprint of the variant's rules near the start when the file was written
+    /// (`crate::fingerprint`; 0: none, as in versions 1 to 3).
+    pub fingerprint: u64,
     /// The reachable positions counted per value-remoteness when the file was written (empty if
     /// the writer did not analyze).
     pub analysis: Vec<AnalysisRow>,
@@ -215,6 +221,7 @@ impl Header {
         put_str(&mut b, &self.variant);
         b.push(u8::from(self.canonical));
         put_u64(&mut b, self.file_len);
+        put_u64(&mut b, self.fingerprint);
         put_u32(&mut b, self.analysis.len() as u32);
         for row in &self.analysis {
             put_u16(&mut b, row.value.to_bits());
@@ -245,6 +252,7 @@ impl Header {
             b.push(t.bits);
             b.push(t.layout.to_byte());
             b.push(u8::from(t.absent));
+            put_u64(&mut b, t.fingerprint);
             b.push(t.value_block_shift);
             put_u32(&mut b, t.value_blocks.len() as u32);
             for r in &t.value_blocks {
@@ -325,6 +333,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
         f => return Err(HeaderProblem::Invalid(format!("flags {f}"))),
     };
     let file_len = r.u64()?;
+    let fingerprint = if version >= 4 { r.u64()? } else { 0 };
     let rows = r.u32()? as usize;
     let mut analysis = Vec::with_capacity(rows.min(1 << 16));
     for _ in 0..rows {
@@ -385,6 +394,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
                 a => return Err(HeaderProblem::Invalid(format!("absent flag {a}"))),
             },
         };
+        let table_fingerprint = if version >= 4 { r.u64()? } else { 0 };
         let value_block_shift = r.u8()?;
         let n = r.u32()? as usize;
         let mut value_blocks = Vec::with_capacity(n.min(r.remaining() / 16));
@@ -405,6 +415,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
             bits,
             layout,
             absent,
+            fingerprint: table_fingerprint,
             value_block_shift,
             value_blocks,
             key_block_shift,
@@ -416,7 +427,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
     if r.remaining() != 0 {
         return Err(HeaderProblem::Invalid(format!("{} bytes after the tables", r.remaining())));
     }
-    Ok(Header { game, variant, canonical, file_len, analysis, tier_lines, tables })
+    Ok(Header { game, variant, canonical, file_len, fingerprint, analysis, tier_lines, tables })
 }
 
 fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), HeaderProblem> {
@@ -671,6 +682,7 @@ mod tests {
                 bits,
                 layout,
                 absent: false,
+                fingerprint: 0,
                 value_block_shift: 16,
                 value_blocks: Vec::new(),
                 key_block_shift: 12,
@@ -704,6 +716,7 @@ mod tests {
             bits: 0,
             layout: CodeLayout::Bytes,
             absent: false,
+            fingerprint: 0,
             value_block_shift: 16,
             value_blocks: Vec::new(),
             key_block_shift: 12,
@@ -715,6 +728,7 @@ mod tests {
             dictionary: vec![ValueRemoteness::DRAW],
             bits: 1,
             absent: true,
+            fingerprint: 0x0123_4567_89ab_cdef,
             value_blocks: vec![BlockRef { offset: 0, len: 10, crc: 0 }],
             ..derived.clone()
         };
@@ -723,6 +737,7 @@ mod tests {
             variant: "v".into(),
             canonical: true,
             file_len: 0,
+            fingerprint: u64::MAX,
             analysis: Vec::new(),
             tier_lines: vec![
                 TierLine { tier: 7, reachable: 5, canonical: 2, max_win: Some(3), max_lose: None },

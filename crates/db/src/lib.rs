@@ -13,6 +13,7 @@
 //! solve resumes, and assembles the final file at the end; [`Database`] answers single positions
 //! through a block cache, or loads whole.
 
+mod fingerprint;
 mod format;
 mod reader;
 mod spill;
@@ -21,6 +22,7 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use fingerprint::{game_fingerprint, tier_fingerprint};
 pub use format::{
     AnalysisRow, CodeLayout, Header, TableHeader, TableKind, TierLine, MAGIC, OLDEST_VERSION,
     VERSION,
@@ -89,6 +91,20 @@ pub enum DbError {
         found: String,
         /// What was asked for.
         expected: String,
+    },
+    /// The file was written for other rules or another index of its game than this build's: its
+    /// fingerprint ([`game_fingerprint`], [`tier_fingerprint`]) differs.
+    #[error("{}: solved by a build whose {what} differ from this build's (fingerprint {found:016x}, \
+             this build's {expected:016x}); solve it again (`solve --force`)", path.display())]
+    StaleRules {
+        /// The file.
+        path: PathBuf,
+        /// What the fingerprint covers: "rules near the start" or "tier N's rules or index".
+        what: String,
+        /// The stored fingerprint.
+        found: u64,
+        /// This build's.
+        expected: u64,
     },
     /// A derived table read by index: its values are computed per position
     /// ([`Database::get`], [`Database::load_tier_of`]).

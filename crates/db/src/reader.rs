@@ -226,7 +226,8 @@ impl Database {
         self.header.canonical
     }
 
-    /// Refuses a database written for another game or variant.
+    /// Refuses a database written for another game or variant, or by a build whose rules or index
+    /// of the game differ from this one's (its fingerprints, where it has them: version 4).
     pub fn check_game(&self, game: &dyn Game) -> Result<(), DbError> {
         if self.header.game != game.id() || self.header.variant != game.variant() {
             return Err(DbError::WrongGame {
@@ -235,7 +236,47 @@ impl Database {
                 expected: format!("{} ({})", game.id(), game.variant()),
             });
         }
+        let found = self.header.fingerprint;
+        if found != crate::fingerprint::NONE {
+            let expected = crate::fingerprint::game_fingerprint(game);
+            if found != expected {
+                let what = "rules near the start".into();
+                return Err(DbError::StaleRules { path: self.path.clone(), what, found, expected });
+            }
+        }
+        for t in &self.header.tables {
+            self.check_table_fingerprint(game, t)
+                .map_err(|expected| self.stale_table(game, t, expected))?;
+        }
         Ok(())
+    }
+
+    /// Whether table `t`'s stored fingerprint, if any, is this build's for its tier in `game`;
+    /// `Err` with this build's where not.
+    pub(crate) fn check_table_fingerprint(
+        &self,
+        game: &dyn Game,
+        t: &TableHeader,
+    ) -> Result<(), u64> {
+        if t.fingerprint == crate::fingerprint::NONE {
+            return Ok(());
+        }
+        let expected = crate::fingerprint::tier_fingerprint(game, Tier(t.tier));
+        if t.fingerprint == expected {
+            Ok(())
+        } else {
+            Err(expected)
+        }
+    }
+
+    /// [`DbError::StaleRules`] for table `t` not matching `game`.
+    pub(crate) fn stale_table(&self, game: &dyn Game, t: &TableHeader, expected: u64) -> DbError {
+        DbError::StaleRules {
+            path: self.path.clone(),
+            what: format!("tier {} {}'s rules or index", t.tier, game.tier_name(Tier(t.tier))),
+            found: t.fingerprint,
+            expected,
+        }
     }
 
     /// Whether some table is pruned ([`crate::TableHeader::absent`]): the file then answers

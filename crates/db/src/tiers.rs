@@ -147,7 +147,8 @@ impl<'g> TierFiles<'g> {
     /// that has the same tier ([`GameExt::variants_sharing`]), copying its blocks as they are.
     /// `Ok(false)` where the tier has a file already, or `db` is not such a database or holds the
     /// tier otherwise than whole (pruned, derived, sorted, or of another size). The solve then
-    /// reads the file back, every block checked, as a tier of an earlier solve.
+    /// reads the file back, every block checked, as a tier of an earlier solve. An error where
+    /// the table's fingerprint is not this build's for the tier ([`DbError::StaleRules`]).
     pub fn adopt(&mut self, tier: Tier, db: &Database) -> Result<bool, DbError> {
         let header = db.header();
         let shares = header.game == self.game.id()
@@ -162,6 +163,10 @@ impl<'g> TierFiles<'g> {
         let (true, Some(table), false) = (shares, table, self.tier_path(tier).exists()) else {
             return Ok(false);
         };
+        let stored = &header.tables[table];
+        if let Err(expected) = db.check_table_fingerprint(self.game, stored) {
+            return Err(db.stale_table(self.game, stored, expected));
+        }
         let mut writer = Writer::new(self.tier_path(tier), self.game, self.canonical);
         writer.add_table_of_variant(db, table)?;
         writer.finish()?;

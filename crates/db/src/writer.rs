@@ -123,8 +123,11 @@ impl<'g> Writer<'g> {
     }
 
     /// Appends a table: its blocks (value blocks, then key blocks, in header order) go to the
-    /// spill, and its block references are set to where they lie there.
+    /// spill, and its block references are set to where they lie there. Its fingerprint is this
+    /// build's of its tier, whatever a copied table's was (the readers compare them first).
     fn push(&mut self, mut header: TableHeader, blocks: Vec<Vec<u8>>) -> Result<(), DbError> {
+        header.fingerprint =
+            crate::fingerprint::tier_fingerprint(self.game, perfectplay_core::Tier(header.tier));
         let mut offset = self.spill.len();
         let refs = header
             .value_blocks
@@ -297,6 +300,7 @@ impl<'g> Writer<'g> {
             bits,
             layout,
             absent: false,
+            fingerprint: crate::fingerprint::NONE, // set by `push`
             value_block_shift: VALUE_BLOCK_SHIFT,
             value_blocks: value_payloads.iter().map(block_ref).collect(),
             key_block_shift: KEY_BLOCK_SHIFT,
@@ -501,6 +505,7 @@ impl<'g> Writer<'g> {
             variant: self.game.variant(),
             canonical: self.canonical,
             file_len: 0,
+            fingerprint: crate::fingerprint::game_fingerprint(self.game),
             analysis: std::mem::take(&mut self.analysis),
             tier_lines: std::mem::take(&mut self.tier_lines),
             tables: std::mem::take(&mut self.tables),

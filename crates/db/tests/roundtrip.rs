@@ -7,7 +7,7 @@ use perfectplay_core::{
     Game, GameExt, Move, ParseError, Player, Position, PositionSpace, Remoteness, SizeClass,
     Symmetry, Tier, Value, ValueRemoteness,
 };
-use perfectplay_db::{CodeLayout, Database, DbError, Fetch, Found, Writer};
+use perfectplay_db::{CodeLayout, Database, DbError, Fetch, Found, Writer, VERSION};
 use perfectplay_solve::{
     solve, NoProgress, SolveOptions, SolvedTier, SortedPositions, TierSpace, TierValues,
 };
@@ -361,11 +361,15 @@ fn foreign_files_and_newer_versions_are_named_errors() {
     );
 
     let mut newer = good.clone();
-    newer[8..12].copy_from_slice(&4u32.to_le_bytes());
+    newer[8..12].copy_from_slice(&(VERSION + 1).to_le_bytes());
     std::fs::write(&other, &newer).unwrap();
     let e = Database::open(&other).unwrap_err();
-    assert!(matches!(e, DbError::UnsupportedVersion { found: 4, supported: 3, .. }), "{e}");
-    assert!(e.to_string().contains("reads versions 1 to 3"), "{e}");
+    assert!(
+        matches!(e, DbError::UnsupportedVersion { found, supported: VERSION, .. }
+            if found == VERSION + 1),
+        "{e}"
+    );
+    assert!(e.to_string().contains(&format!("reads versions 1 to {VERSION}")), "{e}");
 
     let e = Database::open(dir.0.join("missing.ppdb")).unwrap_err();
     assert!(matches!(e, DbError::Io { .. }) && e.to_string().contains("missing.ppdb"), "{e}");
