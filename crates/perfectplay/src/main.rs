@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use perfectplay_core::{Game, GameExt, Tier, Value};
+use perfectplay_core::{Game, GameExt, Player, Tier, Value};
 
 use perfectplay_db::Database;
 
@@ -139,6 +139,13 @@ enum Command {
 enum DbCommand {
     /// Print a database's header, sizes, bits per position and compression ratio.
     Info {
+        /// The database file.
+        file: PathBuf,
+    },
+    /// Count every canonical position of a tiered game's database, reachable from the start or
+    /// not, by the side to move and its value, and by the side that wins (every block read and
+    /// checked on the way).
+    Count {
         /// The database file.
         file: PathBuf,
     },
@@ -553,6 +560,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let db = Database::open(&file)?;
             write!(out, "{}", db_info(&db))?;
         }
+        Command::Db(DbCommand::Count { file }) => {
+            let db = Database::open(&file)?;
+            let started = Instant::now();
+            let game = perfectplay_games::lookup(&db.header().game, Some(&db.header().variant))
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let game = game.as_ref();
+            if !game.space().is_tiered() {
+                anyhow::bail!("{}: {} has no tier index to count by", file.display(), game.id());
+            }
+            db.check_game(game)?;
+            let tier = |t| match db.load_tier(t) {
+                Ok(Some(solved)) => Ok(std::borrow::Cow::Owned(solved)),
+                Ok(None) => Err(perfectplay_solve::SolveError::Sink(format!(
+                    "{}: no table for tier {}",
+                    file.display(),
+                    game.tier_name(t)
+                ))),
+                Err(e) => Err(perfectplay_solve::SolveError::Sink(e.to_string())),
+            };
+            let counts =
+                perfectplay_solve::count_positions_by_mover(game, &tier, &progress::Bar::new())?;
+            write!(out, "{}", position_counts(game, &counts, started.elapsed().as_secs_f64()))?;
+        }
         Command::Db(DbCommand::Verify { file }) => {
             let db = Database::open(&file)?;
             let started = Instant::now();
@@ -636,6 +666,39 @@ pub fn words(vr: perfectplay_core::ValueRemoteness) -> String {
 }
 
 /// `db info`: the header's facts, sizes, bits per position and compression ratio.
+/// `db count`'s report: [`perfectplay_solve::count_positions_by_mover`]'s counts by the side to
+/// move, then by the side that wins.
+fn position_counts(game: &dyn Game, counts: &[[u64; 4]; 2], seconds: f64) -> String {
+    use std::fmt::Write as _;
+    let players = [Player::First, Player::Second];
+    let width = players.iter().map(|&p| game.player_name(p).len()).max().unwrap_or(0);
+    let mut s = format!(
+        "{} ({}): every canonical position, reachable from the start or not\n",
+        game.id(),
+        game.variant()
+    );
+    for (p, row) in players.iter().zip(counts) {
+        let cells: Vec<String> =
+            Value::ALL.iter().map(|&v| format!("{} {}", v.name(), row[v as usize])).collect();
+        let _ = writeln!(s, "  {:width$} to move: {}", game.player_name(*p), cells.join(", "));
+    }
+    let (win, lose) = (Value::Win as usize, Value::Lose as usize);
+    let wins = |p: usize| counts[p][win] + counts[1 - p][lose];
+    let (draw, tie) = (Value::Draw as usize, Value::Tie as usize);
+    let _ = writeln!(
+        s,
+        "  won by {} {}, won by {} {}, draws {}, ties {}; {} in all ({seconds:.1} s)",
+        game.player_name(Player::First),
+        wins(0),
+        game.player_name(Player::Second),
+        wins(1),
+        counts[0][draw] + counts[1][draw],
+        counts[0][tie] + counts[1][tie],
+        counts.iter().flatten().sum::<u64>()
+    );
+    s
+}
+
 fn db_info(db: &Database) -> String {
     use std::fmt::Write as _;
     let h = db.header();

@@ -279,6 +279,33 @@ fn solve_writes_a_database_that_query_play_and_analyze_read() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
+/// `db count` counts every canonical position of a tiered game's database by side to move and
+/// value; the 4-geese figures are those `four_geese_every_position_counted_as_the_plain_model_
+/// counts_it` (perfectplay-solve) finds with a plain solver of its own. A game without tiers is
+/// refused with exit 2.
+#[test]
+fn db_count_counts_every_position_by_mover_and_winner() {
+    let data = std::env::temp_dir().join(format!("perfectplay-cli-count-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let o = run_in(&data, &["solve", "foxandgeese", "--variant", "4-geese", "--no-analysis"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let file = data.join("foxandgeese").join("4-geese.ppdb");
+    let o = run_in(&data, &["db", "count", file.to_str().unwrap()], "");
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("geese to move: lose 275154, draw 401377, tie 0, win 0"), "{out}");
+    assert!(out.contains("fox   to move: lose 0, draw 202429, tie 0, win 391919"), "{out}");
+    assert!(out.contains("won by geese 0, won by fox 667073, draws 603806, ties 0; 1270879 in all"));
+
+    let o = run_in(&data, &["solve", "tictactoe"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let file = data.join("tictactoe").join("regular.ppdb");
+    let o = run_in(&data, &["db", "count", file.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("no tier index"), "{}", text(&o).1);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
 /// A version 1 database answers as it is, and `db upgrade` rewrites it in this build's format
 /// with the same answers.
 #[test]
@@ -302,12 +329,12 @@ fn a_version_1_database_answers_and_upgrades() {
     let o = run_in(&data, &["db", "upgrade", file.to_str().unwrap()], "");
     assert!(o.status.success(), "{}", text(&o).1);
     assert!(
-        text(&o).0.contains("version 1") && text(&o).0.contains("-> version 3"),
+        text(&o).0.contains("version 1") && text(&o).0.contains("-> version 4"),
         "{}",
         text(&o).0
     );
     let info = run_in(&data, &["db", "info", file.to_str().unwrap()], "");
-    assert!(text(&info).0.contains("format:       version 3"), "{}", text(&info).0);
+    assert!(text(&info).0.contains("format:       version 4"), "{}", text(&info).0);
     assert!(text(&info).0.contains("(Bytes)"), "{}", text(&info).0);
     assert_eq!(run_in(&data, query, "").stdout, in_memory.stdout);
     let o = run_in(&data, &["db", "upgrade", "/nonexistent.ppdb"], "");

@@ -21,8 +21,8 @@ pub use progress::{NoProgress, Progress};
 pub use search::{AlphaBeta, Search, TABLE_BITS};
 pub use space::{SortedPositions, TierSpace};
 pub use tiered::{
-    analyze_tiered, analyze_tiered_from, count_classes_by_mover, count_reached, reach_tiered,
-    reach_tiered_one_pass, Reached, TierReport,
+    analyze_tiered, analyze_tiered_from, count_classes_by_mover, count_positions_by_mover,
+    count_reached, reach_tiered, reach_tiered_one_pass, Reached, TierReport,
 };
 
 /// Why a solve failed. Each is a bug in a game's rules or a limit of the engine, never bad input.

@@ -555,6 +555,75 @@ pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
     Ok(counts)
 }
 
+/// Indices a task of [`count_positions_by_mover`] walks.
+const INDICES_PER_TASK: u64 = 1 << 16;
+
+/// Every canonical position of a tiered game's tiers, whether the start reaches it or not (the
+/// whole of what a strong solution answers), counted by the player to move and its value as
+/// [`count_classes_by_mover`] counts the reached ones: `counts[player][value]`. A tier's values
+/// come from `tier_values` one tier at a time; indices that name no position, or a position that
+/// is not canonical, are not counted.
+pub fn count_positions_by_mover<'s, G: Game + ?Sized>(
+    game: &G,
+    tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
+    progress: &dyn Progress,
+) -> Result<[[u64; 4]; 2], SolveError> {
+    let tiers = game.tiers();
+    if tiers.is_empty() {
+        return Err(SolveError::Unsupported { what: "counting a game without tiers".into() });
+    }
+    let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
+    progress.begin("count positions", Some(total));
+    let kernel = game.kernel();
+    let mut counts = [[0u64; 4]; 2];
+    for t in tiers {
+        let solved = tier_values(t)?;
+        let size = game.tier_size(t);
+        if solved.values.len() as u64 != size {
+            return Err(SolveError::Inconsistent {
+                what: format!(
+                    "tier {}: {} values for {size} indices",
+                    game.tier_name(t),
+                    solved.values.len()
+                ),
+            });
+        }
+        let tier_counts = (0..size.div_ceil(INDICES_PER_TASK))
+            .into_par_iter()
+            .map(|task| {
+                let first = task * INDICES_PER_TASK;
+                let mut run = vec![None; (size - first).min(INDICES_PER_TASK) as usize];
+                match kernel {
+                    Some(kernel) => kernel.tier_positions(t, first, &mut run),
+                    None => {
+                        for (i, p) in run.iter_mut().enumerate() {
+                            *p = game.tier_position(t, first + i as u64);
+                        }
+                    }
+                }
+                let mut cache = KernelCache::default();
+                let mut counts = [[0u64; 4]; 2];
+                for (i, p) in run.iter().enumerate() {
+                    let (Some(p), index) = (*p, first + i as u64) else { continue };
+                    let canonical = match kernel {
+                        Some(kernel) => kernel.is_canonical_at(t, index, p, &mut cache),
+                        None => game.canonical(p) == p,
+                    };
+                    if canonical {
+                        let value = solved.values.get(index as usize).value() as usize;
+                        counts[game.to_move(p) as usize][value] += 1;
+                    }
+                }
+                progress.advance(run.len() as u64);
+                counts
+            })
+            .reduce(|| [[0u64; 4]; 2], add_by_mover);
+        counts = add_by_mover(counts, tier_counts);
+    }
+    progress.end();
+    Ok(counts)
+}
+
 /// Counting needs every tier's marks complete: not after [`reach_tiered_one_pass`].
 fn require_complete(reached: &Reached) -> Result<(), SolveError> {
     if reached.complete.iter().any(|&c| !c) {

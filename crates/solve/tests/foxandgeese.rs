@@ -16,7 +16,8 @@ use std::collections::HashSet;
 use perfectplay_core::{Game, Value};
 use perfectplay_games::FoxAndGeese;
 use perfectplay_solve::{
-    analyze, count_classes_by_mover, solve, NoProgress, Solution, SolveError, SolveOptions,
+    analyze, count_classes_by_mover, count_positions_by_mover, solve, NoProgress, Solution,
+    SolveError, SolveOptions,
 };
 use rounds::Explored;
 
@@ -307,4 +308,73 @@ fn five_geese_every_position_is_the_best_over_its_children() {
         .sum();
     // At least every position the start reaches (7,919,604, `foxandgeese.md`) was checked.
     assert!(checked >= 7_919_604, "{checked}");
+}
+
+/// [`count_positions_by_mover`] on 4 geese against the plain model solved over every state the
+/// variant's tiers can hold, whether the start reaches it or not: the fox on any point, 4 geese
+/// on others with either side to move or 3 with the geese to move, each mirror class once, by
+/// side to move and value. They are the 1,270,879 positions of `foxandgeese.md`'s universe.
+#[test]
+fn four_geese_every_position_counted_as_the_plain_model_counts_it() {
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    enum Node {
+        /// A root above every state, so that one search holds them all.
+        Root,
+        At(State),
+    }
+    let points: Vec<u8> =
+        (0..49).filter(|&c| cell(c % 7, c / 7).is_some()).map(|c| c as u8).collect();
+    let mut every = Vec::new();
+    for &fox in &points {
+        let others: Vec<u8> = points.iter().copied().filter(|&c| c != fox).collect();
+        let n = others.len();
+        for a in 0..n {
+            for b in a + 1..n {
+                for c in b + 1..n {
+                    let three = 1u64 << others[a] | 1 << others[b] | 1 << others[c];
+                    let sets =
+                        std::iter::once(three).chain((c + 1..n).map(|d| three | 1 << others[d]));
+                    for geese in sets {
+                        // A capture that leaves three geese leaves them to move.
+                        for fox_to_move in [false, true] {
+                            if fox_to_move && geese.count_ones() == 3 {
+                                continue;
+                            }
+                            every.push(State { geese, fox, fox_to_move });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let explored = Explored::new(
+        Node::Root,
+        |n| match n {
+            Node::Root => None,
+            Node::At(s) => primitive(s),
+        },
+        |n| match n {
+            Node::Root => every.iter().map(|&s| Node::At(s)).collect(),
+            Node::At(s) => children(s).into_iter().map(Node::At).collect(),
+        },
+    );
+    assert_eq!(explored.states.len(), every.len() + 1, "every child is one of them");
+    let values = explored.solve();
+    let mut plain = [[0u64; 4]; 2];
+    let mut seen = HashSet::new();
+    for (&n, &(v, _)) in explored.states.iter().zip(&values) {
+        let Node::At(s) = n else { continue };
+        let key = [s, mirror(s)].into_iter().map(|s| (s.geese, s.fox, s.fox_to_move)).min();
+        if seen.insert(key) {
+            plain[usize::from(s.fox_to_move)][v as usize] += 1;
+        }
+    }
+
+    let game = FoxAndGeese::new("4-geese").unwrap();
+    let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
+    let tier = |t| solution.tier(t).map(Cow::Borrowed).ok_or(SolveError::Sink("a tier".into()));
+    let engine = count_positions_by_mover(&game, &tier, &NoProgress).unwrap();
+    eprintln!("4 geese, every position by mover [lose, draw, tie, win]: {engine:?}");
+    assert_eq!(engine, plain);
+    assert_eq!(engine.iter().flatten().sum::<u64>(), 1_270_879);
 }
