@@ -285,7 +285,8 @@ pub trait TierIndex: Tiers {
     /// Other variants of this game that have `tier` too, with the same positions at the same
     /// indices and the same values (nothing that decides them differs between the variants), best
     /// first: a solve may copy the tier from such a variant's database instead of solving it (Fox
-    /// and Geese's tiers with fewer geese than the variant starts with). The default, none.
+    /// and Geese's tiers are the same in every variant that has them: a smaller variant has those
+    /// with at most its count of geese, a larger one all). The default, none.
     fn variants_sharing(&self, tier: Tier) -> Vec<String> {
         let _ = tier;
         Vec::new()

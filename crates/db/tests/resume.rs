@@ -186,6 +186,7 @@ fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
 /// ([`perfectplay_core::TierIndex::variants_sharing`]) and solves only the others; its database
 /// is the same, byte for byte, as a solve of 5 geese alone; so is it beside a damaged database of
 /// 4 geese, which is passed over from the damage on. A database of another game is passed over.
+/// 4 geese beside the database of 5 geese copies all of its tiers from it.
 #[test]
 fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     let small = perfectplay_games::FoxAndGeese::new("4-geese").unwrap();
@@ -204,8 +205,9 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     solve(&small, SolveOptions::default(), &NoProgress, Some(&mut small_files)).unwrap();
     small_files.finish(None).unwrap();
 
+    let four = "4-geese".to_string();
     let shared: Vec<Tier> =
-        game.tiers().into_iter().filter(|&t| !game.variants_sharing(t).is_empty()).collect();
+        game.tiers().into_iter().filter(|&t| game.variants_sharing(t).contains(&four)).collect();
     assert_eq!(shared.len(), small.tiers().len(), "every tier of 4 geese, and no other");
     let mut files = TierFiles::new(&path, &game, true);
     assert_eq!(files.adopt_shared().copied, vec![("4-geese".to_string(), shared.len())]);
@@ -254,4 +256,19 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     files.finish(None).unwrap();
     let mut files = TierFiles::new(&elsewhere, &game, true);
     assert_eq!(files.adopt_shared(), Shared::default());
+
+    // 4 geese beside the 5-geese database alone copies every tier, solves none, and writes the
+    // database of 4 geese solved on its own.
+    let smaller = dir.path().join("smaller").join("4-geese.ppdb");
+    std::fs::create_dir_all(smaller.parent().unwrap()).unwrap();
+    std::fs::copy(&path, perfectplay_db::variant_path(&smaller, "5-geese")).unwrap();
+    let mut files = TierFiles::new(&smaller, &small, true);
+    let five = ("5-geese".to_string(), small.tiers().len());
+    assert_eq!(files.adopt_shared().copied, vec![five]);
+    let phases = Phases::default();
+    solve(&small, SolveOptions::default(), &phases, Some(&mut files)).unwrap();
+    assert!(phases.solved_tiers().is_empty(), "{:?}", phases.solved_tiers());
+    files.finish(None).unwrap();
+    let four_path = perfectplay_db::variant_path(&path, "4-geese");
+    assert!(std::fs::read(&smaller).unwrap() == std::fs::read(four_path).unwrap());
 }

@@ -681,12 +681,17 @@ impl TierIndex for FoxAndGeese {
         let half = self.half(child_geese, child_sum);
         Some(if child_geese == geese { half..2 * half } else { 0..half })
     }
-    /// A tier with fewer geese than the start's is the same in every variant with more geese
-    /// than it: the tiers, their indices ([`Layout::shared`]) and the rules do not depend on the
-    /// variant, and no move adds a goose. The largest such variant below this one first.
+    /// A tier is the same in every variant that has it: the tiers, their indices
+    /// ([`Layout::shared`]) and the rules do not depend on the variant, and no move adds a goose.
+    /// The variants with fewer geese than this one's start have its tiers with at most their own
+    /// count (no set of that many geese has a lower row sum than their start, which packs the
+    /// top rows), and the variants with more have all of them. The largest smaller variant
+    /// first, then the larger ones, smallest first.
     fn variants_sharing(&self, t: Tier) -> Vec<String> {
         let (geese, _) = Self::tier_parts(t);
-        (geese.max(MIN_GEESE)..self.geese).rev().map(|n| format!("{n}-geese")).collect()
+        let smaller = (geese.max(MIN_GEESE)..self.geese).rev();
+        let larger = self.geese + 1..=MAX_GEESE as u32;
+        smaller.chain(larger).map(|n| format!("{n}-geese")).collect()
     }
     fn moves_within(&self, t: Tier) -> bool {
         Self::tier_parts(t).0 >= MIN_GEESE
@@ -1295,14 +1300,24 @@ mod tests {
     /// the same positions at its indices (a sample of each), and their children at the same places.
     /// Every tier with fewer geese than the start's is shared; none with as many.
     #[test]
-    fn tiers_with_fewer_geese_are_the_same_in_every_larger_variant() {
+    fn a_tier_is_the_same_in_every_variant_that_has_it() {
         let mut draw = xorshift(0x9e37_79b9_7f4a_7c15);
-        for n in MIN_GEESE..=15 {
-            let game: &dyn Game = &FoxAndGeese::new(&format!("{n}-geese")).unwrap();
+        let all: Vec<FoxAndGeese> = (MIN_GEESE..=MAX_GEESE as u32)
+            .map(|n| FoxAndGeese::new(&format!("{n}-geese")).unwrap())
+            .collect();
+        let tiers: Vec<Vec<Tier>> = all.iter().map(|g| GameExt::tiers(g)).collect();
+        for fag in &all {
+            let (game, n): (&dyn Game, _) = (fag, fag.geese);
             for t in game.tiers() {
                 let variants = game.variants_sharing(t);
-                let (geese, _) = FoxAndGeese::tier_parts(t);
-                assert_eq!(variants.is_empty(), geese == n || n == MIN_GEESE, "{t:?} of {n}");
+                // Every other variant that has the tier is listed.
+                let having =
+                    all.iter().zip(&tiers).filter(|(g, ts)| g.geese != n && ts.contains(&t));
+                let mut expected: Vec<String> = having.map(|(g, _)| g.variant()).collect();
+                let mut listed = variants.clone();
+                expected.sort();
+                listed.sort();
+                assert_eq!(listed, expected, "{t:?} of {n}");
                 for v in variants {
                     let other = FoxAndGeese::new(&v).unwrap();
                     crate::assert_tier_shared(game, &other, t, &mut draw, 4);

@@ -1088,16 +1088,21 @@ impl TierIndex for FuchsUndHenne {
         }
         Some(if child_hens == hens { hens_to_move..all } else { 0..hens_to_move })
     }
-    /// A tier with fewer hens than the start's is the same in every variant with the same goal
-    /// and more hens than it: the tiers, their indices ([`Layout::shared`]) and the rules depend
-    /// on the goal only, and no move adds a hen. The largest such variant below this one first.
+    /// A tier is the same in every variant of the same goal that has it: the tiers, their
+    /// indices ([`Layout::shared`]) and the rules depend on the goal only, and no move adds a
+    /// hen. The variants with fewer hens than this one's start have its tiers with at most their
+    /// own count (no set of that many hens has a lower row sum than their start, which packs the
+    /// top rows), and the variants with more have all of them. The largest smaller variant first,
+    /// then the larger ones, smallest first.
     fn variants_sharing(&self, t: Tier) -> Vec<String> {
         let (hens, _) = Self::tier_parts(t);
         let name = |n: u32| match self.goal {
             HOUSE_SIZE => format!("{n}-hens"),
             goal => format!("{n}-hens-goal-{goal}"),
         };
-        (hens.max(self.goal)..self.hens).rev().map(name).collect()
+        let smaller = (hens.max(self.goal)..self.hens).rev();
+        let larger = self.hens + 1..=MAX_HENS as u32;
+        smaller.chain(larger).map(name).collect()
     }
     fn moves_within(&self, t: Tier) -> bool {
         Self::tier_parts(t).0 >= self.goal
@@ -1914,7 +1919,7 @@ mod tests {
     /// with the same positions at its indices (a sample of each) and their children at the same
     /// places; every tier with fewer hens than the start's is shared, none with as many.
     #[test]
-    fn tiers_with_fewer_hens_are_the_same_in_every_larger_variant() {
+    fn a_tier_is_the_same_in_every_variant_of_its_goal_that_has_it() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut draw = move || {
             seed ^= seed << 13;
@@ -1922,19 +1927,36 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let variants = (3..=7)
-            .map(|n| format!("{n}-hens-goal-3"))
-            .chain((9..=12).map(|n| format!("{n}-hens")));
-        for name in variants {
-            let fuh = FuchsUndHenne::new(&name).unwrap();
-            let (game, n, goal): (&dyn Game, _, _) = (&fuh, fuh.hens, fuh.goal);
-            for t in game.tiers() {
-                let sharing = game.variants_sharing(t);
-                let (hens, _) = FuchsUndHenne::tier_parts(t);
-                assert_eq!(sharing.is_empty(), hens == n || n == goal, "{t:?} of {name}");
-                for v in sharing {
-                    let other = FuchsUndHenne::new(&v).unwrap();
-                    crate::assert_tier_shared(game, &other, t, &mut draw, 3);
+        let of_goal = |goal: u32| -> Vec<(FuchsUndHenne, Vec<Tier>)> {
+            (goal..=MAX_HENS as u32)
+                .map(|n| {
+                    let name = match goal {
+                        HOUSE_SIZE => format!("{n}-hens"),
+                        _ => format!("{n}-hens-goal-{goal}"),
+                    };
+                    let game = FuchsUndHenne::new(&name).unwrap();
+                    let tiers = GameExt::tiers(&game);
+                    (game, tiers)
+                })
+                .collect()
+        };
+        for (goal, tested) in [(3, 3..=7), (HOUSE_SIZE, 9..=12)] {
+            let all = of_goal(goal);
+            for (fuh, _) in all.iter().filter(|(g, _)| tested.contains(&g.hens)) {
+                let (game, n): (&dyn Game, _) = (fuh, fuh.hens);
+                for t in game.tiers() {
+                    let sharing = game.variants_sharing(t);
+                    // Every other variant of the goal that has the tier is listed.
+                    let having = all.iter().filter(|(g, ts)| g.hens != n && ts.contains(&t));
+                    let mut expected: Vec<String> = having.map(|(g, _)| g.variant()).collect();
+                    let mut listed = sharing.clone();
+                    expected.sort();
+                    listed.sort();
+                    assert_eq!(listed, expected, "{t:?} of {}", game.variant());
+                    for v in sharing {
+                        let other = FuchsUndHenne::new(&v).unwrap();
+                        crate::assert_tier_shared(game, &other, t, &mut draw, 3);
+                    }
                 }
             }
         }

@@ -54,8 +54,8 @@ enum Command {
         game: GameArgs,
         /// Solve again even if the database exists, every tier anew: none read back from an
         /// earlier solve's tier files, none copied from another variant's database. (Without it,
-        /// a tier that a solved variant beside it shares, such as Fox and Geese's tiers with
-        /// fewer geese, is copied from that variant's database.)
+        /// a tier that a solved variant beside it shares, such as a Fox and Geese tier found in
+        /// the database of a variant with more or fewer geese, is copied from that database.)
         #[arg(long)]
         force: bool,
         /// Do not count reachable positions into the database's header (saves the analysis time;
