@@ -38,13 +38,14 @@ pub use writer::{
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DbError {
-    /// The operating system refused a read or write.
-    #[error("{}: {source}", path.display())]
+    /// The operating system refused a read or write. (The error is in the message, not the
+    /// error's source, so that a report of the whole chain says it once.)
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file does not start with the database magic bytes.
     #[error("{}: not a perfectplay database (wrong magic bytes)", path.display())]

@@ -153,7 +153,7 @@ impl Database {
         cache_bytes: usize,
     ) -> Result<Database, DbError> {
         let path = path.as_ref().to_path_buf();
-        let io = |e: std::io::Error| DbError::Io { path: path.clone(), source: e };
+        let io = |e: std::io::Error| DbError::Io { path: path.clone(), error: e };
         let file = File::open(&path).map_err(io)?;
         let actual = file.metadata().map_err(io)?.len();
         let header_problem = |p: HeaderProblem| match p {
@@ -560,7 +560,7 @@ impl Database {
         let mut buf = vec![0u8; r.len as usize];
         self.file
             .read_exact_at(&mut buf, r.offset)
-            .map_err(|e| DbError::Io { path: self.path.clone(), source: e })?;
+            .map_err(|e| DbError::Io { path: self.path.clone(), error: e })?;
         if crc32fast::hash(&buf) != r.crc {
             return Err(DbError::Corrupt {
                 path: self.path.clone(),
@@ -583,7 +583,7 @@ impl Database {
         let mut buf = vec![0u8; r.len as usize];
         self.file
             .read_exact_at(&mut buf, r.offset)
-            .map_err(|e| DbError::Io { path: self.path.clone(), source: e })?;
+            .map_err(|e| DbError::Io { path: self.path.clone(), error: e })?;
         let corrupt = |why: &str| DbError::Corrupt {
             path: self.path.clone(),
             what: format!("tier {}: {kind} block {b}: {why}", table.tier),

@@ -36,11 +36,11 @@ impl Spill {
         if blocks.iter().all(|b| b.is_empty()) {
             return Ok(());
         }
-        let io = |e: std::io::Error| DbError::Io { path: self.path.clone(), source: e };
+        let io = |e: std::io::Error| DbError::Io { path: self.path.clone(), error: e };
         if self.file.is_none() {
             if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir)
-                    .map_err(|e| DbError::Io { path: dir.into(), source: e })?;
+                    .map_err(|e| DbError::Io { path: dir.into(), error: e })?;
             }
             let file = File::options()
                 .read(true)
@@ -62,7 +62,7 @@ impl Spill {
     /// Copies everything appended, in order, to the end of `out`.
     pub(crate) fn copy_into(&mut self, out: &mut File) -> Result<(), DbError> {
         let Some(w) = self.file.take() else { return Ok(()) };
-        let io = |e: std::io::Error| DbError::Io { path: self.path.clone(), source: e };
+        let io = |e: std::io::Error| DbError::Io { path: self.path.clone(), error: e };
         let mut file = w.into_inner().map_err(|e| io(e.into_error()))?;
         file.seek(SeekFrom::Start(0)).map_err(io)?;
         let copied = std::io::copy(&mut file, out).map_err(io)?;

@@ -96,7 +96,7 @@ impl<'g> TierFiles<'g> {
     pub fn clear(&self) -> Result<(), DbError> {
         match std::fs::remove_dir_all(&self.dir) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                Err(DbError::Io { path: self.dir.clone(), source: e })
+                Err(DbError::Io { path: self.dir.clone(), error: e })
             }
             _ => Ok(()),
         }

@@ -525,11 +525,11 @@ impl<'g> Writer<'g> {
         let bytes = header.encode();
         let positions = header.tables.iter().map(|t| t.positions).sum();
         let tmp = temporary_name(&self.path);
-        let io = |e: std::io::Error| DbError::Io { path: tmp.clone(), source: e };
+        let io = |e: std::io::Error| DbError::Io { path: tmp.clone(), error: e };
         let result = (|| {
             if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir)
-                    .map_err(|e| DbError::Io { path: dir.into(), source: e })?;
+                    .map_err(|e| DbError::Io { path: dir.into(), error: e })?;
             }
             let mut file = File::create(&tmp).map_err(io)?;
             file.write_all(&bytes).map_err(io)?;
@@ -537,12 +537,12 @@ impl<'g> Writer<'g> {
             file.sync_all().map_err(io)?;
             drop(file);
             std::fs::rename(&tmp, &self.path)
-                .map_err(|e| DbError::Io { path: self.path.clone(), source: e })?;
+                .map_err(|e| DbError::Io { path: self.path.clone(), error: e })?;
             if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 // Makes the rename itself durable.
                 File::open(dir)
                     .and_then(|d| d.sync_all())
-                    .map_err(|e| DbError::Io { path: dir.into(), source: e })?;
+                    .map_err(|e| DbError::Io { path: dir.into(), error: e })?;
             }
             Ok(())
         })();
