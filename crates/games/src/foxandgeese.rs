@@ -1305,7 +1305,7 @@ mod tests {
         let all: Vec<FoxAndGeese> = (MIN_GEESE..=MAX_GEESE as u32)
             .map(|n| FoxAndGeese::new(&format!("{n}-geese")).unwrap())
             .collect();
-        let tiers: Vec<Vec<Tier>> = all.iter().map(|g| GameExt::tiers(g)).collect();
+        let tiers: Vec<Vec<Tier>> = all.iter().map(GameExt::tiers).collect();
         for fag in &all {
             let (game, n): (&dyn Game, _) = (fag, fag.geese);
             for t in game.tiers() {
