@@ -9,12 +9,15 @@
 //! the tier and index of each child's canonical form); in the header, of the positions nearest
 //! the start. Opening a file for a game ([`crate::Database::check_game`]) recomputes them and
 //! refuses a file whose fingerprints differ. Files of versions 1 to 3 have none and are not
-//! checked.
+//! checked, and a file written from them has none either where they had none: a copy does not
+//! vouch for what it copies.
 //!
-//! The fingerprint depends on the game's positions only through their tiers and indices, never
-//! on the bits of a [`Position`], so a change of the in-memory encoding alone does not change it.
-//! It is a sample: a change of rules that no sampled position shows goes unnoticed, though most
-//! rules show within a few positions of the start or at a tier's first and last index.
+//! In a tiered game the fingerprint depends on the positions only through their tiers and
+//! indices, not on the bits of a [`Position`], so a change of the in-memory encoding alone does not
+//! change it (in a dense or sparse game a position's code is its index). It is a sample: a change
+//! of rules that no sampled position shows goes unnoticed, though most rules show within a few
+//! positions of the start or at a tier's first and last index. The recipe (the samples, the
+//! mixer) is part of format version 4: changing it needs a new format version.
 
 use std::collections::{HashSet, VecDeque};
 

@@ -244,7 +244,21 @@ impl Database {
                 return Err(DbError::StaleRules { path: self.path.clone(), what, found, expected });
             }
         }
-        for t in &self.header.tables {
+        let printed =
+            self.header.tables.iter().filter(|t| t.fingerprint != crate::fingerprint::NONE);
+        let mut known: Option<std::collections::HashSet<Tier>> = None;
+        for t in printed {
+            // A tier this build's game does not have (its tiers numbered otherwise) is refused
+            // before the game is asked anything about it.
+            let known = known.get_or_insert_with(|| game.tiers().into_iter().collect());
+            if !known.contains(&Tier(t.tier)) {
+                return Err(DbError::StaleRules {
+                    path: self.path.clone(),
+                    what: format!("tier numbering (the file has a tier {}, this one none)", t.tier),
+                    found: t.fingerprint,
+                    expected: crate::fingerprint::NONE,
+                });
+            }
             self.check_table_fingerprint(game, t)
                 .map_err(|expected| self.stale_table(game, t, expected))?;
         }

@@ -41,6 +41,9 @@ pub struct Writer<'g> {
     spill: Spill,
     level: i32,
     layout: CodeLayout,
+    /// Whether tables came from a file without a fingerprint in its header (formats 1 to 3):
+    /// the file written then has none either, since nothing vouched for the rules near the start.
+    unchecked: bool,
 }
 
 impl std::fmt::Debug for Writer<'_> {
@@ -79,6 +82,7 @@ impl<'g> Writer<'g> {
             tables: Vec::new(),
             level: ZSTD_LEVEL,
             layout: CodeLayout::Bytes,
+            unchecked: false,
         }
     }
 
@@ -123,11 +127,11 @@ impl<'g> Writer<'g> {
     }
 
     /// Appends a table: its blocks (value blocks, then key blocks, in header order) go to the
-    /// spill, and its block references are set to where they lie there. Its fingerprint is this
-    /// build's of its tier, whatever a copied table's was (the readers compare them first).
+    /// spill, and its block references are set to where they lie there. Its fingerprint is as
+    /// the caller set it: this build's for a tier solved here; a copied table's own, which
+    /// [`crate::Database::check_game`] has found this build's or none (an older format's file,
+    /// which a copy does not vouch for).
     fn push(&mut self, mut header: TableHeader, blocks: Vec<Vec<u8>>) -> Result<(), DbError> {
-        header.fingerprint =
-            crate::fingerprint::tier_fingerprint(self.game, perfectplay_core::Tier(header.tier));
         let mut offset = self.spill.len();
         let refs = header
             .value_blocks
@@ -300,7 +304,7 @@ impl<'g> Writer<'g> {
             bits,
             layout,
             absent: false,
-            fingerprint: crate::fingerprint::NONE, // set by `push`
+            fingerprint: crate::fingerprint::tier_fingerprint(self.game, tier.tier),
             value_block_shift: VALUE_BLOCK_SHIFT,
             value_blocks: value_payloads.iter().map(block_ref).collect(),
             key_block_shift: KEY_BLOCK_SHIFT,
@@ -321,6 +325,7 @@ impl<'g> Writer<'g> {
     /// and compressed again in this writer's layout.
     pub fn add_tables_from(&mut self, db: &crate::reader::Database) -> Result<(), DbError> {
         db.check_game(self.game)?;
+        self.unchecked |= db.header().fingerprint == crate::fingerprint::NONE;
         for t in 0..db.header().tables.len() {
             self.copy_table(db, t)?;
         }
@@ -388,6 +393,7 @@ impl<'g> Writer<'g> {
         derived: &[perfectplay_core::Tier],
     ) -> Result<(), DbError> {
         db.check_game(self.game)?;
+        self.unchecked |= db.header().fingerprint == crate::fingerprint::NONE;
         let (level, layout) = (self.level, self.layout);
         for (t, old) in db.header().tables.iter().enumerate() {
             if old.kind == TableKind::Dense && derived.contains(&perfectplay_core::Tier(old.tier)) {
@@ -505,7 +511,10 @@ impl<'g> Writer<'g> {
             variant: self.game.variant(),
             canonical: self.canonical,
             file_len: 0,
-            fingerprint: crate::fingerprint::game_fingerprint(self.game),
+            fingerprint: match self.unchecked {
+                true => crate::fingerprint::NONE,
+                false => crate::fingerprint::game_fingerprint(self.game),
+            },
             analysis: std::mem::take(&mut self.analysis),
             tier_lines: std::mem::take(&mut self.tier_lines),
             tables: std::mem::take(&mut self.tables),

@@ -10,7 +10,7 @@ use perfectplay_core::{
 use perfectplay_db::{
     game_fingerprint, tier_dir, tier_fingerprint, Database, DbError, TierFiles, Writer,
 };
-use perfectplay_games::FoxAndGeese;
+use perfectplay_games::{FoxAndGeese, FuchsUndHenne};
 use perfectplay_solve::{solve, NoProgress, SolveOptions};
 
 /// A subtraction game: 20 counters, a move takes 1 to `most` of them, and whoever cannot move
@@ -118,6 +118,49 @@ fn shared_tiers_have_the_same_fingerprint_in_every_variant() {
     prints.dedup();
     assert_eq!(prints.len(), five.tiers().len(), "every tier its own fingerprint");
     assert_ne!(game_fingerprint(&four), game_fingerprint(&five));
+
+    // The far ends: 4 geese's tiers in 15 geese, 9 hens' in 12 hens.
+    let fifteen = FoxAndGeese::new("15-geese").unwrap();
+    for tier in four.tiers() {
+        assert_eq!(tier_fingerprint(&four, tier), tier_fingerprint(&fifteen, tier), "{tier:?}");
+    }
+    let nine = FuchsUndHenne::new("9-hens").unwrap();
+    let twelve = FuchsUndHenne::new("12-hens").unwrap();
+    for tier in nine.tiers() {
+        assert_eq!(tier_fingerprint(&nine, tier), tier_fingerprint(&twelve, tier), "{tier:?}");
+    }
+}
+
+#[test]
+fn a_tier_this_build_does_not_have_is_refused_and_a_copy_vouches_for_nothing() {
+    let four = FoxAndGeese::new("4-geese").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("4-geese.ppdb");
+    let mut w = Writer::new(&path, &four, true);
+    solve(&four, SolveOptions::default(), &NoProgress, Some(&mut w)).unwrap();
+    w.finish().unwrap();
+
+    // A tier numbered otherwise than this build numbers them: refused, not looked up.
+    let renumbered = dir.path().join("renumbered.ppdb");
+    std::fs::copy(&path, &renumbered).unwrap();
+    rewrite_header(&renumbered, |h| h.tables[0].tier = 999_999);
+    let e = Database::open(&renumbered).unwrap().check_game(&four).unwrap_err();
+    assert!(matches!(e, DbError::StaleRules { .. }) && e.to_string().contains("999999"), "{e}");
+
+    // A file without fingerprints (formats 1 to 3), copied: the copy has none either.
+    rewrite_header(&path, |h| {
+        h.fingerprint = 0;
+        h.tables.iter_mut().for_each(|t| t.fingerprint = 0);
+    });
+    let old = Database::open(&path).unwrap();
+    let copy = dir.path().join("copy.ppdb");
+    let mut w = Writer::new(&copy, &four, true);
+    w.add_tables_from(&old).unwrap();
+    w.finish().unwrap();
+    let copied = Database::open(&copy).unwrap();
+    assert_eq!(copied.header().fingerprint, 0);
+    assert!(copied.header().tables.iter().all(|t| t.fingerprint == 0));
+    copied.check_game(&four).unwrap();
 }
 
 #[test]

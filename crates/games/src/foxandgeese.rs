@@ -1298,7 +1298,7 @@ mod tests {
 
     /// Every tier a variant says another shares is that variant's tier too, of the same size, with
     /// the same positions at its indices (a sample of each), and their children at the same places.
-    /// Every tier with fewer geese than the start's is shared; none with as many.
+    /// Every other variant that has a tier is listed as sharing it (a larger one has every tier).
     #[test]
     fn a_tier_is_the_same_in_every_variant_that_has_it() {
         let mut draw = xorshift(0x9e37_79b9_7f4a_7c15);

@@ -1917,7 +1917,7 @@ mod tests {
 
     /// Every tier a variant says another shares is that variant's tier too, of the same size,
     /// with the same positions at its indices (a sample of each) and their children at the same
-    /// places; every tier with fewer hens than the start's is shared, none with as many.
+    /// places; every other variant of the goal that has a tier is listed as sharing it.
     #[test]
     fn a_tier_is_the_same_in_every_variant_of_its_goal_that_has_it() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;

@@ -21,7 +21,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use perfectplay_core::{Game, GameExt, Player, Tier, Value};
 
-use perfectplay_db::Database;
+use perfectplay_db::{Database, TableKind};
 
 use crate::oracle::{Oracle, Source};
 
@@ -570,6 +570,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 anyhow::bail!("{}: {} has no tier index to count by", file.display(), game.id());
             }
             db.check_game(game)?;
+            let derived = db.header().tables.iter().any(|t| t.kind == TableKind::Derived);
+            if db.is_pruned() || derived {
+                anyhow::bail!(
+                    "{}: pruned (it holds only the values of positions the start reaches); count \
+                     the database as solved, before `analyze --prune` or `db prune`",
+                    file.display()
+                );
+            }
             let tier = |t| match db.load_tier(t) {
                 Ok(Some(solved)) => Ok(std::borrow::Cow::Owned(solved)),
                 Ok(None) => Err(perfectplay_solve::SolveError::Sink(format!(
@@ -665,7 +673,6 @@ pub fn words(vr: perfectplay_core::ValueRemoteness) -> String {
     }
 }
 
-/// `db info`: the header's facts, sizes, bits per position and compression ratio.
 /// `db count`'s report: [`perfectplay_solve::count_positions_by_mover`]'s counts by the side to
 /// move, then by the side that wins.
 fn position_counts(game: &dyn Game, counts: &[[u64; 4]; 2], seconds: f64) -> String {
@@ -699,6 +706,7 @@ fn position_counts(game: &dyn Game, counts: &[[u64; 4]; 2], seconds: f64) -> Str
     s
 }
 
+/// `db info`: the header's facts, sizes, bits per position and compression ratio.
 fn db_info(db: &Database) -> String {
     use std::fmt::Write as _;
     let h = db.header();

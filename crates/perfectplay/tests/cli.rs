@@ -281,8 +281,8 @@ fn solve_writes_a_database_that_query_play_and_analyze_read() {
 
 /// `db count` counts every canonical position of a tiered game's database by side to move and
 /// value; the 4-geese figures are those `four_geese_every_position_counted_as_the_plain_model_
-/// counts_it` (perfectplay-solve) finds with a plain solver of its own. A game without tiers is
-/// refused with exit 2.
+/// counts_it` (perfectplay-solve) finds with a plain solver of its own. A pruned file, and a
+/// game without tiers, are refused with exit 2.
 #[test]
 fn db_count_counts_every_position_by_mover_and_winner() {
     let data = std::env::temp_dir().join(format!("perfectplay-cli-count-{}", std::process::id()));
@@ -296,6 +296,13 @@ fn db_count_counts_every_position_by_mover_and_winner() {
     assert!(out.contains("geese to move: lose 275154, draw 401377, tie 0, win 0"), "{out}");
     assert!(out.contains("fox   to move: lose 0, draw 202429, tie 0, win 391919"), "{out}");
     assert!(out.contains("won by geese 0, won by fox 667073, draws 603806, ties 0; 1270879 in all"));
+
+    // A pruned file holds no values for what the start does not reach: refused.
+    let o = run_in(&data, &["analyze", "foxandgeese", "--variant", "4-geese", "--prune"], "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let o = run_in(&data, &["db", "count", file.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("pruned"), "{}", text(&o).1);
 
     let o = run_in(&data, &["solve", "tictactoe"], "");
     assert!(o.status.success(), "{}", text(&o).1);
