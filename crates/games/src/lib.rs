@@ -433,9 +433,9 @@ pub fn catalog() -> &'static [CatalogEntry] {
             name: "Fox and Geese",
             // The issue's default is 002's selected 15 geese once solved; until then the
             // largest solved.
-            default_variant: "14-geese",
-            variant_syntax: "N-geese, N from 4 to 15 (002's selected rules; 4 to 14 solved so \
-                             far)",
+            default_variant: "15-geese",
+            variant_syntax: "N-geese, N from 4 to 15 (002's selected rules; all solved: 4 to 14 \
+                             draw, 15 the geese win)",
             listed_variants: &[
                 "4-geese", "6-geese", "8-geese", "9-geese", "13-geese", "14-geese", "15-geese",
             ],
