@@ -83,6 +83,11 @@ pub struct PositionReport {
     pub moves: Vec<MoveReport>,
 }
 
+/// The most indices of a tiered game that `query`, `play` and `analyze` solve in memory when it
+/// has no database: 9 geese's 1.7e9 (about 4 minutes and 2 GB) still; 10 geese's 4.3e9, or
+/// Fuchs und Henne's 21.7e9, not.
+const IN_MEMORY_INDICES: u64 = 2_000_000_000;
+
 impl<'a> Oracle<'a> {
     /// Solves the game in memory.
     pub fn solve(game: &'a dyn Game, options: SolveOptions) -> Result<Oracle<'a>> {
@@ -123,6 +128,19 @@ impl<'a> Oracle<'a> {
         }
         if Self::searched_live(game) {
             return Ok(Self::live(game));
+        }
+        let indices: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
+        if indices > IN_MEMORY_INDICES {
+            anyhow::bail!(
+                "no database at {}, and {} ({}) has {indices} indices, too many to solve in \
+                 memory for one answer: solve it first (`perfectplay solve {} --variant {} \
+                 --memory-limit 16GiB`, resumable)",
+                path.display(),
+                game.name(),
+                game.variant(),
+                game.id(),
+                game.variant()
+            );
         }
         eprintln!(
             "no database at {}; solving in memory (`perfectplay solve {} --variant {}` keeps it)",

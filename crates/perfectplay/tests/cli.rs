@@ -104,6 +104,10 @@ fn bad_input_says_what_was_expected_and_exits_2() {
         ),
         (&["analyze", "tictactoe", "--tiers"], "not solved by tiers"),
         (&["query", "tictactwo", "--variant", "5-marks", "start"], "regular | 3-marks | 2-marks"),
+        (
+            &["query", "fuchsundhenne", "--variant", "9-hens", "start"],
+            "too many to solve in memory",
+        ),
     ];
     for (args, expected) in cases {
         let o = run(args, "");
