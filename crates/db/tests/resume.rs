@@ -169,17 +169,31 @@ fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
     let whole = solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
     let whole_bytes = whole.heap_bytes() as u64;
     let whole_path = files.finish(None).unwrap().path;
-    // Room for the largest tier's own work and a tenth of the values.
+    // Room for the largest tier's own work and a tenth of the values: tiers held sparse where
+    // one value holds seven in eight of their indices, in compressed blocks where none does.
+    // With a sixty-fourth, sparse ones are squeezed into blocks too.
     let own = game.tiers().iter().map(|&t| 6 * game.tier_size(t)).max().unwrap();
-    let limit = own + whole_bytes / 10;
-    let mut files = TierFiles::new(dir.path().join("packed.ppdb"), &game, true);
-    let options = SolveOptions { memory_limit: Some(limit), ..SolveOptions::default() };
-    let phases = Phases::default();
-    solve(&game, options, &phases, Some(&mut files)).unwrap();
-    let notes = phases.0.into_inner().unwrap();
-    assert!(notes.iter().any(|l| l.contains("compressed in memory")), "{notes:?}");
-    let packed_path = files.finish(None).unwrap().path;
-    assert!(std::fs::read(whole_path).unwrap() == std::fs::read(packed_path).unwrap());
+    let mut notes = Vec::new();
+    for share in [10, 64] {
+        let limit = own + whole_bytes / share;
+        let mut files = TierFiles::new(dir.path().join(format!("packed{share}.ppdb")), &game, true);
+        let options = SolveOptions { memory_limit: Some(limit), ..SolveOptions::default() };
+        let phases = Phases::default();
+        solve(&game, options, &phases, Some(&mut files)).unwrap();
+        notes.extend(phases.0.into_inner().unwrap());
+        let packed_path = files.finish(None).unwrap().path;
+        assert!(std::fs::read(&whole_path).unwrap() == std::fs::read(packed_path).unwrap());
+    }
+    let count = |what: &str| {
+        notes
+            .iter()
+            .filter(|l| l.contains(what))
+            .filter_map(|l| l.split(what).next()?.rsplit(['(', ' ']).next()?.parse::<u32>().ok())
+            .sum::<u32>()
+    };
+    assert!(count(" of them sparse") > 0, "{notes:?}");
+    assert!(count(" sparse ones into blocks") > 0, "{notes:?}");
+    assert!(notes.iter().any(|l| l.contains("compressed in memory (0 of them")), "{notes:?}");
 }
 
 /// A solve of 5 geese beside the database of 4 geese copies the tiers they share

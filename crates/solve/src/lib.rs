@@ -218,6 +218,15 @@ impl TierValues {
         *self = TierValues::Packed(packed);
         true
     }
+
+    /// Compresses a packed tier's sparse form further, in blocks ([`PackedCodes::squeeze`]).
+    /// Returns whether it did.
+    pub fn squeeze(&mut self) -> bool {
+        match self {
+            TierValues::Packed(p) => p.squeeze(),
+            _ => false,
+        }
+    }
 }
 
 /// Receives each tier as soon as it is solved (the database writes it; memory keeps it).
@@ -375,22 +384,33 @@ impl Solution {
         self.tiers.get(*self.by_tier.get(tier.0 as usize)?)
     }
 
-    /// Compresses held tiers in memory ([`TierValues::pack`]), the earliest held first, until
+    /// Compresses held tiers in memory ([`TierValues::pack`], then [`TierValues::squeeze`]), the
+    /// earliest held first, until
     /// `extra` more bytes (those of tier `name`'s own work) fit under `limit`, and says so in a
     /// note. Returns whether they fit.
     fn fit(&mut self, extra: u64, limit: u64, name: &str, progress: &dyn Progress) -> bool {
-        let mut packed = 0;
-        for k in 0..self.tiers.len() {
-            if self.heap_bytes() as u64 + extra <= limit {
-                break;
+        // Sparse where they allow (read nearly as fast as whole), then, where that is not
+        // enough, in compressed blocks.
+        let (mut packed, mut sparse, mut squeezed) = (0, 0, 0);
+        for squeeze in [false, true] {
+            for k in 0..self.tiers.len() {
+                if self.heap_bytes() as u64 + extra <= limit {
+                    break;
+                }
+                let values = &mut self.tiers[k].values;
+                if squeeze {
+                    squeezed += usize::from(values.squeeze());
+                } else if values.pack() {
+                    packed += 1;
+                    sparse += usize::from(matches!(values, TierValues::Packed(p) if p.is_sparse()));
+                }
             }
-            packed += usize::from(self.tiers[k].values.pack());
         }
         let held = self.heap_bytes() as u64;
-        if packed > 0 {
+        if packed + squeezed > 0 {
             progress.note(&format!(
-                "tier {name}: {packed} held tiers compressed in memory to fit the limit ({held} \
-                 bytes held)"
+                "tier {name}: {packed} held tiers compressed in memory ({sparse} of them sparse), \
+                 {squeezed} sparse ones into blocks, to fit the limit ({held} bytes held)"
             ));
         }
         held + extra <= limit
