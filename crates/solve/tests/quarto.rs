@@ -4,7 +4,7 @@
 
 mod common;
 
-use perfectplay_core::{Game, Position};
+use perfectplay_core::{Game, Position, Value};
 use perfectplay_games::Quarto;
 use perfectplay_solve::{solve, AlphaBeta, NoProgress, Search, SolveOptions, TierSpace};
 
@@ -210,6 +210,39 @@ fn live_search_times_on_regular_quarto() {
                 q(0.99),
                 value_nodes / value_times.len() as u64
             );
+        }
+    }
+}
+
+/// The value alone (win, tie or lose: the window around a tie, [`AlphaBeta::value_only`]) of
+/// reachable positions at the levels of `QUARTO_LEVELS` (default 6), `QUARTO_COUNT` of each
+/// (default 3), each from an empty table of up to 2^`QUARTO_BITS` entries (default 26), one
+/// thread: how fast a proof's cost grows towards the start (benchmark: `--ignored --nocapture`;
+/// BENCHMARKS.md). From 7 pieces placed, each answer is checked against [`AlphaBeta::value`].
+#[test]
+#[ignore = "benchmark"]
+fn value_only_times_on_regular_quarto() {
+    let game = Quarto::new("regular").unwrap();
+    let levels: Vec<u32> = std::env::var("QUARTO_LEVELS")
+        .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+        .unwrap_or_else(|_| vec![6]);
+    let count: usize = std::env::var("QUARTO_COUNT").map(|v| v.parse().unwrap()).unwrap_or(3);
+    let bits: u32 = std::env::var("QUARTO_BITS").map(|v| v.parse().unwrap()).unwrap_or(26);
+    for level in levels {
+        for p in random_positions(&game, level, count, 7 + u64::from(level)) {
+            let mut only = AlphaBeta::with_table_bits(&game, bits);
+            let t = std::time::Instant::now();
+            let v = only.value_only(p).unwrap();
+            println!(
+                "level {level}: {} {v:?} in {:.2} s, {} nodes",
+                game.position_to_string(p),
+                t.elapsed().as_secs_f64(),
+                only.nodes()
+            );
+            assert_ne!(v, Value::Draw, "Quarto has no draws");
+            if level >= 7 {
+                assert_eq!(AlphaBeta::new(&game).value(p).unwrap().value(), v);
+            }
         }
     }
 }
