@@ -85,12 +85,13 @@ impl PackedCodes {
         if !matches!(self.store, Store::Sparse(_)) {
             return false;
         }
-        let codes = self.unpack();
-        *self = Self::with_store(
-            std::mem::take(&mut self.dictionary),
-            codes.len(),
-            Store::Blocks(Self::blocks(&codes)),
-        );
+        // Block by block, without the whole tier's codes at once (this runs to fit a limit).
+        let blocks = (0..self.len.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|b| compress_block(&self.decode(b)))
+            .collect();
+        *self =
+            Self::with_store(std::mem::take(&mut self.dictionary), self.len, Store::Blocks(blocks));
         true
     }
 
@@ -100,15 +101,7 @@ impl PackedCodes {
     }
 
     fn blocks(codes: &[u8]) -> Vec<Block> {
-        codes
-            .par_chunks(BLOCK)
-            .map(|chunk| match zstd::bulk::compress(chunk, LEVEL) {
-                Ok(c) if c.len() < chunk.len() => Block::Zstd(c.into_boxed_slice()),
-                // Codes that do not shrink (or, in principle, a failed compression) stay as
-                // they are.
-                _ => Block::Raw(chunk.into()),
-            })
-            .collect()
+        codes.par_chunks(BLOCK).map(compress_block).collect()
     }
 
     /// The distinct values, by code.
@@ -195,6 +188,15 @@ impl PackedCodes {
                 decoded.expect("a block compressed in this process decodes")
             }
         }
+    }
+}
+
+/// A block of codes compressed; codes that do not shrink (or, in principle, a failed
+/// compression) stay as they are.
+fn compress_block(chunk: &[u8]) -> Block {
+    match zstd::bulk::compress(chunk, LEVEL) {
+        Ok(c) if c.len() < chunk.len() => Block::Zstd(c.into_boxed_slice()),
+        _ => Block::Raw(chunk.into()),
     }
 }
 
