@@ -64,7 +64,6 @@ enum Command {
         no_analysis: bool,
         /// Most memory the solve may hold, like `12GiB` or `500MiB` (tiered games: tiers no
         /// longer needed are dropped, and a tier that cannot fit is refused before it starts).
-        /// With --no-analysis a tiered solve has the machine's memory as its limit unless given.
         #[arg(long, value_parser = parse_bytes)]
         memory_limit: Option<u64>,
         /// Solve only this tier (repeatable; names as `db info` prints them) into the tier files,

@@ -25,13 +25,6 @@ pub fn solve_into(
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<()> {
     let started = Instant::now();
-    let mut options = options;
-    // The analysis needs every tier in memory; without it, a tiered solve holds only what the
-    // tier in progress needs, with the machine's memory as its limit, so tiers finished earlier
-    // or copied from another variant are not read back unless a tier still to solve needs them.
-    if !analysis && options.memory_limit.is_none() && game.space().is_tiered() {
-        options.memory_limit = machine_memory();
-    }
     let only = options.only.clone();
     // Each tier goes to its own file as it is solved; a solve that was killed resumes
     // from the tiers it finished (unless --force).
@@ -158,11 +151,4 @@ pub fn start_line(game: &dyn Game, start: ValueRemoteness) -> String {
         game.player_name(game.to_move(game.start())),
         crate::words(start)
     )
-}
-
-/// The machine's memory in bytes (Linux's `/proc/meminfo`; `None` where it cannot be read).
-pub fn machine_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kib| kib << 10)
 }

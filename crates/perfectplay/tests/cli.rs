@@ -317,30 +317,6 @@ fn db_count_counts_every_position_by_mover_and_winner() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
-/// Without the analysis, a solve has the machine's memory as its limit: 4 geese beside the
-/// 5-geese database copies every tier and reads none of them back, and its database counts as 4
-/// geese solved alone (`db_count_counts_every_position_by_mover_and_winner`).
-#[test]
-fn a_variant_copied_whole_is_not_read_back_without_the_analysis() {
-    let data = std::env::temp_dir().join(format!("perfectplay-cli-copied-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let o = run_in(&data, &["solve", "foxandgeese", "--variant", "5-geese", "--no-analysis"], "");
-    assert!(o.status.success(), "{}", text(&o).1);
-    let o = run_in(&data, &["solve", "foxandgeese", "--variant", "4-geese", "--no-analysis"], "");
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{err}");
-    assert!(out.contains("shared:     42 tiers copied from the database of 5-geese"), "{out}");
-    assert!(out.contains("geese should draw"), "{out}");
-    assert!(err.contains("tier (4,16): finished by an earlier solve"), "{err}");
-    assert!(!err.contains("read back"), "{err}");
-    let file = data.join("foxandgeese").join("4-geese.ppdb");
-    let o = run_in(&data, &["db", "count", file.to_str().unwrap()], "");
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{err}");
-    assert!(out.contains("won by geese 0, won by fox 667073, draws 603806, ties 0; 1270879 in all"));
-    let _ = std::fs::remove_dir_all(&data);
-}
-
 /// A version 1 database answers as it is, and `db upgrade` rewrites it in this build's format
 /// with the same answers.
 #[test]
