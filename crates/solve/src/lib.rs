@@ -407,10 +407,19 @@ impl Solution {
             }
         }
         let held = self.heap_bytes() as u64;
-        if packed + squeezed > 0 {
+        let mut what = Vec::new();
+        if packed > 0 {
+            what.push(format!(
+                "{packed} held tiers compressed in memory ({sparse} of them sparse)"
+            ));
+        }
+        if squeezed > 0 {
+            what.push(format!("{squeezed} sparse ones squeezed into blocks"));
+        }
+        if !what.is_empty() {
             progress.note(&format!(
-                "tier {name}: {packed} held tiers compressed in memory ({sparse} of them sparse), \
-                 {squeezed} sparse ones into blocks, to fit the limit ({held} bytes held)"
+                "tier {name}: {} to fit the limit ({held} bytes held)",
+                what.join(", ")
             ));
         }
         held + extra <= limit

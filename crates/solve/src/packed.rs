@@ -3,7 +3,7 @@
 //! under a memory limit. Two forms:
 //! - **Sparse**, where one code holds nearly every index (Fox and Geese's draws: 98.7% of the
 //!   15-geese indices): a bit per index marks the others, whose codes follow in index order,
-//!   found through a count of the marks before every 512th index. About 1.14 bits an index plus
+//!   found through a count of the marks before every 512th index. 1.125 bits an index plus
 //!   a byte for each other code, and a lookup is a bit read, with a count only for the others.
 //! - **Blocks** of 4,096 codes, each compressed by zstd on its own, read through a worker's small
 //!   cache of decoded blocks ([`BlockCache`]): neighbouring positions' children lie in
@@ -382,10 +382,11 @@ mod tests {
         assert_eq!(packed.unpack(), codes);
         for i in (0..codes.len()).step_by(3) {
             assert_eq!(packed.code(i, &mut cache), Some(codes[i]), "{i}");
+            assert_eq!(packed.get(i), dictionary[usize::from(codes[i])]);
         }
         // Where no code holds seven in eight indices, blocks from the start.
         let spread: Vec<u8> = (0..2 * BLOCK).map(|i| (i / 700 % 4) as u8).collect();
-        let blocks = PackedCodes::pack(dictionary, &spread);
+        let blocks = PackedCodes::pack(dictionary.clone(), &spread);
         assert!(!blocks.is_sparse());
         assert_eq!(blocks.unpack(), spread);
     }
