@@ -267,8 +267,9 @@ impl ResultSink for TierFiles<'_> {
         true
     }
 
-    /// The tier's file exists and its header names the tier (its blocks are checked when it is
-    /// read back).
+    /// The tier's file exists, its header names the tier, and every block matches its checksum
+    /// (the blocks are decompressed only if a later tier reads the values back). A file that
+    /// fails is removed and its tier solved again, rather than failing [`TierFiles::finish`].
     fn kept(&mut self, tier: Tier) -> Result<bool, String> {
         let path = self.tier_path(tier);
         if !path.exists() {
@@ -278,6 +279,7 @@ impl ResultSink for TierFiles<'_> {
             db.check_game(self.game).is_ok()
                 && db.header().tables.len() == 1
                 && db.header().tables[0].tier == tier.0
+                && db.check_blocks().is_ok()
         });
         if !ok {
             std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
