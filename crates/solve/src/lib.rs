@@ -392,21 +392,23 @@ impl Solution {
         // Sparse where they allow (read nearly as fast as whole), then, where that is not
         // enough, in compressed blocks.
         let (mut packed, mut sparse, mut squeezed) = (0, 0, 0);
+        let mut held = self.heap_bytes() as u64;
         for squeeze in [false, true] {
             for k in 0..self.tiers.len() {
-                if self.heap_bytes() as u64 + extra <= limit {
+                if held + extra <= limit {
                     break;
                 }
                 let values = &mut self.tiers[k].values;
+                let before = values.heap_bytes() as u64;
                 if squeeze {
                     squeezed += usize::from(values.squeeze());
                 } else if values.pack() {
                     packed += 1;
                     sparse += usize::from(matches!(values, TierValues::Packed(p) if p.is_sparse()));
                 }
+                held = held - before + values.heap_bytes() as u64;
             }
         }
-        let held = self.heap_bytes() as u64;
         let mut what = Vec::new();
         if packed > 0 {
             what.push(format!(

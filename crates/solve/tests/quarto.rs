@@ -142,16 +142,30 @@ fn searches_on_two_threads_agree_with_one() {
     assert!(shared >= 5, "{shared} searches shared out");
 }
 
+/// A benchmark's setting from the environment variable `name`, else `default`.
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T
+where
+    T::Err: std::fmt::Debug,
+{
+    std::env::var(name).map_or(default, |v| v.parse().expect(name))
+}
+
+/// The levels (pieces placed) of `QUARTO_LEVELS`, separated by commas, else `default`.
+fn env_levels(default: &[u32]) -> Vec<u32> {
+    std::env::var("QUARTO_LEVELS").map_or_else(
+        |_| default.to_vec(),
+        |v| v.split(',').map(|x| x.parse().expect("QUARTO_LEVELS")).collect(),
+    )
+}
+
 /// Live solving times on the 4x4 board (benchmark: `--ignored --nocapture`; BENCHMARKS.md).
 #[test]
 #[ignore = "benchmark"]
 fn live_search_times_on_regular_quarto() {
     let game = Quarto::new("regular").unwrap();
-    let levels: Vec<u32> = std::env::var("QUARTO_LEVELS")
-        .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
-        .unwrap_or_else(|_| vec![12, 11, 10, 9]);
-    let count: usize = std::env::var("QUARTO_COUNT").map(|v| v.parse().unwrap()).unwrap_or(100);
-    let threads: usize = std::env::var("QUARTO_THREADS").map(|v| v.parse().unwrap()).unwrap_or(1);
+    let levels = env_levels(&[12, 11, 10, 9]);
+    let count: usize = env_or("QUARTO_COUNT", 100);
+    let threads: usize = env_or("QUARTO_THREADS", 1);
     for level in levels {
         let mut times = Vec::new();
         let mut nodes = 0;
@@ -223,11 +237,9 @@ fn live_search_times_on_regular_quarto() {
 #[ignore = "benchmark"]
 fn value_only_times_on_regular_quarto() {
     let game = Quarto::new("regular").unwrap();
-    let levels: Vec<u32> = std::env::var("QUARTO_LEVELS")
-        .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
-        .unwrap_or_else(|_| vec![6]);
-    let count: usize = std::env::var("QUARTO_COUNT").map(|v| v.parse().unwrap()).unwrap_or(3);
-    let bits: u32 = std::env::var("QUARTO_BITS").map(|v| v.parse().unwrap()).unwrap_or(26);
+    let levels = env_levels(&[6]);
+    let count: usize = env_or("QUARTO_COUNT", 3);
+    let bits: u32 = env_or("QUARTO_BITS", 26);
     for level in levels {
         for p in random_positions(&game, level, count, 7 + u64::from(level)) {
             let mut only = AlphaBeta::with_table_bits(&game, bits);
