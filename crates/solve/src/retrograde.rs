@@ -19,7 +19,8 @@
 //! dictionary of value-remoteness pairs; otherwise it holds the count of undecided children. One
 //! byte holds 127 codes and counters up to 127; a solve that needs more starts again with two-byte
 //! cells. The decided cells become the tier's stored codes in place, so the solve's peak is about
-//! one byte per position plus the frontier queues (8 bytes per queued position).
+//! one byte per position plus the frontier queues (4 bytes per queued position; 8 in a tier of
+//! more than 2^32 indices).
 //!
 //! A tier with children in lower tiers also holds, per position, the best result from outside the
 //! tier (2 bytes); a dense single-tier game holds none. Counters count distinct canonical children,
@@ -43,6 +44,8 @@ use crate::{BlockCache, SolveError, TierValues};
 const DECIDED: u16 = 1 << 15;
 const NO_EXTERNAL: u16 = u16::MAX;
 const CHUNK: usize = 1 << 12;
+/// Chunks whose decided positions are listed at once on their way into the queues.
+const SOURCE_BATCH: usize = 1 << 10;
 // Each chunk's care bits are whole words of the tier's bitmap.
 const _: () = assert!(CHUNK.is_multiple_of(64));
 
@@ -77,13 +80,15 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per
 /// position (one byte, two if the game needs them), the best external result (two bytes) where
-/// children can lie outside the tier, frontier queues (8 bytes per canonical position at worst,
-/// counted as a quarter of the indices) and the tier's stored values (one byte).
+/// children can lie outside the tier, frontier queues (4 bytes per queued position, 8 in a tier
+/// of more than 2^32 indices; at worst every canonical position, counted as a quarter of the
+/// indices) and the tier's stored values (one byte).
 pub(crate) fn bytes_needed<G: Game + ?Sized>(game: &G, tier: Tier, space: &TierSpace) -> u64 {
     let n = space.len();
     let dense = matches!(space, TierSpace::Dense { .. });
     let external = if dense && game.child_tiers(tier).is_empty() { 0 } else { 2 * n };
-    n + external + 2 * n + n
+    let queues = n / 4 * queue_entry_bytes(n as usize);
+    n + external + queues + n
 }
 
 /// Parent lists within the tier, built from forward moves for games without undo-moves.
@@ -276,17 +281,34 @@ impl Codes {
     }
 }
 
-/// Frontier queues by remoteness.
-#[derive(Default)]
-struct Levels(Vec<Vec<u64>>);
+/// Frontier queues by remoteness. In a tier of at most 2^32 indices (every tier of every game so
+/// far) a queued index takes four bytes, else eight.
+struct Levels {
+    short: Option<Vec<Vec<u32>>>,
+    long: Vec<Vec<u64>>,
+}
+
+/// Level `r` of `levels`, made where there is none yet.
+fn level<T>(levels: &mut Vec<Vec<T>>, r: usize) -> &mut Vec<T> {
+    if levels.len() <= r {
+        levels.resize_with(r + 1, Vec::new);
+    }
+    &mut levels[r]
+}
 
 impl Levels {
+    /// Queues for a tier of `n` indices.
+    fn new(n: usize) -> Levels {
+        Levels { short: (queue_entry_bytes(n) == 4).then(Vec::new), long: Vec::new() }
+    }
+
     fn push(&mut self, r: u16, i: u64) {
         let r = usize::from(r);
-        if self.0.len() <= r {
-            self.0.resize_with(r + 1, Vec::new);
+        match &mut self.short {
+            // `i` is an index of the tier, below 2^32.
+            Some(short) => level(short, r).push(i as u32),
+            None => level(&mut self.long, r).push(i),
         }
-        self.0[r].push(i);
     }
 
     fn append(&mut self, r: u16, items: &mut Vec<u64>) {
@@ -294,22 +316,39 @@ impl Levels {
             return;
         }
         let r = usize::from(r);
-        if self.0.len() <= r {
-            self.0.resize_with(r + 1, Vec::new);
-        }
-        if self.0[r].is_empty() {
-            std::mem::swap(&mut self.0[r], items);
-        } else {
-            self.0[r].append(items);
+        match &mut self.short {
+            Some(short) => level(short, r).extend(items.drain(..).map(|i| i as u32)),
+            None => {
+                let level = level(&mut self.long, r);
+                if level.is_empty() {
+                    std::mem::swap(level, items);
+                } else {
+                    level.append(items);
+                }
+            }
         }
     }
 
     fn take(&mut self, r: usize) -> Vec<u64> {
-        self.0.get_mut(r).map(std::mem::take).unwrap_or_default()
+        match &mut self.short {
+            Some(short) => short.get_mut(r).map_or_else(Vec::new, |level| {
+                std::mem::take(level).into_par_iter().map(u64::from).collect()
+            }),
+            None => self.long.get_mut(r).map(std::mem::take).unwrap_or_default(),
+        }
     }
 
     fn len(&self) -> usize {
-        self.0.len()
+        self.short.as_ref().map_or(self.long.len(), Vec::len)
+    }
+}
+
+/// The bytes a queued index takes in a tier of `n` indices.
+fn queue_entry_bytes(n: usize) -> u64 {
+    if n as u64 <= 1 << 32 {
+        4
+    } else {
+        8
     }
 }
 
@@ -593,10 +632,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             return Err(Fail::Narrow);
         }
 
-        let mut win_lose = Levels::default();
-        let mut ties = Levels::default();
-        let mut win_lose_candidates = Levels::default();
-        let mut tie_candidates = Levels::default();
+        let mut win_lose = Levels::new(n);
+        let mut ties = Levels::new(n);
+        let mut win_lose_candidates = Levels::new(n);
+        let mut tie_candidates = Levels::new(n);
         let mut edges = Vec::new();
         let mut care = Vec::with_capacity(if keeps_care { n.div_ceil(64) } else { 0 });
         for (s, mut e, c) in chunks {
@@ -624,24 +663,30 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         if undecided > 0 {
             // The sources: positions initialisation decided as wins, losses or ties.
             let dictionary = codes.snapshot();
-            let decided: Vec<Vec<(u64, ValueRemoteness)>> = (0..n.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|c| {
-                    (c * CHUNK..((c + 1) * CHUNK).min(n))
-                        .filter_map(|i| {
-                            let s = cells.load(i);
-                            let vr = *dictionary.get(usize::from(s & !DECIDED))?;
-                            (s & DECIDED != 0 && vr.value() != Value::Draw)
-                                .then_some((i as u64, vr))
-                        })
-                        .collect()
-                })
-                .collect();
             let mut sources = 0u64;
-            for (i, vr) in decided.into_iter().flatten() {
-                let levels = if vr.value() == Value::Tie { &mut ties } else { &mut win_lose };
-                levels.push(vr.remoteness_or_zero(), i);
-                sources += 1;
+            // A batch of chunks at a time, so that the list of what a batch decided stays small
+            // beside the queues it goes into.
+            let chunks = n.div_ceil(CHUNK);
+            for batch in (0..chunks).step_by(SOURCE_BATCH) {
+                let decided: Vec<Vec<(u64, ValueRemoteness)>> = (batch
+                    ..(batch + SOURCE_BATCH).min(chunks))
+                    .into_par_iter()
+                    .map(|c| {
+                        (c * CHUNK..((c + 1) * CHUNK).min(n))
+                            .filter_map(|i| {
+                                let s = cells.load(i);
+                                let vr = *dictionary.get(usize::from(s & !DECIDED))?;
+                                (s & DECIDED != 0 && vr.value() != Value::Draw)
+                                    .then_some((i as u64, vr))
+                            })
+                            .collect()
+                    })
+                    .collect();
+                for (i, vr) in decided.into_iter().flatten() {
+                    let levels = if vr.value() == Value::Tie { &mut ties } else { &mut win_lose };
+                    levels.push(vr.remoteness_or_zero(), i);
+                    sources += 1;
+                }
             }
             let reverse = collect_edges.then(|| reverse_edges(n, edges));
             let state = State { cells: &cells, codes: &codes, external: &external };
