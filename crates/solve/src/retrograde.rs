@@ -281,8 +281,8 @@ impl Codes {
     }
 }
 
-/// Frontier queues by remoteness. In a tier of at most 2^32 indices (every tier of every game so
-/// far) a queued index takes four bytes, else eight.
+/// Frontier queues by remoteness. In a tier of at most 2^32 indices a queued index takes four
+/// bytes, else eight.
 struct Levels {
     short: Option<Vec<Vec<u32>>>,
     long: Vec<Vec<u64>>,
