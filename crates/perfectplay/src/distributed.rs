@@ -145,6 +145,9 @@ fn manage(
             solved.insert(t);
         }
     }
+    for p in files.discarded() {
+        out(format!("discarded:  {} failed its checks; its tier is solved again", p.display()))?;
+    }
     if !solved.is_empty() {
         out(format!(
             "resumed:    {} of {} tiers solved by an earlier run",
