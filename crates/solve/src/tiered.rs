@@ -10,6 +10,12 @@
 //! The search goes tier by tier from the start's down (moves never climb), to a fixed point within
 //! each tier.
 //!
+//! A game of two symmetries and no exchange whose start is not its own image (Fox and Geese with
+//! an odd number of geese) uses the second bit for the other orientation instead: "mirrored", a
+//! member that is the canonical form's image under the symmetry that is not the identity. A child
+//! of the mirrored member is the mirror of the child of the canonical form, so the same rule
+//! carries a side to the children, and a class's reachable members are again those of its sides.
+//!
 //! [`PositionSpace::Tiered`]: perfectplay_core::PositionSpace::Tiered
 
 use std::borrow::Cow;
@@ -155,11 +161,25 @@ pub struct Reached {
     marks: Marks,
     /// Per tier (in `marks.tiers`' order), whether its marks are every index the start reaches.
     complete: Vec<bool>,
-    /// Whether the start is not its own image under every symmetry (Fox and Geese's 8 geese):
-    /// the classes reached are right, but not which of their members are, so nothing is counted.
-    classes_only: bool,
+    /// What the second bit of an index says, and whether members can be counted.
+    sides: Sides,
     /// Per tier, its number of indices.
     size: Vec<u64>,
+}
+
+/// What a search's second bit per index means ([`Reached`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sides {
+    /// Reached as a member of the exchange (unused without one): the start is its own image
+    /// under every symmetry but the exchange.
+    Exchanged,
+    /// Reached as the canonical form's image under the game's one symmetry besides the identity
+    /// (a game without an exchange whose start is not symmetric).
+    Mirrored,
+    /// Not used: the start is not its own image under the symmetries, and they are more than a
+    /// mirror. The classes reached are right, but not which of their members are, so members
+    /// are not counted.
+    ClassesOnly,
 }
 
 impl std::fmt::Debug for Reached {
@@ -169,8 +189,9 @@ impl std::fmt::Debug for Reached {
 }
 
 impl Reached {
-    /// The sides by which index `index` of tier `t` was reached: bit 0 as is, bit 1 exchanged;
-    /// 0 if it was not (or `t` is not a tier of the game).
+    /// The sides by which index `index` of tier `t` was reached: bit 0 as is, bit 1 exchanged
+    /// (or mirrored, the module's header says when); 0 if it was not (or `t` is not a tier of
+    /// the game).
     pub fn sides(&self, t: Tier, index: u64) -> u8 {
         let Some(k) = self.marks.slot(t) else { return 0 };
         if !self.complete[k] {
@@ -222,8 +243,9 @@ impl Reached {
 
 /// Searches the positions reachable from a tiered game's start, tier by tier from the start's
 /// down, over canonical indices (the module's header says how sides are told apart). A start
-/// that is not its own image under the symmetries (in a game without an exchange) gives the
-/// classes reached, which [`count_reached`] then refuses to count.
+/// that is not its own image under the symmetries, in a game without an exchange and with more
+/// symmetries than a mirror, gives the classes reached, which [`count_reached`] then refuses to
+/// count.
 pub fn reach_tiered<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
@@ -258,12 +280,18 @@ fn reach<G: Game + ?Sized>(
     let mut images = Vec::new();
     game.symmetry_images(start, &mut images);
     let exchanged_start = game.exchange(start);
-    let classes_only = images.iter().any(|&q| q != start && Some(q) != exchanged_start);
-    if classes_only && exchanged_start.is_some() {
+    let sides = if !images.iter().any(|&q| q != start && Some(q) != exchanged_start) {
+        Sides::Exchanged
+    } else if exchanged_start.is_some() {
         return Err(SolveError::Unsupported {
             what: "analysis of a game with an exchange whose start is not symmetric".into(),
         });
-    }
+    } else if game.symmetry().is_some_and(|s| s.symmetry_count() == 2) {
+        Sides::Mirrored
+    } else {
+        Sides::ClassesOnly
+    };
+    let mirrored = sides == Sides::Mirrored;
     // Which tiers' marks will be complete: every tier's in a whole search; in a one-pass search
     // those without moves inside whose parents are all complete (parents come later in `tiers`).
     let mut complete = vec![true; tiers.len()];
@@ -293,7 +321,10 @@ fn reach<G: Game + ?Sized>(
     // Marks only where they will be complete: a one-pass search leaves out the tiers with moves
     // inside and everything above them, which a pruning rewrite copies as they are.
     let marks = Marks::new(game, &tiers, &complete);
-    let (c, exchanged) = game.canonical_exchanged(start);
+    let (c, exchanged) = match mirrored {
+        true => (game.canonical(start), game.canonical(start) != start),
+        false => game.canonical_exchanged(start),
+    };
     let start_slot = marks.slot(game.tier(c)).ok_or_else(|| not_solved(c))?;
     if complete[start_slot] {
         Marks::set(&marks.bits[start_slot], game.tier_index(c) * SIDES + u64::from(exchanged));
@@ -327,15 +358,22 @@ fn reach<G: Game + ?Sized>(
                             continue;
                         }
                         sided.clear();
-                        let by_kernel = game
-                            .kernel()
-                            .is_some_and(|k| k.child_locations_sided(p, &mut sided, &mut cache));
+                        let by_kernel = !mirrored
+                            && game.kernel().is_some_and(|k| {
+                                k.child_locations_sided(p, &mut sided, &mut cache)
+                            });
                         if !by_kernel {
                             children.clear();
                             game.children(p, &mut children);
                             sided.extend(children.iter().map(|&child| {
-                                let (cc, exchanged) = game.canonical_exchanged(child);
-                                (game.tier(cc), game.tier_index(cc), exchanged)
+                                let (cc, side) = match mirrored {
+                                    true => {
+                                        let cc = game.canonical(child);
+                                        (cc, cc != child)
+                                    }
+                                    false => game.canonical_exchanged(child),
+                                };
+                                (game.tier(cc), game.tier_index(cc), side)
                             }));
                         }
                         for &(ct, ci, exchanged) in &sided {
@@ -379,7 +417,7 @@ fn reach<G: Game + ?Sized>(
     }
     progress.end();
     let size = tiers.iter().map(|&t| game.tier_size(t)).collect();
-    Ok(Reached { marks, complete, classes_only, size })
+    Ok(Reached { marks, complete, sides, size })
 }
 
 /// Counts the reachable positions found by [`reach_tiered`] per value-remoteness for the whole
@@ -390,7 +428,7 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
     progress: &dyn Progress,
 ) -> Result<(Analysis, Vec<TierReport>), SolveError> {
-    if reached.classes_only {
+    if reached.sides == Sides::ClassesOnly {
         return Err(SolveError::Unsupported {
             what: "counting the positions reached from a start that is not symmetric".into(),
         });
@@ -421,7 +459,24 @@ pub fn count_reached<'s, G: Game + ?Sized>(
                     let p = p.ok_or_else(|| unnamed(game, t, index))?;
                     let vr = solved.values.get(index as usize);
                     let mut members = 0u64;
-                    if let Some(size) = game.kernel().and_then(|k| k.side_class_size(p)) {
+                    let side_class_size = match reached.sides {
+                        Sides::Exchanged => game.kernel().and_then(|k| k.side_class_size(p)),
+                        _ => None,
+                    };
+                    if reached.sides == Sides::Mirrored {
+                        // The canonical form, and its mirror image where that is another
+                        // position: the members of the sides reached.
+                        images.clear();
+                        game.symmetry_images(p, &mut images);
+                        let mirror = images.iter().copied().find(|&q| q != p);
+                        for (side, q) in [Some(p), mirror].into_iter().enumerate() {
+                            let Some(q) = q else { continue };
+                            if sides >> side & 1 == 1 || (mirror.is_none() && sides != 0) {
+                                members += 1;
+                                counts.tier_many(game.tier(q).0 as usize, vr, 1);
+                            }
+                        }
+                    } else if let Some(size) = side_class_size {
                         // The class's members on each side reached, in their tiers.
                         if sides & 1 == 1 {
                             members += size;
@@ -504,10 +559,11 @@ pub fn count_reached<'s, G: Game + ?Sized>(
 /// as the exchanged position), counted by the player to move in them and their value:
 /// `counts[player][value]`, [`Player::First`]'s row first, values indexed as [`Value`] orders
 /// them (lose, draw, tie, win). Where the exchange merges classes, a class reached by both
-/// sides is one state, counted by its canonical member's player to move. These are states up to
-/// the symmetries, as 002 counts Fox and Geese's (by the side that wins them). Unlike [`count_reached`], nothing needs the members of
-/// a class told apart, so a start that is not its own image (Fox and Geese's even layouts) is
-/// counted too.
+/// sides is one state, counted by its canonical member's player to move; so is a class reached
+/// in both orientations of a mirror. These are states up to the symmetries, as 002 counts Fox and
+/// Geese's (by the side that wins them). Unlike [`count_reached`], nothing needs the members of a
+/// class told apart, so a start that is not its own image under more symmetries than a mirror
+/// is counted too.
 ///
 /// [`Player::First`]: perfectplay_core::Player::First
 pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
@@ -520,7 +576,7 @@ pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
     let tiers = &reached.marks.tiers;
     let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
     progress.begin("count classes", Some(total));
-    let merges = game.exchange_merges_classes();
+    let merges = game.exchange_merges_classes() || reached.sides == Sides::Mirrored;
     let mut counts = [[0u64; 4]; 2];
     for (k, &t) in tiers.iter().enumerate() {
         let solved = tier_values(t)?;
