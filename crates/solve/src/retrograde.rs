@@ -281,11 +281,11 @@ impl Codes {
     }
 }
 
-/// Frontier queues by remoteness. In a tier of at most 2^32 indices a queued index takes four
-/// bytes, else eight.
-struct Levels {
-    short: Option<Vec<Vec<u32>>>,
-    long: Vec<Vec<u64>>,
+/// Frontier queues by remoteness, one list of indices per level. In a tier of at most 2^32
+/// indices a queued index takes four bytes (`Short`), else eight (`Long`).
+enum Levels {
+    Short(Vec<Vec<u32>>),
+    Long(Vec<Vec<u64>>),
 }
 
 /// Level `r` of `levels`, made where there is none yet.
@@ -299,15 +299,18 @@ fn level<T>(levels: &mut Vec<Vec<T>>, r: usize) -> &mut Vec<T> {
 impl Levels {
     /// Queues for a tier of `n` indices.
     fn new(n: usize) -> Levels {
-        Levels { short: (queue_entry_bytes(n) == 4).then(Vec::new), long: Vec::new() }
+        match queue_entry_bytes(n) {
+            4 => Levels::Short(Vec::new()),
+            _ => Levels::Long(Vec::new()),
+        }
     }
 
     fn push(&mut self, r: u16, i: u64) {
         let r = usize::from(r);
-        match &mut self.short {
+        match self {
             // `i` is an index of the tier, below 2^32.
-            Some(short) => level(short, r).push(i as u32),
-            None => level(&mut self.long, r).push(i),
+            Levels::Short(short) => level(short, r).push(i as u32),
+            Levels::Long(long) => level(long, r).push(i),
         }
     }
 
@@ -316,10 +319,10 @@ impl Levels {
             return;
         }
         let r = usize::from(r);
-        match &mut self.short {
-            Some(short) => level(short, r).extend(items.drain(..).map(|i| i as u32)),
-            None => {
-                let level = level(&mut self.long, r);
+        match self {
+            Levels::Short(short) => level(short, r).extend(items.drain(..).map(|i| i as u32)),
+            Levels::Long(long) => {
+                let level = level(long, r);
                 if level.is_empty() {
                     std::mem::swap(level, items);
                 } else {
@@ -330,16 +333,19 @@ impl Levels {
     }
 
     fn take(&mut self, r: usize) -> Vec<u64> {
-        match &mut self.short {
-            Some(short) => short.get_mut(r).map_or_else(Vec::new, |level| {
+        match self {
+            Levels::Short(short) => short.get_mut(r).map_or_else(Vec::new, |level| {
                 std::mem::take(level).into_par_iter().map(u64::from).collect()
             }),
-            None => self.long.get_mut(r).map(std::mem::take).unwrap_or_default(),
+            Levels::Long(long) => long.get_mut(r).map(std::mem::take).unwrap_or_default(),
         }
     }
 
     fn len(&self) -> usize {
-        self.short.as_ref().map_or(self.long.len(), Vec::len)
+        match self {
+            Levels::Short(short) => short.len(),
+            Levels::Long(long) => long.len(),
+        }
     }
 }
 
