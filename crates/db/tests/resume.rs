@@ -335,3 +335,65 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     let four_path = perfectplay_db::variant_path(&path, "4-geese");
     assert!(std::fs::read(&smaller).unwrap() == std::fs::read(four_path).unwrap());
 }
+
+/// Counts the tiers read back whole from the files it passes on to.
+struct Counting<'a, 'g> {
+    files: &'a mut TierFiles<'g>,
+    reads: usize,
+}
+
+impl ResultSink for Counting<'_, '_> {
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String> {
+        self.files.tier_solved(tier)
+    }
+    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+        let back = self.files.resume(tier)?;
+        self.reads += usize::from(back.is_some());
+        Ok(back)
+    }
+    fn keeps_tiers(&self) -> bool {
+        true
+    }
+    fn kept(&mut self, tier: Tier) -> Result<bool, String> {
+        self.files.kept(tier)
+    }
+    fn reload(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+        let back = self.files.reload(tier)?;
+        self.reads += usize::from(back.is_some());
+        Ok(back)
+    }
+}
+
+/// A solve whose solution nobody reads (`solve --no-analysis`: no `hold_all`) reads a tier it
+/// finds in its files only when a tier it solves needs it: 4 geese beside the database of 5 geese
+/// reads none of the tiers it copies, where a solve that returns them all reads each. Both write
+/// the database of 4 geese solved alone, byte for byte.
+#[test]
+fn a_solve_without_hold_all_reads_no_tier_it_does_not_need() {
+    let small = perfectplay_games::FoxAndGeese::new("4-geese").unwrap();
+    let game = perfectplay_games::FoxAndGeese::new("5-geese").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = TierFiles::new(dir.path().join("alone.ppdb"), &small, true);
+    solve(&small, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
+    let alone = files.finish(None).unwrap().path;
+    let five = dir.path().join("data").join("5-geese.ppdb");
+    let mut files = TierFiles::new(&five, &game, true);
+    solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
+    files.finish(None).unwrap();
+
+    for (hold_all, reads) in [(false, 0), (true, small.tiers().len())] {
+        let path = dir.path().join(format!("hold-{hold_all}")).join("4-geese.ppdb");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy(&five, perfectplay_db::variant_path(&path, "5-geese")).unwrap();
+        let mut files = TierFiles::new(&path, &small, true);
+        assert_eq!(files.adopted().len(), 0);
+        assert_eq!(files.adopt_shared().copied.len(), 1);
+        let mut counting = Counting { files: &mut files, reads: 0 };
+        let options = SolveOptions { hold_all, ..SolveOptions::default() };
+        let solution = solve(&small, options, &NoProgress, Some(&mut counting)).unwrap();
+        assert_eq!(counting.reads, reads, "hold_all {hold_all}");
+        assert_eq!(solution.tiers().len(), reads);
+        files.finish(None).unwrap();
+        assert!(std::fs::read(&path).unwrap() == std::fs::read(&alone).unwrap());
+    }
+}

@@ -26,6 +26,9 @@ pub fn solve_into(
 ) -> Result<()> {
     let started = Instant::now();
     let only = options.only.clone();
+    // Without an analysis nothing reads the solution but the start's value: the solve holds
+    // only what its tiers still need.
+    let options = SolveOptions { hold_all: analysis, ..options };
     // Each tier goes to its own file as it is solved; a solve that was killed resumes
     // from the tiers it finished (unless --force).
     let mut tiers = TierFiles::new(path, game, options.canonicalize);

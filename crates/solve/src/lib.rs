@@ -277,11 +277,17 @@ pub struct SolveOptions {
     /// have been finished by an earlier solve, and are read back from the sink. For solving a
     /// game's tiers in separate processes, or timing one tier.
     pub only: Option<Vec<Tier>>,
+    /// Return every tier in the solution, for an analysis after the solve (the default). Without
+    /// it, a tiered solve whose sink keeps the tiers holds only what the tiers still to solve
+    /// need, as under a memory limit: a tier an earlier solve finished is read back only when a
+    /// later tier needs it, and a tier is dropped once no later tier does. A variant whose tiers
+    /// are all in its tier files then reads none of them.
+    pub hold_all: bool,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { canonicalize: true, memory_limit: None, only: None }
+        SolveOptions { canonicalize: true, memory_limit: None, only: None, hold_all: true }
     }
 }
 
@@ -552,7 +558,8 @@ pub fn solve<G: Game + ?Sized>(
             "solving chosen tiers needs a tiered game and tier files".into(),
         ));
     }
-    let lean = tiered && (options.memory_limit.is_some() || options.only.is_some()) && keeps;
+    let bounded = options.memory_limit.is_some() || options.only.is_some();
+    let lean = tiered && (bounded || !options.hold_all) && keeps;
     for (k, (tier, space)) in spaces.into_iter().enumerate() {
         let size = space.len();
         let name = game.tier_name(tier);
@@ -565,10 +572,12 @@ pub fn solve<G: Game + ?Sized>(
                 done += size;
                 continue;
             }
+            // Under a bound, only the child tiers stay; without one, every tier a tier still to
+            // solve needs.
             let children = game.child_tiers(tier);
             let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
             for t in held {
-                if !children.contains(&t) {
+                if !children.contains(&t) && (bounded || !needed_by(t, k)) {
                     solution.evict(t);
                 }
             }
