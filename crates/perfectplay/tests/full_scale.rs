@@ -1,8 +1,8 @@
-//! Topitop, Bagh-Chal, Fox and Geese (9 to 15 geese) and Fuchs und Henne (9 hens) at full scale,
-//! against their databases (`perfectplay solve topitop`, `perfectplay solve baghchal --no-analysis
+//! Topitop, Bagh-Chal, Fox and Geese (9 to 15 geese) and Fuchs und Henne (9 and 10 hens) at full
+//! scale, against their databases (`perfectplay solve topitop`, `perfectplay solve baghchal --no-analysis
 //! --memory-limit 12GiB`, `perfectplay solve foxandgeese --variant N-geese --no-analysis
 //! --memory-limit 16GiB`, `perfectplay solve fuchsundhenne --variant 9-hens --no-analysis
-//! --memory-limit 16GiB`;
+//! --memory-limit 16GiB`, the same with `10-hens` and `20GiB`);
 //! BENCHMARKS.md says how they were run). Ignored in the default suite (where only the checks themselves run, on a small
 //! pruned database); they fail, not pass, when a database is missing:
 //!
@@ -205,6 +205,12 @@ fn fuchs_und_henne(hens: u32) {
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn fuchs_und_henne_9_hens_samples_agree_with_children() {
     fuchs_und_henne(9);
+}
+
+#[test]
+#[ignore = "full scale: needs the solved database (see the module documentation)"]
+fn fuchs_und_henne_10_hens_samples_agree_with_children() {
+    fuchs_und_henne(10);
 }
 
 /// The full-scale checks themselves, on a database small enough for the default suite: Six Men's
