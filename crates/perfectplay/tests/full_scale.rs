@@ -1,10 +1,10 @@
 //! Topitop, Bagh-Chal, Fox and Geese (9 to 15 geese) and Fuchs und Henne (9 and 10 hens) at full
-//! scale, against their databases (`perfectplay solve topitop`, `perfectplay solve baghchal --no-analysis
-//! --memory-limit 12GiB`, `perfectplay solve foxandgeese --variant N-geese --no-analysis
-//! --memory-limit 16GiB`, `perfectplay solve fuchsundhenne --variant 9-hens --no-analysis
-//! --memory-limit 16GiB`, the same with `10-hens` and `20GiB`);
-//! BENCHMARKS.md says how they were run). Ignored in the default suite (where only the checks themselves run, on a small
-//! pruned database); they fail, not pass, when a database is missing:
+//! scale, against their databases (`perfectplay solve topitop`, `perfectplay solve baghchal
+//! --no-analysis --memory-limit 12GiB`, `perfectplay solve foxandgeese --variant N-geese
+//! --no-analysis --memory-limit 16GiB`, `perfectplay solve fuchsundhenne --variant 9-hens
+//! --no-analysis --memory-limit 16GiB`, the same with `10-hens` and `20GiB`; BENCHMARKS.md says
+//! how they were run). Ignored in the default suite (where only the checks themselves run, on a
+//! small pruned database); they fail, not pass, when a database is missing:
 //!
 //! ```text
 //! PERFECTPLAY_FULL=1 PERFECTPLAY_DATA=/path/to/data \
