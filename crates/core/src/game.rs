@@ -363,6 +363,18 @@ pub trait TierKernel: Send + Sync {
     ) -> bool {
         false
     }
+    /// In a game of two symmetries (the identity and a mirror) without an exchange: the (tier,
+    /// index) of the canonical forms of a position's children, each with whether the child is the
+    /// mirror image of its canonical form (`false` for a child that is its own image); repeats
+    /// allowed. `false` where the kernel does not give them (the caller canonicalizes each child).
+    fn child_locations_mirrored(
+        &self,
+        _position: Position,
+        _out: &mut Vec<(Tier, u64, bool)>,
+        _cache: &mut KernelCache,
+    ) -> bool {
+        false
+    }
     /// The number of distinct images of a canonical position under the symmetries that keep the
     /// players, where all of them are canonical "as is" and none is an image of the position's
     /// exchange (a class then has that many members on each side reached). `None`: not given.

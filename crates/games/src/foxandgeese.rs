@@ -762,6 +762,13 @@ impl FoxAndGeese {
         }
     }
 
+    /// Whether the position is the mirror image of its canonical form (not its own image): the
+    /// fox right of the middle, or on it with the geese's image the lesser set.
+    fn is_mirrored(&self, q: Parts) -> bool {
+        let (l, fox) = (self.layout, q.fox as usize);
+        l.class[fox] == u8::MAX || (l.mirror[fox] == fox && l.mirror_set(q.geese) < q.geese)
+    }
+
     /// The tier and index of a position's canonical form, in one step.
     fn locate_parts(&self, mut q: Parts) -> (Tier, u64) {
         let l = self.layout;
@@ -896,6 +903,19 @@ impl TierKernel for FoxAndGeese {
         self.each_child(Parts::of(p), |child| {
             let (t, i) = self.locate_parts(child);
             out.push((t, i, false));
+        });
+        true
+    }
+    fn child_locations_mirrored(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64, bool)>,
+        _cache: &mut KernelCache,
+    ) -> bool {
+        out.clear();
+        self.each_child(Parts::of(p), |child| {
+            let (t, i) = self.locate_parts(child);
+            out.push((t, i, self.is_mirrored(child)));
         });
         true
     }

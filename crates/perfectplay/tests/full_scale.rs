@@ -128,7 +128,8 @@ fn fox_and_geese_states(geese: u32) {
     let game = perfectplay_games::FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
     let db = database(&game);
     let started = std::time::Instant::now();
-    let reached = perfectplay_solve::reach_tiered(&game, &perfectplay_solve::NoProgress).unwrap();
+    let reached =
+        perfectplay_solve::reach_tiered_classes(&game, &perfectplay_solve::NoProgress).unwrap();
     let searched = started.elapsed().as_secs_f64();
     let tier = |t| match db.load_tier_of(&game, t) {
         Ok(Some(solved)) => Ok(std::borrow::Cow::Owned(solved)),

@@ -22,7 +22,7 @@ pub use search::{AlphaBeta, Search, TABLE_BITS};
 pub use space::{SortedPositions, TierSpace};
 pub use tiered::{
     analyze_tiered, analyze_tiered_from, count_classes_by_mover, count_positions_by_mover,
-    count_reached, reach_tiered, reach_tiered_one_pass, Reached, TierReport,
+    count_reached, reach_tiered, reach_tiered_classes, reach_tiered_one_pass, Reached, TierReport,
 };
 
 /// Why a solve failed. Each is a bug in a game's rules or a limit of the engine, never bad input.
@@ -278,10 +278,11 @@ pub struct SolveOptions {
     /// game's tiers in separate processes, or timing one tier.
     pub only: Option<Vec<Tier>>,
     /// Return every tier in the solution, for an analysis after the solve (the default). Without
-    /// it, a tiered solve whose sink keeps the tiers holds only what the tiers still to solve
-    /// need, as under a memory limit: a tier an earlier solve finished is read back only when a
-    /// later tier needs it, and a tier is dropped once no later tier does. A variant whose tiers
-    /// are all in its tier files then reads none of them.
+    /// it, a tiered solve whose sink keeps the tiers holds only what the tiers after it need, as
+    /// under a memory limit: a tier an earlier solve finished is read back only when a tier to
+    /// solve needs it, and a tier is dropped once no later tier lists it as a child (solved or
+    /// found in the files). A variant whose tiers are all in its tier files then reads none of
+    /// them.
     pub hold_all: bool,
 }
 
@@ -550,8 +551,8 @@ pub fn solve<G: Game + ?Sized>(
     let needed_by = |tier: Tier, from: usize| {
         !tiered || order[from..].iter().any(|t| game.child_tiers(*t).contains(&tier))
     };
-    // Under a memory limit with a sink that keeps tiers, the solve holds only what the tier in
-    // progress needs.
+    // Under a memory limit, for chosen tiers, or without `hold_all`, with a sink that keeps tiers,
+    // the solve holds only what the tiers in progress need ("lean").
     let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
     if options.only.is_some() && !(tiered && keeps) {
         return Err(SolveError::Sink(

@@ -11,7 +11,7 @@
 //! each tier.
 //!
 //! A game of two symmetries and no exchange whose start is not its own image (Fox and Geese with
-//! an odd number of geese) uses the second bit for the other orientation instead: "mirrored", a
+//! 5, 8, 10, 12 or 14 geese) uses the second bit for the other orientation instead: "mirrored", a
 //! member that is the canonical form's image under the symmetry that is not the identity. A child
 //! of the mirrored member is the mirror of the child of the canonical form, so the same rule
 //! carries a side to the children, and a class's reachable members are again those of its sides.
@@ -250,7 +250,17 @@ pub fn reach_tiered<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
 ) -> Result<Reached, SolveError> {
-    reach(game, progress, false)
+    reach(game, progress, false, true)
+}
+
+/// [`reach_tiered`] for the classes reached only ([`count_classes_by_mover`], pruning): a start
+/// that is not its own mirror image is searched one bit per class, each class once, and
+/// [`count_reached`] then refuses to count.
+pub fn reach_tiered_classes<G: Game + ?Sized>(
+    game: &G,
+    progress: &dyn Progress,
+) -> Result<Reached, SolveError> {
+    reach(game, progress, false, false)
 }
 
 /// [`reach_tiered`] through the tiers without moves inside themselves
@@ -262,13 +272,15 @@ pub fn reach_tiered_one_pass<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
 ) -> Result<Reached, SolveError> {
-    reach(game, progress, true)
+    reach(game, progress, true, false)
 }
 
+/// `members`: tell a class's mirrored orientation apart where the start needs it.
 fn reach<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
     one_pass: bool,
+    members: bool,
 ) -> Result<Reached, SolveError> {
     let tiers = game.tiers();
     let slot = |t: Tier| tiers.binary_search(&t).ok();
@@ -286,7 +298,7 @@ fn reach<G: Game + ?Sized>(
         return Err(SolveError::Unsupported {
             what: "analysis of a game with an exchange whose start is not symmetric".into(),
         });
-    } else if game.symmetry().is_some_and(|s| s.symmetry_count() == 2) {
+    } else if members && game.symmetry_count() == 2 {
         Sides::Mirrored
     } else {
         Sides::ClassesOnly
@@ -358,10 +370,10 @@ fn reach<G: Game + ?Sized>(
                             continue;
                         }
                         sided.clear();
-                        let by_kernel = !mirrored
-                            && game.kernel().is_some_and(|k| {
-                                k.child_locations_sided(p, &mut sided, &mut cache)
-                            });
+                        let by_kernel = game.kernel().is_some_and(|k| match mirrored {
+                            true => k.child_locations_mirrored(p, &mut sided, &mut cache),
+                            false => k.child_locations_sided(p, &mut sided, &mut cache),
+                        });
                         if !by_kernel {
                             children.clear();
                             game.children(p, &mut children);

@@ -294,6 +294,26 @@ fn tier_kernels_agree_with_their_composition() {
                 sided.dedup();
                 prop_assert_eq!(sided, expected, "children of {}", game.position_to_string(p));
             }
+            // Mirrored: whether each child is the mirror image of its canonical form.
+            let mut mirrored = Vec::new();
+            if game.primitive(p).is_none()
+                && kernel.child_locations_mirrored(p, &mut mirrored, &mut cache)
+            {
+                prop_assert_eq!(game.symmetry_count(), 2);
+                prop_assert!(game.exchange(p).is_none());
+                let mut expected: Vec<_> = sorted_children(game, p)
+                    .into_iter()
+                    .map(|k| {
+                        let c = game.canonical(k);
+                        (game.tier(c), game.tier_index(c), c != k)
+                    })
+                    .collect();
+                expected.sort_unstable();
+                expected.dedup();
+                mirrored.sort_unstable();
+                mirrored.dedup();
+                prop_assert_eq!(mirrored, expected, "children of {}", game.position_to_string(p));
+            }
             let c = game.tier_position(t, i).unwrap_or(p);
             // A class's members on each side.
             if let Some(size) = kernel.side_class_size(c) {

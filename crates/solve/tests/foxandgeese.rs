@@ -16,8 +16,8 @@ use std::collections::HashSet;
 use perfectplay_core::{Game, Value};
 use perfectplay_games::FoxAndGeese;
 use perfectplay_solve::{
-    analyze, count_classes_by_mover, count_positions_by_mover, solve, NoProgress, Solution,
-    SolveError, SolveOptions,
+    analyze, count_classes_by_mover, count_positions_by_mover, reach_tiered, reach_tiered_classes,
+    solve, NoProgress, Solution, SolveError, SolveOptions,
 };
 use rounds::Explored;
 
@@ -218,7 +218,7 @@ fn beside_table(geese: usize, ours: Classes) {
 /// The engine's own mirror classes per winning side, from its search of what the start
 /// reaches ([`count_classes_by_mover`]: the geese move first).
 fn classes_by_side(game: &FoxAndGeese, solution: &Solution) -> Classes {
-    let reached = perfectplay_solve::reach_tiered(game, &NoProgress).unwrap();
+    let reached = perfectplay_solve::reach_tiered_classes(game, &NoProgress).unwrap();
     let tier = |t| solution.tier(t).map(Cow::Borrowed).ok_or(SolveError::Sink("a tier".into()));
     let [geese, fox] = count_classes_by_mover(game, &reached, &tier, &NoProgress).unwrap();
     let (lose, win) = (Value::Lose as usize, Value::Win as usize);
@@ -415,4 +415,13 @@ fn five_geese_analysis_counts_every_reachable_position_once() {
     // The classes are unchanged: 7,919,604 (`foxandgeese.md`), of about twice as many positions.
     assert_eq!(analysis.canonical_total(), 7_919_604);
     assert!(analysis.total() > 15_000_000, "{}", analysis.total());
+    // By side to move and value, the search that tells orientations apart and the one that does
+    // not find the same classes.
+    let tier = |t| solution.tier(t).map(Cow::Borrowed).ok_or(SolveError::Sink("a tier".into()));
+    let [members, classes] = [reach_tiered, reach_tiered_classes].map(|reach| {
+        let reached = reach(&game, &NoProgress).unwrap();
+        count_classes_by_mover(&game, &reached, &tier, &NoProgress).unwrap()
+    });
+    assert_eq!(members, classes);
+    assert_eq!(members.iter().flatten().sum::<u64>(), 7_919_604);
 }
