@@ -547,9 +547,22 @@ pub fn solve<G: Game + ?Sized>(
     let order: Vec<Tier> = spaces.iter().map(|(t, _)| *t).collect();
     let tiered = game.space().is_tiered();
     // Whether a solved tier is still a child of a tier from `from` on (tiered games declare their
-    // child tiers; other games' children may lie in any lower tier, so nothing is dropped).
+    // child tiers; other games' children may lie in any lower tier, so nothing is dropped): the
+    // last position in `order` of a tier that lists each tier as a child, counted once.
+    let mut last_parent: Vec<Option<usize>> = Vec::new();
+    if tiered {
+        for (k, &t) in order.iter().enumerate() {
+            for c in game.child_tiers(t) {
+                let c = c.0 as usize;
+                if last_parent.len() <= c {
+                    last_parent.resize(c + 1, None);
+                }
+                last_parent[c] = Some(k);
+            }
+        }
+    }
     let needed_by = |tier: Tier, from: usize| {
-        !tiered || order[from..].iter().any(|t| game.child_tiers(*t).contains(&tier))
+        !tiered || last_parent.get(tier.0 as usize).copied().flatten().is_some_and(|k| k >= from)
     };
     // Under a memory limit, for chosen tiers, or without `hold_all`, with a sink that keeps tiers,
     // the solve holds only what the tiers in progress need ("lean").
