@@ -49,10 +49,13 @@ const SOURCE_BATCH: usize = 1 << 10;
 // Each chunk's care bits are whole words of the tier's bitmap.
 const _: () = assert!(CHUNK.is_multiple_of(64));
 
-/// What initialising one chunk of a tier gives: its candidates from outside the tier, its edges
-/// inside the tier (the child's index, the parent's), and its words of the bitmap of indices that
-/// name canonical positions ([`crate::SolvedTier::care`]).
-type ChunkStart = (Sources, Vec<(u64, u64)>, Vec<u64>);
+/// What initialising one chunk of a tier gives besides the cells and the external results: its
+/// edges inside the tier (the child's index, the parent's), and its words of the bitmap of indices
+/// that name canonical positions ([`crate::SolvedTier::care`]). (The positions it decided, and the
+/// candidates from outside the tier, undecided positions whose best external result is a win or
+/// tie, are read back from the cells and the external results, a batch at a time, and only where
+/// something is left to propagate: no list of them is held beside the queues they go into.)
+type ChunkStart = (Vec<(u64, u64)>, Vec<u64>);
 
 /// The dictionary code of a draw, which is also what undecided cells become.
 const DRAW_CODE: u16 = 0;
@@ -358,15 +361,6 @@ fn queue_entry_bytes(n: usize) -> u64 {
     }
 }
 
-/// What initialisation found besides the cells: candidates from outside the tier. (The positions
-/// it decided are read back from the cells, and only where something is left to propagate: a
-/// tier with no moves inside itself never holds a list of them.)
-#[derive(Default)]
-struct Sources {
-    /// Undecided positions whose best external result is a win or tie (index, packed value).
-    candidates: Vec<(u64, u16)>,
-}
-
 impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// The position at an index of the tier (`None`: the game's index names no position there).
     #[inline]
@@ -505,7 +499,6 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let mut cache = KernelCache::default();
                 let mut blocks = BlockCache::default();
                 let mut edges = Vec::new();
-                let mut sources = Sources::default();
                 let mut keys = Vec::with_capacity(CHUNK);
                 let first = (chunk * CHUNK) as u64;
                 let last = (first + CHUNK as u64).min(n as u64);
@@ -610,9 +603,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                             Value::Tie | Value::Draw => inside += 1,
                             _ => {}
                         }
-                        if matches!(b.value(), Value::Win | Value::Tie) {
-                            sources.candidates.push((index, b.to_bits()));
-                        }
+                        // A win or tie is a candidate: read back after initialisation.
                         // A child outside a tier that declared no child tiers: the game's tiers
                         // are inconsistent.
                         external
@@ -630,7 +621,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     cells.store(i, inside as u16);
                 }
                 progress.advance(positions.len() as u64);
-                Ok((sources, edges, care))
+                Ok((edges, care))
             })
             .collect::<Result<_, Fail>>()?;
         progress.end();
@@ -644,17 +635,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let mut tie_candidates = Levels::new(n);
         let mut edges = Vec::new();
         let mut care = Vec::with_capacity(if keeps_care { n.div_ceil(64) } else { 0 });
-        for (s, mut e, c) in chunks {
+        for (mut e, c) in chunks {
             care.extend(c);
-            for (i, bits) in s.candidates {
-                let vr = ValueRemoteness::from_bits(bits).unwrap_or(ValueRemoteness::DRAW);
-                let levels = if vr.value() == Value::Tie {
-                    &mut tie_candidates
-                } else {
-                    &mut win_lose_candidates
-                };
-                levels.push(vr.remoteness_or_zero(), i);
-            }
             edges.append(&mut e);
         }
 
@@ -667,31 +649,44 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             })
             .sum::<u64>();
         if undecided > 0 {
-            // The sources: positions initialisation decided as wins, losses or ties.
+            // The sources: positions initialisation decided as wins, losses or ties; and the
+            // candidates: undecided positions whose best external result is a win or a tie.
             let dictionary = codes.snapshot();
             let mut sources = 0u64;
-            // A batch of chunks at a time, so that the list of what a batch decided stays small
+            // A batch of chunks at a time, so that the list of what a batch found stays small
             // beside the queues it goes into.
             let chunks = n.div_ceil(CHUNK);
             for batch in (0..chunks).step_by(SOURCE_BATCH) {
-                let decided: Vec<Vec<(u64, ValueRemoteness)>> = (batch
+                let found: Vec<Vec<(u64, ValueRemoteness, bool)>> = (batch
                     ..(batch + SOURCE_BATCH).min(chunks))
                     .into_par_iter()
                     .map(|c| {
                         (c * CHUNK..((c + 1) * CHUNK).min(n))
                             .filter_map(|i| {
                                 let s = cells.load(i);
-                                let vr = *dictionary.get(usize::from(s & !DECIDED))?;
-                                (s & DECIDED != 0 && vr.value() != Value::Draw)
-                                    .then_some((i as u64, vr))
+                                if s & DECIDED != 0 {
+                                    let vr = *dictionary.get(usize::from(s & !DECIDED))?;
+                                    return (vr.value() != Value::Draw)
+                                        .then_some((i as u64, vr, true));
+                                }
+                                let e = external.get(i)?.load(Relaxed);
+                                let vr = ValueRemoteness::from_bits(e)?;
+                                matches!(vr.value(), Value::Win | Value::Tie)
+                                    .then_some((i as u64, vr, false))
                             })
                             .collect()
                     })
                     .collect();
-                for (i, vr) in decided.into_iter().flatten() {
-                    let levels = if vr.value() == Value::Tie { &mut ties } else { &mut win_lose };
+                for (i, vr, decided) in found.into_iter().flatten() {
+                    let tie = vr.value() == Value::Tie;
+                    let levels = match (decided, tie) {
+                        (true, true) => &mut ties,
+                        (true, false) => &mut win_lose,
+                        (false, true) => &mut tie_candidates,
+                        (false, false) => &mut win_lose_candidates,
+                    };
                     levels.push(vr.remoteness_or_zero(), i);
-                    sources += 1;
+                    sources += u64::from(decided);
                 }
             }
             let reverse = collect_edges.then(|| reverse_edges(n, edges));
