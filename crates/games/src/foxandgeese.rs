@@ -769,6 +769,20 @@ impl FoxAndGeese {
         l.class[fox] == u8::MAX || (l.mirror[fox] == fox && l.mirror_set(q.geese) < q.geese)
     }
 
+    /// Each child's location ([`FoxAndGeese::locate_parts`]) with `flag` of the child.
+    fn located_children(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64, bool)>,
+        flag: impl Fn(Parts) -> bool,
+    ) {
+        out.clear();
+        self.each_child(Parts::of(p), |child| {
+            let (t, i) = self.locate_parts(child);
+            out.push((t, i, flag(child)));
+        });
+    }
+
     /// The tier and index of a position's canonical form, in one step.
     fn locate_parts(&self, mut q: Parts) -> (Tier, u64) {
         let l = self.layout;
@@ -899,11 +913,7 @@ impl TierKernel for FoxAndGeese {
         out: &mut Vec<(Tier, u64, bool)>,
         _cache: &mut KernelCache,
     ) -> bool {
-        out.clear();
-        self.each_child(Parts::of(p), |child| {
-            let (t, i) = self.locate_parts(child);
-            out.push((t, i, false));
-        });
+        self.located_children(p, out, |_| false);
         true
     }
     fn child_locations_mirrored(
@@ -912,11 +922,7 @@ impl TierKernel for FoxAndGeese {
         out: &mut Vec<(Tier, u64, bool)>,
         _cache: &mut KernelCache,
     ) -> bool {
-        out.clear();
-        self.each_child(Parts::of(p), |child| {
-            let (t, i) = self.locate_parts(child);
-            out.push((t, i, self.is_mirrored(child)));
-        });
+        self.located_children(p, out, |child| self.is_mirrored(child));
         true
     }
     /// One image where the mirror keeps the position, else two.
