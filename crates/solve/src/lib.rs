@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod discover;
 mod packed;
 pub mod progress;
+mod queues;
 mod retrograde;
 mod search;
 pub mod space;

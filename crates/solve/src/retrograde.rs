@@ -37,6 +37,7 @@ use perfectplay_core::{
 use rayon::prelude::*;
 
 use crate::progress::Progress;
+use crate::queues::{queue_entry_bytes, Levels};
 use crate::space::TierSpace;
 use crate::{BlockCache, SolveError, TierValues};
 
@@ -46,6 +47,8 @@ const NO_EXTERNAL: u16 = u16::MAX;
 const CHUNK: usize = 1 << 12;
 /// Chunks whose decided positions are listed at once on their way into the queues.
 const SOURCE_BATCH: usize = 1 << 10;
+/// Entries of a level propagated at once: what they decide is queued before the next slice.
+const SLICE: usize = 1 << 20;
 // Each chunk's care bits are whole words of the tier's bitmap.
 const _: () = assert!(CHUNK.is_multiple_of(64));
 
@@ -281,83 +284,6 @@ impl Codes {
 
     fn snapshot(&self) -> Vec<ValueRemoteness> {
         self.values.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-}
-
-/// Frontier queues by remoteness, one list of indices per level. In a tier of at most 2^32
-/// indices a queued index takes four bytes (`Short`), else eight (`Long`).
-enum Levels {
-    Short(Vec<Vec<u32>>),
-    Long(Vec<Vec<u64>>),
-}
-
-/// Level `r` of `levels`, made where there is none yet.
-fn level<T>(levels: &mut Vec<Vec<T>>, r: usize) -> &mut Vec<T> {
-    if levels.len() <= r {
-        levels.resize_with(r + 1, Vec::new);
-    }
-    &mut levels[r]
-}
-
-impl Levels {
-    /// Queues for a tier of `n` indices.
-    fn new(n: usize) -> Levels {
-        match queue_entry_bytes(n) {
-            4 => Levels::Short(Vec::new()),
-            _ => Levels::Long(Vec::new()),
-        }
-    }
-
-    fn push(&mut self, r: u16, i: u64) {
-        let r = usize::from(r);
-        match self {
-            // `i` is an index of the tier, below 2^32.
-            Levels::Short(short) => level(short, r).push(i as u32),
-            Levels::Long(long) => level(long, r).push(i),
-        }
-    }
-
-    fn append(&mut self, r: u16, items: &mut Vec<u64>) {
-        if items.is_empty() {
-            return;
-        }
-        let r = usize::from(r);
-        match self {
-            Levels::Short(short) => level(short, r).extend(items.drain(..).map(|i| i as u32)),
-            Levels::Long(long) => {
-                let level = level(long, r);
-                if level.is_empty() {
-                    std::mem::swap(level, items);
-                } else {
-                    level.append(items);
-                }
-            }
-        }
-    }
-
-    fn take(&mut self, r: usize) -> Vec<u64> {
-        match self {
-            Levels::Short(short) => short.get_mut(r).map_or_else(Vec::new, |level| {
-                std::mem::take(level).into_par_iter().map(u64::from).collect()
-            }),
-            Levels::Long(long) => long.get_mut(r).map(std::mem::take).unwrap_or_default(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Levels::Short(short) => short.len(),
-            Levels::Long(long) => long.len(),
-        }
-    }
-}
-
-/// The bytes a queued index takes in a tier of `n` indices.
-fn queue_entry_bytes(n: usize) -> u64 {
-    if n as u64 <= 1 << 32 {
-        4
-    } else {
-        8
     }
 }
 
@@ -727,25 +653,18 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let code_unless = |skip: bool, vr| if skip { DRAW_CODE } else { state.codes.code(vr) };
         let mut r = 0usize;
         while r < claimed.len().max(candidates.len()) {
-            let mut frontier = claimed.take(r);
             // Candidates from outside the tier decide their position unless something inside
             // decided it first.
-            let from_outside: Vec<u64> = candidates
-                .take(r)
-                .par_iter()
-                .filter(|&&i| {
-                    let vr = state.external_value(i as usize).unwrap_or(ValueRemoteness::DRAW);
-                    state.cells.claim(i as usize, state.codes.code(vr))
-                })
-                .copied()
-                .collect();
-            frontier.extend(from_outside);
-            if frontier.is_empty() {
+            let mut outside = candidates.take(r);
+            outside.retain(|i| {
+                let vr = state.external_value(i as usize).unwrap_or(ValueRemoteness::DRAW);
+                state.cells.claim(i as usize, state.codes.code(vr))
+            });
+            let inside = claimed.take(r);
+            if inside.is_empty() && outside.is_empty() {
                 r += 1;
                 continue;
             }
-            // In index order, neighbouring children share most of their parents' memory.
-            frontier.par_sort_unstable();
             let next = Remoteness(r as u16 + 1);
             let step = Step {
                 table: state.codes.snapshot(),
@@ -755,32 +674,38 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 next,
                 ties,
             };
-            let results: Vec<Decided> = frontier
-                .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let mut scratch = Vec::new();
-                    let mut parents = Vec::new();
-                    let mut cache = KernelCache::default();
-                    let mut out = (Vec::new(), Vec::new());
-                    for &c in chunk {
-                        let s = state.cells.load(c as usize);
-                        let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
-                            continue;
-                        };
-                        self.parents(c, reverse, &mut scratch, &mut parents, &mut cache);
-                        for &j in &parents {
-                            state.propagate(&step, j, vr, &mut out);
+            // The two lists are disjoint (a candidate claimed here was undecided). A slice at a
+            // time, so that what a slice decides goes into the queues before the next.
+            for mut level in [inside, outside] {
+                level.sort();
+                level.slices(SLICE, |slice| {
+                    let results: Vec<Decided> = slice.par_map_chunks(CHUNK, |entries, len| {
+                        let mut scratch = Vec::new();
+                        let mut parents = Vec::new();
+                        let mut cache = KernelCache::default();
+                        let mut out = (Vec::new(), Vec::new());
+                        for c in entries {
+                            let s = state.cells.load(c as usize);
+                            let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
+                                continue;
+                            };
+                            self.parents(c, reverse, &mut scratch, &mut parents, &mut cache);
+                            for &j in &parents {
+                                state.propagate(&step, j, vr, &mut out);
+                            }
+                        }
+                        progress.advance(len as u64);
+                        out
+                    });
+                    for (now, later) in results {
+                        for j in now {
+                            claimed.push(next.0, j);
+                        }
+                        for (level, j) in later {
+                            claimed.push(level, j);
                         }
                     }
-                    progress.advance(chunk.len() as u64);
-                    out
-                })
-                .collect();
-            for (mut now, later) in results {
-                claimed.append(next.0, &mut now);
-                for (level, j) in later {
-                    claimed.push(level, j);
-                }
+                });
             }
             r += 1;
         }

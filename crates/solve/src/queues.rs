@@ -1,0 +1,267 @@
+//! The retrograde engine's frontier queues: per remoteness, the indices decided at it.
+//!
+//! A queued index takes four bytes in a tier of at most 2^32 indices, else eight. A level grows
+//! in blocks of [`BLOCK`] entries, so it never reallocates (a growing `Vec` would hold its old and
+//! new buffers at once: twice the level's size). A level leaves its queue as one list, copied
+//! from the blocks while each block is freed, and is handed out again in slices
+//! ([`Level::slices`]), so that what the engine derives from a level never has to be held for the
+//! whole level at once.
+
+use rayon::prelude::*;
+
+/// Entries per block of a level.
+const BLOCK: usize = 1 << 20;
+
+/// The bytes a queued index takes in a tier of `n` indices.
+pub(crate) fn queue_entry_bytes(n: usize) -> u64 {
+    if n as u64 <= 1 << 32 {
+        4
+    } else {
+        8
+    }
+}
+
+/// A queued index: four bytes or eight.
+pub(crate) trait Entry: Copy + Ord + Send + Sync + Into<u64> {
+    /// `i` is an index of a tier whose entries are `Self`.
+    fn from_index(i: u64) -> Self;
+}
+
+impl Entry for u32 {
+    #[inline]
+    fn from_index(i: u64) -> u32 {
+        // A tier whose queues are `u32` has at most 2^32 indices.
+        i as u32
+    }
+}
+
+impl Entry for u64 {
+    #[inline]
+    fn from_index(i: u64) -> u64 {
+        i
+    }
+}
+
+/// Queues of one entry type: per level, its blocks.
+pub(crate) struct Queue<T> {
+    levels: Vec<Vec<Vec<T>>>,
+}
+
+impl<T: Entry> Queue<T> {
+    fn new() -> Queue<T> {
+        Queue { levels: Vec::new() }
+    }
+
+    fn push(&mut self, r: usize, i: u64) {
+        if self.levels.len() <= r {
+            self.levels.resize_with(r + 1, Vec::new);
+        }
+        let blocks = &mut self.levels[r];
+        match blocks.last_mut() {
+            Some(block) if block.len() < BLOCK => block.push(T::from_index(i)),
+            _ => {
+                // The first block grows as a `Vec` does (a small level stays small); later ones
+                // are allocated whole.
+                let mut block =
+                    if blocks.is_empty() { Vec::new() } else { Vec::with_capacity(BLOCK) };
+                block.push(T::from_index(i));
+                blocks.push(block);
+            }
+        }
+    }
+
+    /// Level `r` as one list, its blocks freed as they are copied.
+    fn take(&mut self, r: usize) -> Vec<T> {
+        let Some(blocks) = self.levels.get_mut(r) else {
+            return Vec::new();
+        };
+        let blocks = std::mem::take(blocks);
+        if blocks.len() == 1 {
+            return blocks.into_iter().next().unwrap_or_default();
+        }
+        let mut all = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
+        for block in blocks {
+            all.extend_from_slice(&block);
+        }
+        all
+    }
+}
+
+/// Frontier queues by remoteness.
+pub(crate) enum Levels {
+    Short(Queue<u32>),
+    Long(Queue<u64>),
+}
+
+impl Levels {
+    /// Queues for a tier of `n` indices.
+    pub(crate) fn new(n: usize) -> Levels {
+        match queue_entry_bytes(n) {
+            4 => Levels::Short(Queue::new()),
+            _ => Levels::Long(Queue::new()),
+        }
+    }
+
+    pub(crate) fn push(&mut self, r: u16, i: u64) {
+        match self {
+            Levels::Short(q) => q.push(usize::from(r), i),
+            Levels::Long(q) => q.push(usize::from(r), i),
+        }
+    }
+
+    /// Level `r`, leaving it empty.
+    pub(crate) fn take(&mut self, r: usize) -> Level {
+        match self {
+            Levels::Short(q) => Level::Short(q.take(r)),
+            Levels::Long(q) => Level::Long(q.take(r)),
+        }
+    }
+
+    /// The number of levels (the last may be empty).
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Levels::Short(q) => q.levels.len(),
+            Levels::Long(q) => q.levels.len(),
+        }
+    }
+}
+
+/// One level taken from its queue.
+pub(crate) enum Level {
+    Short(Vec<u32>),
+    Long(Vec<u64>),
+}
+
+impl Level {
+    pub(crate) fn is_empty(&self) -> bool {
+        match self {
+            Level::Short(v) => v.is_empty(),
+            Level::Long(v) => v.is_empty(),
+        }
+    }
+
+    /// Keeps the entries `keep` accepts, in place (in parallel, each entry asked once).
+    pub(crate) fn retain(&mut self, keep: impl Fn(u64) -> bool + Sync) {
+        match self {
+            Level::Short(v) => retain_in_place(v, keep),
+            Level::Long(v) => retain_in_place(v, keep),
+        }
+    }
+
+    /// Sorts the entries in place (in index order, neighbouring positions share most of their
+    /// parents' memory).
+    pub(crate) fn sort(&mut self) {
+        match self {
+            Level::Short(v) => v.par_sort_unstable(),
+            Level::Long(v) => v.par_sort_unstable(),
+        }
+    }
+
+    /// Calls `each` on consecutive slices of at most `size` entries, as indices.
+    pub(crate) fn slices(&self, size: usize, mut each: impl FnMut(Slice<'_>)) {
+        match self {
+            Level::Short(v) => v.chunks(size).for_each(|s| each(Slice::Short(s))),
+            Level::Long(v) => v.chunks(size).for_each(|s| each(Slice::Long(s))),
+        }
+    }
+}
+
+/// Part of a level.
+#[derive(Clone, Copy)]
+pub(crate) enum Slice<'a> {
+    Short(&'a [u32]),
+    Long(&'a [u64]),
+}
+
+impl Slice<'_> {
+    /// Maps consecutive runs of at most `size` entries in parallel, in order.
+    pub(crate) fn par_map_chunks<R: Send>(
+        self,
+        size: usize,
+        f: impl Fn(&mut dyn Iterator<Item = u64>, usize) -> R + Sync + Send,
+    ) -> Vec<R> {
+        match self {
+            Slice::Short(s) => s
+                .par_chunks(size)
+                .map(|c| f(&mut c.iter().map(|&i| u64::from(i)), c.len()))
+                .collect(),
+            Slice::Long(s) => {
+                s.par_chunks(size).map(|c| f(&mut c.iter().copied(), c.len())).collect()
+            }
+        }
+    }
+}
+
+/// Keeps the entries of `v` that `keep` accepts, in order, without a second list: each chunk
+/// gathers what it keeps at its front in parallel, then the kept runs move down.
+fn retain_in_place<T: Entry>(v: &mut Vec<T>, keep: impl Fn(u64) -> bool + Sync) {
+    const RUN: usize = 1 << 14;
+    let kept: Vec<usize> = v
+        .par_chunks_mut(RUN)
+        .map(|chunk| {
+            let mut k = 0;
+            for j in 0..chunk.len() {
+                if keep(chunk[j].into()) {
+                    chunk[k] = chunk[j];
+                    k += 1;
+                }
+            }
+            k
+        })
+        .collect();
+    let mut to = 0;
+    for (c, &k) in kept.iter().enumerate() {
+        v.copy_within(c * RUN..c * RUN + k, to);
+        to += k;
+    }
+    v.truncate(to);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(level: &Level) -> Vec<u64> {
+        let mut all = Vec::new();
+        level.slices(3, |s| {
+            for run in s.par_map_chunks(2, |it, _| it.collect::<Vec<u64>>()) {
+                all.extend(run);
+            }
+        });
+        all
+    }
+
+    #[test]
+    fn a_level_comes_back_in_push_order_across_blocks() {
+        for n in [1 << 20, (1 << 32) + 1] {
+            let mut levels = Levels::new(n);
+            let count = 2 * BLOCK as u64 + 5;
+            for i in 0..count {
+                levels.push(3, i * 7 % (1 << 30));
+            }
+            levels.push(1, 9);
+            assert_eq!(levels.len(), 4);
+            let level = levels.take(3);
+            let got = entries(&level);
+            assert_eq!(got.len() as u64, count);
+            assert!(got.iter().enumerate().all(|(k, &i)| i == k as u64 * 7 % (1 << 30)));
+            assert!(levels.take(3).is_empty(), "a taken level is empty");
+            assert_eq!(entries(&levels.take(1)), vec![9]);
+            assert!(levels.take(2).is_empty() && levels.take(7).is_empty());
+        }
+    }
+
+    #[test]
+    fn retain_keeps_the_accepted_entries_in_order_and_sort_orders_them() {
+        let mut levels = Levels::new(100_000);
+        for i in (0..100_000u64).rev() {
+            levels.push(0, i);
+        }
+        let mut level = levels.take(0);
+        level.retain(|i| i % 3 == 1);
+        let kept = entries(&level);
+        assert_eq!(kept, (0..100_000u64).rev().filter(|i| i % 3 == 1).collect::<Vec<_>>());
+        level.sort();
+        assert_eq!(entries(&level), (0..100_000u64).filter(|i| i % 3 == 1).collect::<Vec<_>>());
+    }
+}
