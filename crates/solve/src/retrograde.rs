@@ -376,15 +376,20 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         &self,
         progress: &dyn Progress,
     ) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
-        let first = if self.start_wide { Err(Fail::Narrow) } else { self.attempt(true, progress) };
-        match first {
+        if !self.start_wide {
+            match self.attempt(true, progress) {
+                Err(Fail::Narrow) => progress.note(&format!(
+                    "tier {}: one-byte cells were too small; solving again with two-byte cells",
+                    self.game.tier_name(self.tier)
+                )),
+                Err(Fail::Error(e)) => return Err(e),
+                Ok(values) => return Ok(values),
+            }
+        }
+        match self.attempt(false, progress) {
             Ok(values) => Ok(values),
             Err(Fail::Error(e)) => Err(e),
-            Err(Fail::Narrow) => match self.attempt(false, progress) {
-                Ok(values) => Ok(values),
-                Err(Fail::Error(e)) => Err(e),
-                Err(Fail::Narrow) => Err(SolveError::TooManyChildren { position: Position(0) }),
-            },
+            Err(Fail::Narrow) => Err(SolveError::TooManyChildren { position: Position(0) }),
         }
     }
 
@@ -649,8 +654,6 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         reverse: Option<&ReverseEdges>,
         progress: &dyn Progress,
     ) {
-        // Only the codes this phase can assign are allocated (one-byte cells hold 127).
-        let code_unless = |skip: bool, vr| if skip { DRAW_CODE } else { state.codes.code(vr) };
         let mut r = 0usize;
         while r < claimed.len().max(candidates.len()) {
             // Candidates from outside the tier decide their position unless something inside
@@ -668,11 +671,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             let next = Remoteness(r as u16 + 1);
             let step = Step {
                 table: state.codes.snapshot(),
-                win: code_unless(ties, ValueRemoteness::new(Value::Win, next)),
-                lose: code_unless(ties, ValueRemoteness::new(Value::Lose, next)),
-                tie: code_unless(!ties, ValueRemoteness::new(Value::Tie, next)),
-                next,
-                ties,
+                claim: ValueRemoteness::new(if ties { Value::Tie } else { Value::Win }, next),
+                lose: ValueRemoteness::new(Value::Lose, next),
             };
             // The two lists are disjoint (a candidate claimed here was undecided). A slice at a
             // time, so that what a slice decides goes into the queues before the next.
@@ -800,14 +800,17 @@ struct State<'a> {
     external: &'a [AtomicU16],
 }
 
-/// What one level needs: the dictionary as of its start, and the codes of the next level.
+/// What one level needs: the dictionary as of its start, and what the next level's positions
+/// get. Their codes are taken when a position first gets one (one-byte cells hold 127 codes: a
+/// code for every level's win and loss, used or not, would run out in a tier with a remoteness
+/// above 63 that has fewer values).
 struct Step {
     table: Vec<ValueRemoteness>,
-    win: u16,
-    lose: u16,
-    tie: u16,
-    next: Remoteness,
-    ties: bool,
+    /// What a parent of a loss (or, in the phase of ties, of a tie) becomes.
+    claim: ValueRemoteness,
+    /// What a parent all of whose children inside the tier win becomes, unless something
+    /// outside the tier does better.
+    lose: ValueRemoteness,
 }
 
 impl State<'_> {
@@ -822,8 +825,10 @@ impl State<'_> {
         let i = j as usize;
         match vr.value() {
             Value::Lose | Value::Tie => {
-                let code = if step.ties { step.tie } else { step.win };
-                if self.cells.claim(i, code) {
+                if self.cells.load(i) & DECIDED != 0 {
+                    return;
+                }
+                if self.cells.claim(i, self.codes.code(step.claim)) {
                     out.0.push(j);
                 }
             }
@@ -843,13 +848,12 @@ impl State<'_> {
                 }
                 // Every child inside the tier wins; the parent loses unless something outside
                 // the tier does better (a win outside is queued at its own level).
-                let lose = ValueRemoteness::new(Value::Lose, step.next);
+                let lose = step.lose;
                 let best = self.external_value(i).map_or(lose, |e| e.max(lose));
                 if best.value() != Value::Lose {
                     return;
                 }
-                let code = if best == lose { step.lose } else { self.codes.code(best) };
-                self.cells.store(i, DECIDED | code);
+                self.cells.store(i, DECIDED | self.codes.code(best));
                 if best == lose {
                     out.0.push(j);
                 } else {

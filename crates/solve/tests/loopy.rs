@@ -141,6 +141,44 @@ fn declared_graphs_have_the_expected_values() {
     }
 }
 
+/// Keeps the notes a solve writes.
+#[derive(Default)]
+struct Notes(std::sync::Mutex<Vec<String>>);
+
+impl perfectplay_solve::Progress for Notes {
+    fn begin(&self, _label: &str, _total: Option<u64>) {}
+    fn advance(&self, _amount: u64) {}
+    fn end(&self) {}
+    fn note(&self, line: &str) {
+        self.0.lock().unwrap().push(line.to_string());
+    }
+}
+
+/// A chain `k -> k - 1` ending in a loss at 0: position `k` is decided at remoteness `k`, on the
+/// engine's level `k - 1`. One-byte cells hold 128 codes (the draw's among them): a chain of 120
+/// has 121 values and fits them, though it takes 120 levels; a chain of 200 does not, and is
+/// solved again with two-byte cells.
+#[test]
+fn one_byte_cells_hold_a_tier_of_many_levels_and_few_values() {
+    use Value::*;
+    for (length, fits) in [(120u64, true), (200, false)] {
+        let edges: Vec<Vec<u64>> =
+            (0..=length).map(|k| k.checked_sub(1).into_iter().collect()).collect();
+        let mut primitive = vec![None; edges.len()];
+        primitive[0] = Some(Lose);
+        let g = Graph { edges, primitive, undo: true };
+        let notes = Notes::default();
+        let s = solve(&g, SolveOptions::default(), &notes, None).unwrap();
+        for k in 0..=length {
+            let v = if k % 2 == 1 { Win } else { Lose };
+            assert_eq!(s.get(&g, Position(k)), Some(vr(v, k as u16)), "chain of {length}, {k}");
+        }
+        let notes = notes.0.lock().unwrap();
+        let again = notes.iter().any(|l| l.contains("one-byte cells were too small"));
+        assert_eq!(again, !fits, "chain of {length}: {notes:?}");
+    }
+}
+
 fn random_walk(game: &dyn Game, choices: &[usize]) -> Vec<Position> {
     let mut p = game.start();
     let mut path = vec![p];
