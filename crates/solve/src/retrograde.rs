@@ -28,7 +28,7 @@
 //! counted once on both sides. Parent updates first read the cell without a lock and use an atomic
 //! read-modify-write only where something changes; reads of many parents overlap in memory.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use perfectplay_core::{
@@ -52,13 +52,14 @@ const SLICE: usize = 1 << 20;
 // Each chunk's care bits are whole words of the tier's bitmap.
 const _: () = assert!(CHUNK.is_multiple_of(64));
 
-/// What initialising one chunk of a tier gives besides the cells and the external results: its
-/// edges inside the tier (the child's index, the parent's), and its words of the bitmap of indices
-/// that name canonical positions ([`crate::SolvedTier::care`]). (The positions it decided, and the
-/// candidates from outside the tier, undecided positions whose best external result is a win or
-/// tie, are read back from the cells and the external results, a batch at a time, and only where
-/// something is left to propagate: no list of them is held beside the queues they go into.)
-type ChunkStart = (Vec<(u64, u64)>, Vec<u64>);
+/// What initialising one chunk of a tier gives besides the cells, the external results and its
+/// words of the bitmap of indices that name canonical positions ([`crate::SolvedTier::care`],
+/// written in place): its edges inside the tier (the child's index, the parent's). (The positions
+/// it decided, and the candidates from outside the tier, undecided positions whose best external
+/// result is a win or tie, are read back from the cells and the external results, a batch at a
+/// time, and only where something is left to propagate: no list of them is held beside the
+/// queues they go into.)
+type ChunkStart = Vec<(u64, u64)>;
 
 /// The dictionary code of a draw, which is also what undecided cells become.
 const DRAW_CODE: u16 = 0;
@@ -88,13 +89,15 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
 /// position (one byte, two if the game needs them), the best external result (two bytes) where
 /// children can lie outside the tier, frontier queues (4 bytes per queued position, 8 in a tier
 /// of more than 2^32 indices; at worst every canonical position, counted as a quarter of the
-/// indices) and the tier's stored values (one byte).
+/// indices), the tier's stored values (one byte) and, in a dense tier of a game with symmetries,
+/// the bitmap of the indices that name canonical positions (a bit).
 pub(crate) fn bytes_needed<G: Game + ?Sized>(game: &G, tier: Tier, space: &TierSpace) -> u64 {
     let n = space.len();
     let dense = matches!(space, TierSpace::Dense { .. });
     let external = if dense && game.child_tiers(tier).is_empty() { 0 } else { 2 * n };
     let queues = n / 4 * queue_entry_bytes(n as usize);
-    n + external + queues + n
+    let care = if dense && game.symmetry_count() > 1 { n.div_ceil(64) * 8 } else { 0 };
+    n + external + queues + n + care
 }
 
 /// Parent lists within the tier, built from forward moves for games without undo-moves.
@@ -422,6 +425,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
                 .collect(),
         );
+        // One bit per index, written by each chunk in place.
+        let care_words: Vec<AtomicU64> =
+            (0..if keeps_care { n.div_ceil(64) } else { 0 }).map(|_| AtomicU64::new(0)).collect();
         let chunks: Vec<ChunkStart> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| -> Result<ChunkStart, Fail> {
@@ -433,11 +439,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let mut keys = Vec::with_capacity(CHUNK);
                 let first = (chunk * CHUNK) as u64;
                 let last = (first + CHUNK as u64).min(n as u64);
-                let mut care = if keeps_care {
-                    vec![0u64; (last - first).div_ceil(64) as usize]
-                } else {
-                    vec![]
-                };
+                let mut care = [0u64; CHUNK / 64];
                 let positions: Vec<Option<Position>> = if let Some(kernel) = self.kernel {
                     let mut positions = vec![None; (last - first) as usize];
                     kernel.tier_positions(self.tier, first, &mut positions);
@@ -551,8 +553,15 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     }
                     cells.store(i, inside as u16);
                 }
+                if keeps_care {
+                    for (k, &word) in care.iter().enumerate() {
+                        if let Some(w) = care_words.get(chunk * (CHUNK / 64) + k) {
+                            w.store(word, Relaxed);
+                        }
+                    }
+                }
                 progress.advance(positions.len() as u64);
-                Ok((edges, care))
+                Ok(edges)
             })
             .collect::<Result<_, Fail>>()?;
         progress.end();
@@ -565,9 +574,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let mut win_lose_candidates = Levels::new(n);
         let mut tie_candidates = Levels::new(n);
         let mut edges = Vec::new();
-        let mut care = Vec::with_capacity(if keeps_care { n.div_ceil(64) } else { 0 });
-        for (mut e, c) in chunks {
-            care.extend(c);
+        for mut e in chunks {
             edges.append(&mut e);
         }
 
@@ -641,7 +648,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             }
         }
         drop(external);
-        Ok((cells.into_values(codes.snapshot()), keeps_care.then_some(care)))
+        let care = keeps_care.then(|| care_words.into_iter().map(AtomicU64::into_inner).collect());
+        Ok((cells.into_values(codes.snapshot()), care))
     }
 
     /// One phase (win/lose or ties): every level in increasing remoteness.
