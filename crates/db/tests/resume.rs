@@ -216,10 +216,16 @@ fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
     let whole_bytes = whole.heap_bytes() as u64;
     let whole_path = files.finish(None).unwrap().path;
     // Room for the largest tier's own work (the engine's estimate: 5 bytes an index in a tier
-    // below 2^32 indices) and a tenth of the values: tiers held sparse where
-    // one value holds seven in eight of their indices, in compressed blocks where none does.
-    // With a sixty-fourth, sparse ones are squeezed into blocks too.
-    let own = game.tiers().iter().map(|&t| 5 * game.tier_size(t)).max().unwrap();
+    // below 2^32 indices, and a bit for the bitmap of canonical indices) and a tenth of the
+    // values: tiers held sparse where one value holds seven in eight of their indices, in
+    // compressed blocks where none does. With a sixty-fourth, sparse ones are squeezed into
+    // blocks too.
+    let own = game
+        .tiers()
+        .iter()
+        .map(|&t| 5 * game.tier_size(t) + game.tier_size(t).div_ceil(64) * 8)
+        .max()
+        .unwrap();
     // The number just before `what` in a note (0 where the note does not say it).
     let number = |note: &str, what: &str| -> u32 {
         let before = note.split(what).next().filter(|_| note.contains(what));
