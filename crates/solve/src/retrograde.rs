@@ -106,11 +106,16 @@ struct ReverseEdges {
     parents: Vec<u64>,
 }
 
-/// Why an attempt stopped: a real error, or one-byte cells that turned out too small.
+/// Why an attempt stopped: a real error, or one-byte cells that turned out too small (and why).
 enum Fail {
-    Narrow,
+    Narrow(&'static str),
     Error(SolveError),
 }
+
+/// One-byte cells count at most 127 children of a position inside its tier.
+const NARROW_CHILDREN: &str = "a position has more than 127 moves inside the tier";
+/// One-byte cells hold at most 128 codes.
+const NARROW_VALUES: &str = "the tier has more than 128 values";
 
 impl From<SolveError> for Fail {
     fn from(e: SolveError) -> Fail {
@@ -381,8 +386,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     ) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
         if !self.start_wide {
             match self.attempt(true, progress) {
-                Err(Fail::Narrow) => progress.note(&format!(
-                    "tier {}: one-byte cells were too small; solving again with two-byte cells",
+                Err(Fail::Narrow(why)) => progress.note(&format!(
+                    "tier {}: one-byte cells were too small ({why}); solving again with two-byte \
+                     cells",
                     self.game.tier_name(self.tier)
                 )),
                 Err(Fail::Error(e)) => return Err(e),
@@ -392,7 +398,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         match self.attempt(false, progress) {
             Ok(values) => Ok(values),
             Err(Fail::Error(e)) => Err(e),
-            Err(Fail::Narrow) => Err(SolveError::TooManyChildren { position: Position(0) }),
+            Err(Fail::Narrow(_)) => Err(SolveError::TooManyChildren { position: Position(0) }),
         }
     }
 
@@ -546,7 +552,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     }
                     if inside > max_counter {
                         return Err(if one_byte {
-                            Fail::Narrow
+                            Fail::Narrow(NARROW_CHILDREN)
                         } else {
                             SolveError::TooManyChildren { position: p }.into()
                         });
@@ -566,7 +572,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             .collect::<Result<_, Fail>>()?;
         progress.end();
         if codes.overflow.load(Relaxed) {
-            return Err(Fail::Narrow);
+            return Err(Fail::Narrow(NARROW_VALUES));
         }
 
         let mut win_lose = Levels::new(n);
@@ -644,7 +650,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             self.phase(&state, &mut ties, &mut tie_candidates, true, reverse.as_ref(), progress);
             progress.end();
             if codes.overflow.load(Relaxed) {
-                return Err(Fail::Narrow);
+                return Err(Fail::Narrow(NARROW_VALUES));
             }
         }
         drop(external);

@@ -174,9 +174,32 @@ fn one_byte_cells_hold_a_tier_of_many_levels_and_few_values() {
             assert_eq!(s.get(&g, Position(k)), Some(vr(v, k as u16)), "chain of {length}, {k}");
         }
         let notes = notes.0.lock().unwrap();
-        let again = notes.iter().any(|l| l.contains("one-byte cells were too small"));
+        let again = notes.iter().any(|l| {
+            l.contains("one-byte cells were too small (the tier has more than 128 values)")
+        });
         assert_eq!(again, !fits, "chain of {length}: {notes:?}");
     }
+}
+
+/// A position with more moves than one-byte cells can count (127) is solved again with two-byte
+/// cells, and the note says why: 200 moves, each to a loss, so the position is a win in 1.
+#[test]
+fn one_byte_cells_too_few_for_a_position_of_many_moves_say_so() {
+    use Value::*;
+    let moves = 200u64;
+    let mut edges: Vec<Vec<u64>> = vec![(1..=moves).collect()];
+    edges.extend((1..=moves).map(|_| Vec::new()));
+    let mut primitive = vec![Some(Lose); edges.len()];
+    primitive[0] = None;
+    let g = Graph { edges, primitive, undo: true };
+    let notes = Notes::default();
+    let s = solve(&g, SolveOptions::default(), &notes, None).unwrap();
+    assert_eq!(s.get(&g, Position(0)), Some(vr(Win, 1)));
+    let notes = notes.0.lock().unwrap();
+    assert!(
+        notes.iter().any(|l| l.contains("(a position has more than 127 moves inside the tier)")),
+        "{notes:?}"
+    );
 }
 
 fn random_walk(game: &dyn Game, choices: &[usize]) -> Vec<Position> {
