@@ -185,10 +185,15 @@ fn manage(
         stalled_secs += waited.elapsed().as_secs_f64() * stalled as f64;
         let worker = status.source_rank();
         let (tier, since) = busy.remove(&worker).context("a report from a worker with no tier")?;
-        busy_secs += since.elapsed().as_secs_f64();
+        let secs = since.elapsed().as_secs_f64();
+        busy_secs += secs;
         idle.push_back(worker);
         match message[..] {
             [SOLVED, t] if t == u64::from(tier.0) => {
+                out(format!(
+                    "rank {worker}:     tier {} solved in {secs:.1} s",
+                    game.tier_name(tier)
+                ))?;
                 solved.insert(tier);
             }
             [FAILED, t] if t == u64::from(tier.0) => failed.push((tier, worker)),

@@ -60,11 +60,15 @@ fn solves_under_mpirun_write_the_same_bytes_as_one_process() {
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(out.contains(&format!("mpi:        {ranks} ranks")), "{out}");
         if ranks > 1 {
-            // Every tier was handed to a worker, and the workers' shares were reported.
+            // Every tier was handed to a worker, its report timed, and the workers' shares
+            // were reported.
             assert!(
                 out.contains("rank 2:     tier ") && out.contains("workers:    2, busy"),
                 "{out}"
             );
+            let handed = out.lines().filter(|l| l.starts_with("rank ") && l.ends_with(')'));
+            let timed = out.lines().filter(|l| l.starts_with("rank ") && l.ends_with(" s"));
+            assert_eq!(handed.count(), timed.count(), "{out}");
         }
         assert!(
             database(&shared, game, variant) == database(&alone, game, variant),
