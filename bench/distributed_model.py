@@ -118,6 +118,6 @@ def report(name, tiers):
 
 
 if __name__ == "__main__":
-    path = sys.argv[1] if len(sys.argv) > 1 else "../shared/reference/quarto-canonical-tiers.tsv"
+    path = sys.argv[1] if len(sys.argv) > 1 else "reference/quarto-canonical-tiers.tsv"
     report("Quarto", quarto(path))
     report("Morabaraba", morabaraba())

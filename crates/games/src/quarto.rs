@@ -770,7 +770,7 @@ mod tests {
 
     /// The rows of a reference table of numbers (`#` lines left out).
     fn reference(name: &str) -> Vec<Vec<u64>> {
-        let path = format!("{}/../../../shared/reference/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../../reference/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         text.lines()
             .filter(|l| !l.starts_with('#') && !l.starts_with("level"))

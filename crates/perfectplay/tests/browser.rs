@@ -40,7 +40,7 @@ fn label(m: &Value) -> String {
 fn browser() -> Browser {
     assert!(
         std::path::Path::new(CHROMIUM).exists(),
-        "the browser test needs {CHROMIUM}: `apt-get install -y chromium` (.ci/run does)"
+        "the browser test needs {CHROMIUM}: `apt-get install -y chromium` (scripts/test does)"
     );
     Browser::new(
         LaunchOptions::default_builder()

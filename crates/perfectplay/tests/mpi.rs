@@ -1,4 +1,4 @@
-//! `solve --mpi` under `mpirun` (a build with `--features mpi`, OpenMPI installed: `.ci/run`
+//! `solve --mpi` under `mpirun` (a build with `--features mpi`, OpenMPI installed: `scripts/test`
 //! installs it): the database is the same, byte for byte, as a solve in one process, and a run
 //! whose worker is killed fails, names the tier that worker held, and a rerun finishes it.
 #![cfg(feature = "mpi")]

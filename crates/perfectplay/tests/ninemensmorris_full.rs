@@ -31,7 +31,7 @@ fn database(game: &dyn Game) -> perfectplay_db::Database {
 }
 
 fn reference(name: &str) -> Vec<Vec<String>> {
-    let path = format!("{}/../../../shared/reference/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../reference/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
         .lines()

@@ -191,8 +191,7 @@ fn engine_classes(game: &FoxAndGeese, solution: &Solution) -> (u64, u64) {
 
 /// Table 8.2's row for `geese`: exact states, states the geese win, states the fox wins.
 fn teufl(geese: usize) -> Classes {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/reference/foxandgeese-teufl.tsv");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../reference/foxandgeese-teufl.tsv");
     let table = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let row = table
         .lines()

@@ -85,10 +85,8 @@ type B5Row = (u64, u64, u64, u16, u16);
 
 /// B.5's rows from the reference table, by (white, black).
 fn table_b5() -> BTreeMap<(u32, u32), B5Row> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/reference/ninemensmorris-phase2-tiers.tsv"
-    );
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../reference/ninemensmorris-phase2-tiers.tsv");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("white"))
