@@ -38,6 +38,8 @@ const state = {
 async function api(path) {
   const r = await fetch("/api/" + path);
   const body = await r.json();
+  // A live search the server has no room for yet: 503 with the moves and when to ask again.
+  if (r.status === 503 && body.busy) return body;
   if (!r.ok) throw new Error(body.error + (body.expected ? "\nexpected: " + body.expected : ""));
   return body;
 }
@@ -55,14 +57,16 @@ function el(name, attrs, parent) {
 class MovedOn extends Error {}
 
 // A position's answer. A game searched live (Quarto) may answer "202 searching" with the
-// search's progress and the moves, values unknown: the page shows them (`onPending`, the first
-// time), so play goes on, and asks again while show() call `generation` is the latest.
+// search's progress and the moves, values unknown (or "503 busy" with them, when the server has
+// no room for another search yet): the page shows them (`onPending`, the first time), so play
+// goes on, and asks again (after the server's `retryAfter` when busy) while show() call
+// `generation` is the latest.
 async function position(p, onPending, generation) {
   const key = state.game + "/" + state.variant + "/" + p;
   let drawn = false;
   while (!state.cache.has(key)) {
     const body = await api(`${state.game}/${state.variant}/positions/?p=${encodeURIComponent(p)}`);
-    if (!body.searching) {
+    if (!body.searching && !body.busy) {
       state.cache.set(key, body);
       state.pending.delete(key);
       break;
@@ -72,7 +76,7 @@ async function position(p, onPending, generation) {
     if (!drawn && onPending) onPending(body);
     else if (state.parts.length === 0) $("prediction").textContent = words(body);
     drawn = true;
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, body.busy ? 1000 * body.busy.retryAfter : 300));
   }
   return state.cache.get(key);
 }
@@ -192,6 +196,14 @@ function words(pos) {
     return `Game over: ${pos.positionValue === "win" ? moverName(pos) : other} wins.`;
   }
   const mover = moverName(pos);
+  if (pos.positionValue === "unknown" && pos.busy) {
+    return `${mover} to move. The server is busy searching other positions (${pos.busy.why}); `
+      + `it is asked again in ${pos.busy.retryAfter} s. The moves' values show when it is searched.`;
+  }
+  if (pos.positionValue === "unknown" && pos.searching?.queued) {
+    return `${mover} to move. This position waits its turn to be searched live; `
+      + "the moves' values show when it is done.";
+  }
   if (pos.positionValue === "unknown") {
     const s = pos.searching ?? {};
     return `${mover} to move. Solving this position live: ${s.done ?? 0} of ${s.total ?? "?"} moves`

@@ -15,6 +15,7 @@
 
 mod fingerprint;
 mod format;
+mod lock;
 mod reader;
 mod spill;
 mod tiers;
@@ -27,8 +28,9 @@ pub use format::{
     AnalysisRow, CodeLayout, Header, TableHeader, TableKind, TierLine, MAGIC, OLDEST_VERSION,
     VERSION,
 };
+pub use lock::{lock_path, Holder, SolveLock};
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
-pub use tiers::{tier_dir, Shared, TierFiles};
+pub use tiers::{finished_tier_files, tier_dir, Shared, TierFiles};
 pub use writer::{
     derivable_tiers, Writer, Written, KEY_BLOCK_SHIFT, PRUNED_ZSTD_LEVEL, VALUE_BLOCK_SHIFT,
     ZSTD_LEVEL,
@@ -116,6 +118,15 @@ pub enum DbError {
         path: PathBuf,
         /// The tier.
         tier: u32,
+    },
+    /// Another solve of the variant holds its lock ([`SolveLock`]).
+    #[error("{}: a solve of this variant is running{}", path.display(),
+            holder.as_ref().map_or(String::new(), |h| format!(" (pid {}: {})", h.pid, h.command)))]
+    Busy {
+        /// The lock file.
+        path: PathBuf,
+        /// Who holds it, if its file says.
+        holder: Option<Holder>,
     },
     /// Results the writer cannot store.
     #[error("cannot store these results: {0}")]

@@ -56,6 +56,20 @@ pub fn tier_dir(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// How many finished tier files the solve of the database at `path` has written so far (the
+/// progress of a solve that another process runs).
+pub fn finished_tier_files(path: &Path) -> usize {
+    std::fs::read_dir(tier_dir(path)).map_or(0, |dir| {
+        dir.flatten()
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with("tier-") && name.ends_with(".ppdb")
+            })
+            .count()
+    })
+}
+
 impl<'g> TierFiles<'g> {
     /// Per-tier files for the database that will be `path`.
     pub fn new(path: impl Into<PathBuf>, game: &'g dyn Game, canonical: bool) -> TierFiles<'g> {

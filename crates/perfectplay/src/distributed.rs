@@ -59,6 +59,14 @@ pub fn solve_into(
         }
         return Ok(());
     }
+    // One solve per variant: the manager holds the variant's lock for the whole run.
+    let _lock = match solving::lock(game, path, &crate::command_line()) {
+        Ok(lock) => lock,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            world.abort(2);
+        }
+    };
     let started = Instant::now();
     if size > 1 {
         if let Err(e) = manage(game, path, force, &world, out) {

@@ -340,6 +340,15 @@ fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
     Ok(perfectplay_games::lookup(&args.game, args.variant.as_deref())?)
 }
 
+/// This process's command line, as a solve's lock records it.
+pub fn command_line() -> String {
+    let mut args = std::env::args();
+    let program = args.next().map(|p| {
+        std::path::Path::new(&p).file_name().map_or(p.clone(), |n| n.to_string_lossy().into())
+    });
+    program.into_iter().chain(args).collect::<Vec<_>>().join(" ")
+}
+
 /// The tiers named by `solve --tier` (None when none is named).
 fn chosen_tiers(game: &dyn Game, names: &[String]) -> Result<Option<Vec<Tier>>> {
     if names.is_empty() {
@@ -422,6 +431,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 anyhow::bail!("--force clears every tier file; it cannot be given with --tier");
             }
             let path = perfectplay_db::path_for(&cli.data_dir, game.id(), &game.variant());
+            // One solve per variant: under MPI the manager (rank 0) takes the lock for the run.
+            let _lock = if mpi {
+                None
+            } else {
+                Some(solving::lock(game.as_ref(), &path, &command_line())?)
+            };
             if path.exists() && !force && only.is_none() {
                 let db = Database::open(&path)?;
                 db.check_game(game.as_ref())?;

@@ -6,7 +6,7 @@
 //! (`web/`, compiled into the binary) is at `/`.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
@@ -19,12 +19,15 @@ use axum::routing::get;
 use axum::{Json, Router};
 use perfectplay_core::{Game, GameExt, Position, SizeClass};
 use perfectplay_db::{Database, Fetch};
-use perfectplay_solve::{Progress, SolveOptions};
+use perfectplay_solve::SolveOptions;
 use serde_json::{json, Value as JsonValue};
+
+mod solves;
 
 use crate::live::{Answer, LiveSearches};
 use crate::oracle::{Oracle, Source, Stored};
 use crate::uwapi;
+use solves::{start_solve, SolveJob};
 
 /// Decoded database blocks the server keeps per variant, at least: 256 MiB holds 5,400 of Five
 /// Field Kono's 36,292 blocks (a sixth of the file). See [`cache_budget`].
@@ -76,7 +79,7 @@ impl Variant {
             Answers::Ready { .. } => "solved",
             Answers::Unsolved { .. } => "unsolved",
             Answers::Solving(job) => {
-                if job.status().started.is_some() {
+                if job.is_started() {
                     "solving"
                 } else {
                     "queued"
@@ -88,8 +91,20 @@ impl Variant {
     /// The status fields of the listings: `status`, `source`, and `solveCommand`, `solveError`
     /// or `solving` (the progress) where they apply.
     fn status_json(&self, o: &mut JsonValue) {
+        self.refresh();
         o["status"] = json!(self.status());
-        match &*self.answers.read().unwrap_or_else(|e| e.into_inner()) {
+        let answers = self.answers.read().unwrap_or_else(|e| e.into_inner());
+        let elsewhere = match &*answers {
+            Answers::Unsolved { .. } => self.solved_elsewhere(),
+            _ => None,
+        };
+        if let Some(holder) = elsewhere {
+            o["status"] = json!("solving");
+            o["source"] = json!("unsolved");
+            o["solving"] = self.elsewhere_json(&holder);
+            return;
+        }
+        match &*answers {
             Answers::Ready { source, .. } => o["source"] = json!(source),
             Answers::Unsolved { command, failed } => {
                 o["source"] = json!("unsolved");
@@ -100,73 +115,17 @@ impl Variant {
             }
             Answers::Solving(job) => {
                 o["source"] = json!("unsolved");
-                o["solving"] = job.status().to_json();
+                o["solving"] = job.status_json();
             }
         }
     }
 
     fn oracle(&self) -> Option<Arc<Oracle<'static>>> {
+        self.refresh();
         match &*self.answers.read().unwrap_or_else(|e| e.into_inner()) {
             Answers::Ready { oracle, .. } => Some(oracle.clone()),
             _ => None,
         }
-    }
-}
-
-/// A solve started from the page, and its progress (the solver's [`Progress`]).
-#[derive(Default)]
-struct SolveJob {
-    status: Mutex<JobStatus>,
-}
-
-#[derive(Clone, Default)]
-struct JobStatus {
-    /// When the solve began (None while queued).
-    started: Option<Instant>,
-    /// The phase in progress ("tier (3,2): retrograde"), its work done and total.
-    phase: String,
-    done: u64,
-    total: Option<u64>,
-    /// The solver's last note: the tier finished, the share of the whole, the time left.
-    note: String,
-}
-
-impl JobStatus {
-    fn to_json(&self) -> JsonValue {
-        json!({
-            "state": if self.started.is_some() { "solving" } else { "queued" },
-            "phase": self.phase,
-            "phaseDone": self.done,
-            "phaseTotal": self.total,
-            "note": self.note,
-            "seconds": self.started.map(|s| s.elapsed().as_secs_f64()),
-        })
-    }
-}
-
-impl SolveJob {
-    fn status(&self) -> JobStatus {
-        self.status.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-    fn update(&self, f: impl FnOnce(&mut JobStatus)) {
-        f(&mut self.status.lock().unwrap_or_else(|e| e.into_inner()));
-    }
-}
-
-impl Progress for SolveJob {
-    fn begin(&self, label: &str, total: Option<u64>) {
-        self.update(|s| {
-            s.phase = label.to_string();
-            s.done = 0;
-            s.total = total;
-        });
-    }
-    fn advance(&self, amount: u64) {
-        self.update(|s| s.done += amount);
-    }
-    fn end(&self) {}
-    fn note(&self, line: &str) {
-        self.update(|s| s.note = line.to_string());
     }
 }
 
@@ -339,6 +298,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             "/style.css",
             page(include_str!("../../../web/style.css"), "text/css; charset=utf-8"),
         )
+        .route("/health", get(health))
         .route("/api", get(list_games))
         .route("/api/", get(list_games))
         .route("/api/{game}", get(game_info))
@@ -383,6 +343,22 @@ async fn cors(request: axum::extract::Request, next: axum::middleware::Next) -> 
         .headers_mut()
         .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, header::HeaderValue::from_static("*"));
     response
+}
+
+/// `GET /health`: the server answers, and how loaded its live searches are (running of the most
+/// that run at once, waiting of the most that wait).
+async fn health(State(s): Shared) -> Json<JsonValue> {
+    let (running, waiting) = s.live.load();
+    Json(json!({
+        "ok": true,
+        "liveSearches": {
+            "running": running,
+            "runningMost": crate::live::RUNNING,
+            "waiting": waiting,
+            "waitingMost": crate::live::QUEUED,
+            "perClientMost": crate::live::PER_CLIENT,
+        },
+    }))
 }
 
 /// `?all` (any value) lists unsolved variants too, and games with none solved: our page offers
@@ -503,12 +479,13 @@ async fn instructions(
 async fn position(
     State(s): Shared,
     UrlPath((game, variant)): UrlPath<(String, String)>,
+    axum::extract::ConnectInfo(client): axum::extract::ConnectInfo<SocketAddr>,
     axum::extract::RawQuery(q): axum::extract::RawQuery,
 ) -> Result<Response, ApiError> {
     let p = q.as_deref().and_then(|q| uwapi::query_value(q, "p"));
     let asked = asked(&s, &game, &variant, p.as_deref())?;
     if let Source::Live = asked.oracle.source() {
-        return live_position(&s, &asked).await;
+        return live_position(&s, client.ip(), &asked).await;
     }
     if let Some(answer) = position_now(&s, &game, &variant, p.as_deref(), Fetch::CachedOnly)? {
         return Ok(Json(answer).into_response());
@@ -601,13 +578,27 @@ fn report_json(
 }
 
 /// A position of a game searched live: the answer if its search ends soon, else `202 Accepted`
-/// with the search's progress (`{"searching": {"done", "total", "seconds"}}`) and the moves
-/// without their values (`moveValue` "unknown"), so that play goes on; the page asks again until
-/// the answer comes.
-async fn live_position(s: &AppState, asked: &Asked<'_>) -> Result<Response, ApiError> {
+/// with the search's progress (`{"searching": {"done", "total", "seconds", "queued"}}`) and the
+/// moves without their values (`moveValue` "unknown"), so that play goes on; the page asks again
+/// until the answer comes. When no search can start or wait its turn for `client` (the bounds
+/// in [`crate::live`]), `503 Service Unavailable` with `Retry-After`, the same moves, and
+/// `{"busy": {"retryAfter", "why"}}`.
+async fn live_position(
+    s: &AppState,
+    client: IpAddr,
+    asked: &Asked<'_>,
+) -> Result<Response, ApiError> {
     let g = asked.variant.game;
     let key = format!("{}/{}", g.id(), g.variant());
-    match s.live.answer(&key, &asked.oracle, asked.position).await {
+    match s.live.answer(&key, client, &asked.oracle, asked.position).await {
+        Ok(Answer::Busy { retry_after, why }) => {
+            let mut body =
+                uwapi::unvalued_json(g, &asked.variant.map, asked.position, &asked.parts);
+            body["error"] = json!(format!("busy: {why}; ask again in {retry_after} s"));
+            body["busy"] = json!({"retryAfter": retry_after, "why": why});
+            let retry = [(header::RETRY_AFTER, retry_after.to_string())];
+            Ok((StatusCode::SERVICE_UNAVAILABLE, retry, Json(body)).into_response())
+        }
         Ok(Answer::Ready(report)) => Ok(Json(report_json(asked, &report)?).into_response()),
         Ok(Answer::Searching(progress)) => {
             let mut body =
@@ -643,96 +634,6 @@ fn position_now(
     report_json(&asked, &report).map(Some)
 }
 
-/// `POST /api/<game>/<variant>/solve`: queues the variant for the background solve (one at a
-/// time), which writes its database as `perfectplay solve` does; the variant's listings show the
-/// progress, and answers come from the database once it is written.
-async fn start_solve(
-    State(s): Shared,
-    UrlPath((game, variant)): UrlPath<(String, String)>,
-) -> Result<(StatusCode, Json<JsonValue>), ApiError> {
-    let v = s.variant(&game, &variant)?;
-    let job = {
-        let mut answers = v.answers.write().unwrap_or_else(|e| e.into_inner());
-        match &*answers {
-            Answers::Ready { .. } | Answers::Solving(_) => None,
-            Answers::Unsolved { .. } => {
-                let job = Arc::new(SolveJob::default());
-                *answers = Answers::Solving(job.clone());
-                Some(job)
-            }
-        }
-    };
-    if let Some(job) = job {
-        let state = s.clone();
-        std::thread::spawn(move || solve_in_background(&state, &game, &variant, &job));
-    }
-    let mut o = json!({});
-    v.status_json(&mut o);
-    Ok((StatusCode::ACCEPTED, Json(o)))
-}
-
-/// Runs one queued solve once no other is running, then makes its answers ready (or records why
-/// it failed: the variant is then unsolved again, with the error).
-fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) {
-    let Ok(v) = s.variant(game, variant) else { return };
-    let _one_at_a_time = s.solving.lock().unwrap_or_else(|e| e.into_inner());
-    job.update(|st| st.started = Some(Instant::now()));
-    let outcome = background_pool()
-        .and_then(|pool| {
-            pool.install(|| {
-                crate::solving::solve_into(
-                    v.game,
-                    &v.path,
-                    SolveOptions::default(),
-                    false,
-                    true,
-                    job,
-                    &mut |_| Ok(()),
-                )
-            })
-        })
-        .and_then(|()| open_database(v.game, &v.path));
-    let mut answers = v.answers.write().unwrap_or_else(|e| e.into_inner());
-    *answers = match outcome {
-        Ok(oracle) => Answers::Ready { oracle: Arc::new(oracle), source: "database" },
-        Err(e) => Answers::Unsolved {
-            command: format!("perfectplay solve {} --variant {variant}", v.game.id()),
-            failed: Some(format!("{e:#}")),
-        },
-    };
-}
-
-/// The threads a background solve runs on: one per core, at a low CPU priority, so that
-/// position requests are answered first and a solve takes only the time they leave.
-fn background_pool() -> Result<rayon::ThreadPool> {
-    Ok(rayon::ThreadPoolBuilder::new()
-        .thread_name(|i| format!("solve-{i}"))
-        .start_handler(|_| lower_priority())
-        .build()?)
-}
-
-/// Lowers the calling thread's CPU priority to niceness 10 (Linux gives each thread its own). A
-/// waking request handler at niceness 0 takes the core from it, and beside other busy programs
-/// the solve still gets about a tenth of a core. The idle class (`SCHED_IDLE`) starved it
-/// instead: with both cores held by another program, a solve started from the page never ended.
-/// Elsewhere a no-op: the solve then shares the CPU evenly.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        use thread_priority::{
-            NormalThreadSchedulePolicy, ThreadPriority, ThreadPriorityValue, ThreadSchedulePolicy,
-        };
-        // The crate maps 0..=99 onto niceness 19..=-20: 22 is niceness 10.
-        if let Ok(value) = ThreadPriorityValue::try_from(22u8) {
-            let _ = thread_priority::set_thread_priority_and_policy(
-                thread_priority::thread_native_id(),
-                ThreadPriority::Crossplatform(value),
-                ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other),
-            );
-        }
-    }
-}
-
 /// Serves until interrupted.
 pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
@@ -754,7 +655,7 @@ pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
         println!("perfectplay serving on http://{address}/");
         use std::io::Write;
         std::io::stdout().flush()?;
-        axum::serve(listener, router(state))
+        axum::serve(listener, router(state).into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
@@ -778,17 +679,5 @@ mod tests {
         {
             assert!(big <= (kib << 10) / 4 || big == SERVER_CACHE_BYTES, "{big}");
         }
-    }
-
-    /// A background solve's thread runs at niceness 10, in the ordinary scheduling class.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_solve_thread_runs_at_niceness_10() {
-        let pool = background_pool().unwrap();
-        let stat = pool.install(|| std::fs::read_to_string("/proc/thread-self/stat").unwrap());
-        // The fields after the command's closing parenthesis start at the third; niceness is
-        // the 19th and the scheduling policy the 41st (0: ordinary, 5: idle).
-        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
-        assert_eq!((fields[19 - 3], fields[41 - 3]), ("10", "0"), "{stat}");
     }
 }

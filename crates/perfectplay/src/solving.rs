@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use perfectplay_core::{Game, GameExt, ValueRemoteness};
-use perfectplay_db::TierFiles;
+use perfectplay_db::{DbError, Holder, SolveLock, TierFiles};
 use perfectplay_solve::{Progress, SolveOptions};
 
 /// The most tiers the summary names as read back; the others are counted.
@@ -127,6 +127,69 @@ pub fn solve_into(
     Ok(())
 }
 
+/// Takes the lock of the variant whose database is `path` for a solve running `command`: one
+/// solve per variant, whichever process runs it ([`SolveLock`]). Another solve holding it is an
+/// error that says who (pid, command, since when) and how far it has got.
+pub fn lock(game: &dyn Game, path: &Path, command: &str) -> Result<SolveLock> {
+    SolveLock::acquire(path, command).map_err(|e| match e {
+        DbError::Busy { holder, .. } => anyhow::anyhow!(
+            "{} {} is being solved already, by {}; this solve is refused: wait for that one to \
+             finish, or stop it (a stopped solve resumes from its tier files)",
+            game.id(),
+            game.variant(),
+            holder.map_or("another process".to_string(), |h| describe_holder(game, path, &h))
+        ),
+        e => e.into(),
+    })
+}
+
+/// "pid 1234 (`perfectplay solve ...`), started 2026-11-28 14:02:11 UTC, 37 s ago; 120 of 493
+/// tier files written".
+pub fn describe_holder(game: &dyn Game, path: &Path, h: &Holder) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut s = format!(
+        "pid {} (`{}`), started {}, {} s ago",
+        h.pid,
+        h.command,
+        utc(h.started),
+        now.saturating_sub(h.started)
+    );
+    if let Some((done, total)) = tier_progress(game, path) {
+        s += &format!("; {done} of {total} tier files written");
+    }
+    s
+}
+
+/// The tier files written so far and the tiers in all, for a tiered game.
+pub fn tier_progress(game: &dyn Game, path: &Path) -> Option<(usize, usize)> {
+    game.space()
+        .is_tiered()
+        .then(|| (perfectplay_db::finished_tier_files(path), game.tiers().len()))
+}
+
+/// Seconds since the Unix epoch as "2026-11-28 14:02:11 UTC" (the proleptic Gregorian calendar,
+/// days to a civil date as in Howard Hinnant's `civil_from_days`).
+pub fn utc(seconds: u64) -> String {
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
 /// Copies into the tier files the tiers that another variant's finished database beside this
 /// one holds ([`perfectplay_core::TierIndex::variants_sharing`]), saying how many from which.
 pub fn adopt_shared(
@@ -154,4 +217,14 @@ pub fn start_line(game: &dyn Game, start: ValueRemoteness) -> String {
         game.player_name(game.to_move(game.start())),
         crate::words(start)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(super::utc(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(super::utc(1_795_876_649), "2026-11-28 14:37:29 UTC");
+    }
 }

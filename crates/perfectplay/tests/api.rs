@@ -319,14 +319,34 @@ fn quarto_is_searched_live_without_blocking_the_server() {
     let (status, ttt) = server.get("/api/tictactoe/regular/positions/?p=start");
     assert_eq!((status, ttt["positionValue"].as_str()), (200, Some("tie")));
     assert!(asked.elapsed().as_secs_f64() < 1.0, "{:?}", asked.elapsed());
-    // More early positions than run at once: the searches asked about least lately stop, and
-    // asked again they start again (never an error).
+    // One client asking about more early positions than it may have searched at once (four,
+    // the start's among them): past that, `503` with `Retry-After`, the moves without values and
+    // why (never an error); once it has moved on from them (2 s), new searches start again.
     let early: Vec<String> = (0..6).map(|u| format!("{}{u:X}", "-".repeat(16))).collect();
-    for p in early.iter().chain(early.iter()) {
-        let (status, body) = server.get(&format!("/api/quarto/regular/positions/?p={p}"));
-        assert_eq!(status, 202, "{body}");
+    let (mut searched, mut busy) = (0, 0);
+    for p in &early {
+        let path = format!("/api/quarto/regular/positions/?p={p}");
+        let (status, retry, body) = server.get_with_header(&path, "retry-after");
         assert_eq!(body["fullMoves"].as_array().unwrap().len(), 16 * 15, "{body}");
+        match status {
+            202 => searched += 1,
+            503 => {
+                busy += 1;
+                let after = body["busy"]["retryAfter"].as_u64().expect("retryAfter");
+                assert_eq!(retry, Some(after.to_string()), "{body}");
+                assert!((1..=60).contains(&after), "{body}");
+                assert!(body["error"].as_str().unwrap().starts_with("busy: "), "{body}");
+            }
+            _ => panic!("{status}: {body}"),
+        }
     }
+    assert!((1..=3).contains(&searched) && busy >= 3, "{searched} searched, {busy} busy");
+    let (_, health) = server.get("/health");
+    let running = health["liveSearches"]["running"].as_u64().unwrap();
+    assert!(running <= health["liveSearches"]["runningMost"].as_u64().unwrap(), "{health}");
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let (status, body) = server.get(&format!("/api/quarto/regular/positions/?p={}", early[5]));
+    assert_eq!(status, 202, "{body}");
     // The 3x3 game is solved whole, in memory.
     let (_, small) = server.get("/api/quarto/3x3/");
     assert_eq!(small["source"], "memory");

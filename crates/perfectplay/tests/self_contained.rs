@@ -118,9 +118,10 @@ fn the_scan_finds_the_paths_it_must() {
         climbing_paths(r#"let p = format!("{}/../../reference/{name}", env!("X"));"#),
         ["../../reference"]
     );
-    assert_eq!(climbing_paths(r#"concat!(env!("X"), "/../../reference/a.tsv")"#), [
-        "../../reference/a.tsv"
-    ]);
+    assert_eq!(
+        climbing_paths(r#"concat!(env!("X"), "/../../reference/a.tsv")"#),
+        ["../../reference/a.tsv"]
+    );
     assert_eq!(climbing_paths(r#"include_str!("../../../web/app.js")"#), ["../../../web/app.js"]);
     assert!(climbing_paths(r#"let a = "x/../y"; let b = "/usr/bin/chromium";"#).is_empty());
     let base = Path::new("/a/b/c");

@@ -56,18 +56,46 @@ impl Server {
 
     /// GET a path: the status and the body.
     pub fn get_raw(&self, path: &str) -> (u16, String, String) {
+        let (status, head, body) = self.request("GET", path);
+        (status, header(&head, "content-type").unwrap_or_default(), body)
+    }
+
+    /// GET a JSON path: the status, the value of the header `name` (lower case) and the body.
+    pub fn get_with_header(
+        &self,
+        path: &str,
+        name: &str,
+    ) -> (u16, Option<String>, serde_json::Value) {
+        let (status, head, body) = self.request("GET", path);
+        let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
+        (status, header(&head, name), json)
+    }
+
+    /// POST (with no body) to a JSON path: the status and the parsed body.
+    pub fn post(&self, path: &str) -> (u16, serde_json::Value) {
+        let (status, _, body) = self.request("POST", path);
+        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}")))
+    }
+
+    /// The data directory it serves.
+    pub fn data(&self) -> &std::path::Path {
+        &self.data
+    }
+
+    /// A request: the status, the head and the body.
+    fn request(&self, method: &str, path: &str) -> (u16, String, String) {
         let addr = self.base.trim_start_matches("http://");
         let mut s = TcpStream::connect(addr).unwrap();
-        write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+        write!(
+            s,
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
         let mut response = String::new();
         s.read_to_string(&mut response).unwrap();
         let (head, body) = response.split_once("\r\n\r\n").unwrap();
         let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-        let content_type = head
-            .lines()
-            .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-type: ").map(str::to_string))
-            .unwrap_or_default();
-        (status, content_type, body.to_string())
+        (status, head.to_string(), body.to_string())
     }
 
     /// GET a JSON path: the status and the parsed body.
@@ -84,6 +112,14 @@ impl Drop for Server {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.data);
     }
+}
+
+/// The value of the header `name` (lower case) in a response's head.
+fn header(head: &str, name: &str) -> Option<String> {
+    head.lines().find_map(|l| {
+        let l = l.to_ascii_lowercase();
+        l.strip_prefix(name)?.strip_prefix(": ").map(str::to_string)
+    })
 }
 
 /// An empty path for a test's data directory (whatever an earlier run left there removed).
