@@ -308,6 +308,8 @@ fn dispatch(inner: &Arc<Mutex<Searches>>, s: &mut Searches) {
         w.job.update(|j| j.started = Some(started));
         let inner = inner.clone();
         std::thread::spawn(move || {
+            // Below requests, above solves; the search's own threads inherit it.
+            crate::priority::set_niceness(crate::priority::LIVE_SEARCH);
             let searching = &w.job;
             let abandoned = || {
                 let j = searching.job();

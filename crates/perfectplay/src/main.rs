@@ -7,6 +7,7 @@ mod distributed;
 mod live;
 mod oracle;
 mod play;
+mod priority;
 mod progress;
 mod server;
 mod solving;

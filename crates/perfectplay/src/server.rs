@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use axum::extract::{Path as UrlPath, Query, State};
@@ -319,6 +319,7 @@ pub fn router(state: Arc<AppState>) -> Router {
                     .into(),
             )
         })
+        .layer(axum::middleware::from_fn(bounded))
         .layer(axum::middleware::from_fn(cors))
         .with_state(state)
 }
@@ -343,6 +344,35 @@ async fn cors(request: axum::extract::Request, next: axum::middleware::Next) -> 
         .headers_mut()
         .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, header::HeaderValue::from_static("*"));
     response
+}
+
+/// Refuses a query string longer than [`MOST_QUERY`] (`414`) and a body announced longer than
+/// [`MOST_BODY`] (`413`), with a JSON error, before any handler.
+async fn bounded(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let query = request.uri().query().map_or(0, str::len);
+    let body = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+        .unwrap_or(0);
+    let refused = |status, error: String, expected: String| {
+        ApiError { status, body: json!({"error": error, "expected": expected}) }.into_response()
+    };
+    if query > MOST_QUERY {
+        return refused(
+            StatusCode::URI_TOO_LONG,
+            format!("a query string of {query} bytes"),
+            format!("at most {MOST_QUERY} bytes"),
+        );
+    }
+    if body > MOST_BODY {
+        return refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("a body of {body} bytes"),
+            format!("at most {MOST_BODY} bytes (no request needs one)"),
+        );
+    }
+    next.run(request).await
 }
 
 /// `GET /health`: the server answers, and how loaded its live searches are (running of the most
@@ -634,8 +664,29 @@ fn position_now(
     report_json(&asked, &report).map(Some)
 }
 
-/// Serves until interrupted.
+/// How long a client has to send a request's head, once the connection is open or the last
+/// answer went: a silent or slow client (a byte a second) is cut off after it.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most connections held at once, whatever the open-files limit allows beyond it.
+const MOST_CONNECTIONS: u64 = 50_000;
+
+/// Open files kept back from connections (databases, tier files, the solver's).
+const FILES_KEPT: u64 = 512;
+
+/// The longest query string answered; a longer one is `414`.
+const MOST_QUERY: usize = 8 << 10;
+
+/// The longest request body announced; a longer one is `413` (no route reads a body).
+const MOST_BODY: u64 = 64 << 10;
+
+/// Serves until interrupted. Each connection is served by hyper's HTTP/1 with a deadline for
+/// every request's head ([`HEAD_TIMEOUT`]); the open-files limit is raised to the hard one and
+/// connections past what it allows (or [`MOST_CONNECTIONS`]) are closed as they come, so that
+/// idle and slow clients cannot stop the server accepting others.
 pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
+    let files = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024);
+    let most = files.saturating_sub(FILES_KEPT).clamp(64, MOST_CONNECTIONS) as usize;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))
@@ -655,11 +706,43 @@ pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
         println!("perfectplay serving on http://{address}/");
         use std::io::Write;
         std::io::stdout().flush()?;
-        axum::serve(listener, router(state).into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        let router = router(state);
+        let connections = Arc::new(tokio::sync::Semaphore::new(most));
+        let interrupted = tokio::signal::ctrl_c();
+        tokio::pin!(interrupted);
+        loop {
+            let (stream, client) = tokio::select! {
+                _ = &mut interrupted => break,
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    // Out of open files, or a connection gone before it was taken: a moment,
+                    // then the next.
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                        continue;
+                    }
+                },
+            };
+            let Ok(held) = connections.clone().try_acquire_owned() else {
+                continue; // past the most held: closed at once
+            };
+            let _ = stream.set_nodelay(true);
+            let router = router.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(
+                    move |mut request: hyper::Request<hyper::body::Incoming>| {
+                        request.extensions_mut().insert(axum::extract::ConnectInfo(client));
+                        tower::ServiceExt::oneshot(router.clone(), request)
+                    },
+                );
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(HEAD_TIMEOUT)
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+                drop(held);
+            });
+        }
         Ok(())
     })
 }

@@ -208,30 +208,8 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
 fn background_pool() -> Result<rayon::ThreadPool> {
     Ok(rayon::ThreadPoolBuilder::new()
         .thread_name(|i| format!("solve-{i}"))
-        .start_handler(|_| lower_priority())
+        .start_handler(|_| crate::priority::set_niceness(crate::priority::SOLVE))
         .build()?)
-}
-
-/// Lowers the calling thread's CPU priority to niceness 10 (Linux gives each thread its own). A
-/// waking request handler at niceness 0 takes the core from it, and beside other busy programs
-/// the solve still gets about a tenth of a core. The idle class (`SCHED_IDLE`) starved it
-/// instead: with both cores held by another program, a solve started from the page never ended.
-/// Elsewhere a no-op: the solve then shares the CPU evenly.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        use thread_priority::{
-            NormalThreadSchedulePolicy, ThreadPriority, ThreadPriorityValue, ThreadSchedulePolicy,
-        };
-        // The crate maps 0..=99 onto niceness 19..=-20: 22 is niceness 10.
-        if let Ok(value) = ThreadPriorityValue::try_from(22u8) {
-            let _ = thread_priority::set_thread_priority_and_policy(
-                thread_priority::thread_native_id(),
-                ThreadPriority::Crossplatform(value),
-                ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other),
-            );
-        }
-    }
 }
 
 #[cfg(test)]

@@ -77,6 +77,18 @@ impl Server {
         (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}")))
     }
 
+    /// Kills the server at once (`SIGKILL`: nothing of its own runs), keeping its data directory
+    /// for a server started again on it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The data directory it serves.
     pub fn data(&self) -> &std::path::Path {
         &self.data
