@@ -674,6 +674,9 @@ const MOST_CONNECTIONS: u64 = 50_000;
 /// Open files kept back from connections (databases, tier files, the solver's).
 const FILES_KEPT: u64 = 512;
 
+/// Connections the kernel queues before they are accepted (capped by `net.core.somaxconn`).
+const LISTEN_QUEUE: u32 = 4096;
+
 /// The longest query string answered; a longer one is `414`.
 const MOST_QUERY: usize = 8 << 10;
 
@@ -689,9 +692,15 @@ pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
     let most = files.saturating_sub(FILES_KEPT).clamp(64, MOST_CONNECTIONS) as usize;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))
-            .await
-            .with_context(|| format!("listening on 127.0.0.1:{port}"))?;
+        // A long queue of connections not yet accepted (the default 128 overflows under a
+        // burst of connections, and each connection dropped there waits a second to try again).
+        let listen = || -> std::io::Result<tokio::net::TcpListener> {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.set_reuseaddr(true)?;
+            socket.bind(SocketAddr::from(([127, 0, 0, 1], port)))?;
+            socket.listen(LISTEN_QUEUE)
+        };
+        let listener = listen().with_context(|| format!("listening on 127.0.0.1:{port}"))?;
         let address = listener.local_addr()?;
         let state = Arc::new(AppState::load(data_dir, true)?);
         for g in &state.games {
