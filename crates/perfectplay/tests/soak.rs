@@ -35,6 +35,8 @@ const BACKGROUND: (&str, &str) = ("tictactwo", "regular");
 
 /// Clients walking the databases, and clients playing Quarto live.
 const WALKERS: usize = 4;
+/// A walker's pause between requests (without one, four walkers alone hold both cores).
+const THINK: Duration = Duration::from_millis(1);
 const QUARTO_CLIENTS: usize = 6;
 
 /// xorshift64*: enough randomness for choosing moves.
@@ -111,6 +113,7 @@ fn walk(load: &Load, seed: u64) {
             let all: Vec<_> = DATABASES.iter().chain(&IN_MEMORY).collect();
             (game, variant) = *all[rng.below(all.len())];
         }
+        std::thread::sleep(THINK);
         let database = DATABASES.contains(&(game, variant));
         let path = format!("/api/{game}/{variant}/positions/?p={}", encode(&position));
         position = match load.get(&path, database) {
@@ -163,7 +166,7 @@ fn churn(load: &Load) {
     let mut n = 0u64;
     while !load.stop.load(Relaxed) {
         if let Ok(mut s) = TcpStream::connect(&addr) {
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 let _ = s.write_all(b"GET /api/tictactoe/regular/positions/?p=st");
             }
         }
