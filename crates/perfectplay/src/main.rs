@@ -268,6 +268,11 @@ fn tiered_analysis(
     if prune.is_some() && !path.exists() {
         anyhow::bail!("--prune: no database at {} (solve the game first)", path.display());
     }
+    // A rewrite of the database holds the variant's lock, as a solve does.
+    let _lock = match prune {
+        Some(_) => Some(solving::lock(game, &path, &command_line())?),
+        None => None,
+    };
     if path.exists() {
         let db = Database::open(&path)?;
         db.check_game(game)?;
@@ -620,6 +625,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Db(DbCommand::Prune { file, derive }) => {
             let db = Database::open(&file)?;
+            // A rewrite of the database holds the variant's lock, as a solve does.
+            let _lock = perfectplay_db::SolveLock::acquire(&file, &command_line())?;
             let started = Instant::now();
             let before = db.header().file_len;
             let game = perfectplay_games::lookup(&db.header().game, Some(&db.header().variant))
@@ -655,6 +662,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Db(DbCommand::Upgrade { file }) => {
             let db = Database::open(&file)?;
+            // A rewrite of the database holds the variant's lock, as a solve does.
+            let _lock = perfectplay_db::SolveLock::acquire(&file, &command_line())?;
             let started = Instant::now();
             let (before, version) = (db.header().file_len, db.version());
             let game = perfectplay_games::lookup(&db.header().game, Some(&db.header().variant))
