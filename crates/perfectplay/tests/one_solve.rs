@@ -171,3 +171,29 @@ fn the_server_answers_from_a_database_another_process_wrote() {
     assert_eq!(status, 200, "{p}");
     assert!(p["moves"].as_array().is_some_and(|m| !m.is_empty()), "{p}");
 }
+
+#[test]
+fn a_database_is_not_rewritten_while_its_variant_is_being_solved() {
+    let data = scratch("rewrite");
+    let o = run(&data, &["solve", "tictactwo", "--variant", "2-marks"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = data.join("tictactwo").join("2-marks.ppdb");
+    let before = std::fs::read(&path).unwrap();
+    let lock = SolveLock::acquire(&path, "a test holding the lock").unwrap();
+    let file = path.to_str().unwrap();
+    for args in [
+        vec!["db", "upgrade", file],
+        vec!["db", "prune", file],
+        vec!["analyze", "tictactwo", "--variant", "2-marks", "--prune"],
+    ] {
+        let o = run(&data, &args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("pid {}", std::process::id())), "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    drop(lock);
+    let o = run(&data, &["db", "prune", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&data);
+}
