@@ -60,7 +60,7 @@ pub fn solve_into(
         return Ok(());
     }
     // One solve per variant: the manager holds the variant's lock for the whole run.
-    let _lock = match solving::lock(game, path, &crate::command_line()) {
+    let _lock = match solving::lock(game, path, &solving::command_line()) {
         Ok(lock) => lock,
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -2,6 +2,7 @@
 //!
 //! Exit codes: 0 success, 2 bad input or an error (a message says what was expected).
 
+mod db_info;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod live;
@@ -270,7 +271,7 @@ fn tiered_analysis(
     }
     // A rewrite of the database holds the variant's lock, as a solve does.
     let _lock = match prune {
-        Some(_) => Some(solving::lock(game, &path, &command_line())?),
+        Some(_) => Some(solving::lock(game, &path, &solving::command_line())?),
         None => None,
     };
     if path.exists() {
@@ -344,15 +345,6 @@ fn store_analysis(
 
 fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
     Ok(perfectplay_games::lookup(&args.game, args.variant.as_deref())?)
-}
-
-/// This process's command line, as a solve's lock records it.
-pub fn command_line() -> String {
-    let mut args = std::env::args();
-    let program = args.next().map(|p| {
-        std::path::Path::new(&p).file_name().map_or(p.clone(), |n| n.to_string_lossy().into())
-    });
-    program.into_iter().chain(args).collect::<Vec<_>>().join(" ")
 }
 
 /// The tiers named by `solve --tier` (None when none is named).
@@ -441,7 +433,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let _lock = if mpi {
                 None
             } else {
-                Some(solving::lock(game.as_ref(), &path, &command_line())?)
+                Some(solving::lock(game.as_ref(), &path, &solving::command_line())?)
             };
             if path.exists() && !force && only.is_none() {
                 let db = Database::open(&path)?;
@@ -579,7 +571,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Db(DbCommand::Info { file }) => {
             let db = Database::open(&file)?;
-            write!(out, "{}", db_info(&db))?;
+            write!(out, "{}", db_info::db_info(&db))?;
         }
         Command::Db(DbCommand::Count { file }) => {
             let db = Database::open(&file)?;
@@ -626,7 +618,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Db(DbCommand::Prune { file, derive }) => {
             let db = Database::open(&file)?;
             // A rewrite of the database holds the variant's lock, as a solve does.
-            let _lock = perfectplay_db::SolveLock::acquire(&file, &command_line())?;
+            let _lock = perfectplay_db::SolveLock::acquire(&file, &solving::command_line())?;
             let started = Instant::now();
             let before = db.header().file_len;
             let game = perfectplay_games::lookup(&db.header().game, Some(&db.header().variant))
@@ -663,7 +655,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Db(DbCommand::Upgrade { file }) => {
             let db = Database::open(&file)?;
             // A rewrite of the database holds the variant's lock, as a solve does.
-            let _lock = perfectplay_db::SolveLock::acquire(&file, &command_line())?;
+            let _lock = perfectplay_db::SolveLock::acquire(&file, &solving::command_line())?;
             let started = Instant::now();
             let (before, version) = (db.header().file_len, db.version());
             let game = perfectplay_games::lookup(&db.header().game, Some(&db.header().variant))
@@ -728,84 +720,5 @@ fn position_counts(game: &dyn Game, counts: &[[u64; 4]; 2], seconds: f64) -> Str
         counts[0][tie] + counts[1][tie],
         counts.iter().flatten().sum::<u64>()
     );
-    s
-}
-
-/// `db info`: the header's facts, sizes, bits per position and compression ratio.
-fn db_info(db: &Database) -> String {
-    use std::fmt::Write as _;
-    let h = db.header();
-    let i = db.info();
-    let mut s = String::new();
-    let _ = writeln!(s, "file:         {}", db.path().display());
-    let _ = writeln!(s, "format:       version {}", db.version());
-    let _ = writeln!(s, "game:         {} ({})", h.game, h.variant);
-    let _ = writeln!(
-        s,
-        "positions:    {} stored{}",
-        i.positions,
-        if h.canonical { ", canonical forms (others are don't-care)" } else { "" }
-    );
-    let _ = match db.analysis() {
-        Some(a) => writeln!(s, "analysis:     stored ({} reachable positions)", a.total()),
-        None => writeln!(s, "analysis:     none (`analyze --tiers` or `solve` stores one)"),
-    };
-    // Tier names where this build knows the game.
-    let game = perfectplay_games::lookup(&h.game, Some(&h.variant)).ok();
-    for t in &h.tables {
-        let name = game
-            .as_ref()
-            .map_or(String::new(), |g| format!(" {}", g.tier_name(perfectplay_core::Tier(t.tier))));
-        let value_bytes: u64 = t.value_blocks.iter().map(|b| u64::from(b.len)).sum();
-        // The highest remoteness of each decisive value among the tier's stored positions.
-        let highest = |v: Value| {
-            t.dictionary
-                .iter()
-                .filter(|vr| vr.value() == v)
-                .map(|vr| vr.remoteness_or_zero().to_string())
-                .max_by_key(|r| r.parse::<u16>().unwrap_or(0))
-                .unwrap_or_else(|| "-".into())
-        };
-        let _ = writeln!(
-            s,
-            "  tier {:>4}{name}:  {:?}, {} positions, {} values{} in {} bits ({:?}), {} value \
-             blocks ({value_bytes} bytes), {} key blocks; highest win {}, lose {}",
-            t.tier,
-            t.kind,
-            t.positions,
-            t.dictionary.len(),
-            if t.absent { " and absent" } else { "" },
-            t.bits,
-            t.layout,
-            t.value_blocks.len(),
-            t.key_blocks.len(),
-            highest(Value::Win),
-            highest(Value::Lose)
-        );
-    }
-    if let (Some(r), Some(c)) = (i.reachable, i.canonical_reachable) {
-        let _ = writeln!(s, "reachable:    {r} positions, {c} canonical");
-    }
-    let _ = writeln!(
-        s,
-        "size:         {} bytes ({} header, {} values, {} keys)",
-        i.file_bytes, i.header_bytes, i.value_bytes, i.key_bytes
-    );
-    let _ = writeln!(
-        s,
-        "bit-packed:   {} bytes before compression; ratio {:.1}",
-        i.packed_bytes,
-        i.packed_bytes as f64 / i.value_bytes.max(1) as f64
-    );
-    let per = |n: u64| i.file_bytes as f64 * 8.0 / n.max(1) as f64;
-    let _ = writeln!(s, "bits/position: {:.4} per stored", per(i.positions));
-    if let (Some(r), Some(c)) = (i.reachable, i.canonical_reachable) {
-        let _ = writeln!(
-            s,
-            "              {:.4} per reachable, {:.4} per canonical reachable",
-            per(r),
-            per(c)
-        );
-    }
     s
 }

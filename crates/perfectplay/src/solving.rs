@@ -127,6 +127,15 @@ pub fn solve_into(
     Ok(())
 }
 
+/// This process's command line, as a solve's lock records it.
+pub fn command_line() -> String {
+    let mut args = std::env::args();
+    let program = args.next().map(|p| {
+        std::path::Path::new(&p).file_name().map_or(p.clone(), |n| n.to_string_lossy().into())
+    });
+    program.into_iter().chain(args).collect::<Vec<_>>().join(" ")
+}
+
 /// Takes the lock of the variant whose database is `path` for a solve running `command`: one
 /// solve per variant, whichever process runs it ([`SolveLock`]). Another solve holding it is an
 /// error that says who (pid, command, since when) and how far it has got.
