@@ -412,8 +412,10 @@ pub trait Symmetry: Send + Sync {
     /// allowed). An image under the exchange of players need not be a position the rules allow
     /// (it has the same value for the player to move all the same).
     fn symmetry_images(&self, position: Position, out: &mut Vec<Position>);
-    /// Whether the symmetries include exchanging the players, and how.
-    fn exchange(&self) -> Option<&dyn Exchange>;
+    /// Whether the symmetries include exchanging the players, and how (by default they do not).
+    fn exchange(&self) -> Option<&dyn Exchange> {
+        None
+    }
 }
 
 /// The exchange of players (colors swapped, the other to move) as a symmetry. It need not keep the
@@ -452,8 +454,10 @@ pub trait ImageGui: Send + Sync {
     fn autogui_position(&self, position: Position) -> String;
     /// The button that plays a move in one click.
     fn autogui_move(&self, position: Position, mv: Move) -> crate::AutoGuiMove;
-    /// Whether some moves come in parts (003 chapter 6), and their parts.
-    fn multipart(&self) -> Option<&dyn MultipartMoves>;
+    /// Whether some moves come in parts (003 chapter 6), and their parts (by default none do).
+    fn multipart(&self) -> Option<&dyn MultipartMoves> {
+        None
+    }
 }
 
 /// Moves played in parts (003 chapter 6).

@@ -107,8 +107,8 @@ fn a_database_of_other_rules_is_refused() {
 
 #[test]
 fn shared_tiers_have_the_same_fingerprint_in_every_variant() {
-    let four = FoxAndGeese::new("4-geese").unwrap();
-    let five = FoxAndGeese::new("5-geese").unwrap();
+    let four = FoxAndGeese::from_variant("4-geese").unwrap();
+    let five = FoxAndGeese::from_variant("5-geese").unwrap();
     for tier in four.tiers() {
         assert!(five.variants_sharing(tier).contains(&"4-geese".to_string()));
         assert_eq!(tier_fingerprint(&four, tier), tier_fingerprint(&five, tier), "{tier:?}");
@@ -120,12 +120,12 @@ fn shared_tiers_have_the_same_fingerprint_in_every_variant() {
     assert_ne!(game_fingerprint(&four), game_fingerprint(&five));
 
     // The far ends: 4 geese's tiers in 15 geese, 9 hens' in 12 hens.
-    let fifteen = FoxAndGeese::new("15-geese").unwrap();
+    let fifteen = FoxAndGeese::from_variant("15-geese").unwrap();
     for tier in four.tiers() {
         assert_eq!(tier_fingerprint(&four, tier), tier_fingerprint(&fifteen, tier), "{tier:?}");
     }
-    let nine = FuchsUndHenne::new("9-hens").unwrap();
-    let twelve = FuchsUndHenne::new("12-hens").unwrap();
+    let nine = FuchsUndHenne::from_variant("9-hens").unwrap();
+    let twelve = FuchsUndHenne::from_variant("12-hens").unwrap();
     for tier in nine.tiers() {
         assert_eq!(tier_fingerprint(&nine, tier), tier_fingerprint(&twelve, tier), "{tier:?}");
     }
@@ -133,7 +133,7 @@ fn shared_tiers_have_the_same_fingerprint_in_every_variant() {
 
 #[test]
 fn a_tier_this_build_does_not_have_is_refused_and_a_copy_vouches_for_nothing() {
-    let four = FoxAndGeese::new("4-geese").unwrap();
+    let four = FoxAndGeese::from_variant("4-geese").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("4-geese.ppdb");
     let mut w = Writer::new(&path, &four, true);
@@ -165,8 +165,8 @@ fn a_tier_this_build_does_not_have_is_refused_and_a_copy_vouches_for_nothing() {
 
 #[test]
 fn a_tier_of_other_rules_is_neither_copied_nor_resumed() {
-    let four = FoxAndGeese::new("4-geese").unwrap();
-    let five = FoxAndGeese::new("5-geese").unwrap();
+    let four = FoxAndGeese::from_variant("4-geese").unwrap();
+    let five = FoxAndGeese::from_variant("5-geese").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("foxandgeese").join("5-geese.ppdb");
     let four_path = perfectplay_db::variant_path(&path, "4-geese");

@@ -14,7 +14,7 @@ fn main() {
         std::process::exit(2);
     }
     for hens in counts {
-        let game = match FuchsUndHenne::new(&format!("{hens}-hens")) {
+        let game = match FuchsUndHenne::from_variant(&format!("{hens}-hens")) {
             Ok(game) => game,
             Err(e) => {
                 eprintln!("{e}");

@@ -23,8 +23,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
+    Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board};
@@ -86,6 +86,13 @@ impl Default for Abrobad {
             .map(|g| (0..1 << N).map(|m| symmetries.map_mask(g, m) as u16).collect())
             .collect();
         Abrobad { board, near, rays, images }
+    }
+}
+
+impl Abrobad {
+    /// The game: its one variant is `regular`.
+    pub fn from_variant(variant: &str) -> Result<Abrobad, String> {
+        crate::only_regular(variant)
     }
 }
 
@@ -304,8 +311,5 @@ impl ImageGui for Abrobad {
                 AutoGuiMove::Arrow { from, to }
             }
         }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

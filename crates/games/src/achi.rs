@@ -15,8 +15,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, SizeClass,
+    Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -40,6 +40,13 @@ impl Default for Achi {
         let board = Board::grid(3, 3)
             .keep_edges(|a, b| a == 4 || b == 4 || a % 3 == b % 3 || a / 3 == b / 3);
         Achi { lines: board.lines(3), symmetries: board.symmetries(&board::SQUARE), board }
+    }
+}
+
+impl Achi {
+    /// The game: its one variant is `regular`.
+    pub fn from_variant(variant: &str) -> Result<Achi, String> {
+        crate::only_regular(variant)
     }
 }
 
@@ -184,9 +191,6 @@ impl Symmetry for Achi {
         let (c, mover) = Self::split(p);
         self.symmetries.images(&c, |c| Self::encode(c, mover), out)
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl ImageGui for Achi {
@@ -206,8 +210,5 @@ impl ImageGui for Achi {
         } else {
             AutoGuiMove::Arrow { from: m / 16, to: m % 16 }
         }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

@@ -20,20 +20,27 @@
 //! reduced to their least image under the 8 symmetries of the square, times the colex rank of the
 //! goats' points among the points the tigers leave), so about an eighth of the arrangements.
 //!
-//! Variants: `regular` (003's), and two small boards for tests and play: `3x3` (the 3x3 board
-//! with its diagonals, 4 goats; tigers win by capturing all of them, or by blocking them) and
-//! `4x4` (the 4x4 board without diagonals, 12 goats, 5 captures win), both GamesmanClassic's
-//! presets.
+//! Variants: `regular` (003's, and GamesmanClassic's default), and small boards for tests and
+//! play with GamesmanClassic's boards: `3x3` (the 3x3 board with its two long diagonals, 4 goats;
+//! the tigers win by capturing all of them) and `4x4` (the 4x4 board without diagonals, 12 goats,
+//! 5 captures win); `gamesman-3x3` and `gamesman-4x4` are GamesmanClassic's presets on those
+//! boards (`mbaghchal.c`, options 1 and 2), where the tigers win at 1 and at 3 captures.
 
 use std::sync::{Arc, OnceLock};
 
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move,
-    ParseError, Player, Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel,
-    Tiers, UndoMoves, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move, ParseError,
+    Player, Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel, Tiers,
+    UndoMoves, Value,
 };
 
 use crate::board::{self, Board};
+
+mod gui;
+mod index;
+mod kernel;
+#[cfg(test)]
+mod tests;
 
 const TIGER_SHIFT: u32 = 25;
 const SET: u64 = (1 << 25) - 1;
@@ -157,13 +164,15 @@ pub struct BaghChal {
 type TierParts = (u32, u32, Option<bool>);
 
 impl BaghChal {
-    /// The named variant: `regular`, `3x3` or `4x4`.
-    pub fn new(variant: &str) -> Result<BaghChal, String> {
+    /// The named variant: `regular`, `3x3`, `4x4`, `gamesman-3x3` or `gamesman-4x4`.
+    pub fn from_variant(variant: &str) -> Result<BaghChal, String> {
         let (variant, side, goats, captures) = match variant {
             "regular" => ("regular", 5, 20, 5),
             "3x3" => ("3x3", 3, 4, 4),
             "4x4" => ("4x4", 4, 12, 5),
-            _ => return Err("regular | 3x3 | 4x4".into()),
+            "gamesman-3x3" => ("gamesman-3x3", 3, 4, 1),
+            "gamesman-4x4" => ("gamesman-4x4", 4, 12, 3),
+            _ => return Err("regular | 3x3 | 4x4 | gamesman-3x3 | gamesman-4x4".into()),
         };
         Ok(BaghChal { variant, layout: Layout::shared(side), goats, captures })
     }
@@ -331,18 +340,22 @@ impl Game for BaghChal {
         self.variant.into()
     }
     fn variant_description(&self) -> String {
-        match self.variant {
-            "3x3" => "The 3x3 board with its diagonals and 4 goats; capturing all 4 wins",
-            "4x4" => "The 4x4 board without diagonals and 12 goats; 5 captures win",
-            _ => "The 5x5 board, 20 goats; 5 captures win for the tigers",
-        }
-        .into()
+        let board = match self.layout.side {
+            3 => "The 3x3 board with its diagonals",
+            4 => "The 4x4 board without diagonals",
+            _ => "The 5x5 board",
+        };
+        let preset = if self.variant.starts_with("gamesman") { " (GamesmanClassic's)" } else { "" };
+        format!(
+            "{board}, {} goats; {} captures win for the tigers{preset}",
+            self.goats, self.captures
+        )
     }
     fn size_class(&self) -> SizeClass {
-        if self.variant != "3x3" {
-            SizeClass::Large
-        } else {
+        if self.layout.side == 3 {
             SizeClass::Small
+        } else {
+            SizeClass::Large
         }
     }
     fn start(&self) -> Position {
@@ -434,411 +447,4 @@ impl Game for BaghChal {
         ["goats", "tigers"]
     }
     perfectplay_core::capabilities!(tier_index, symmetry, undo, gui, kernel);
-}
-
-impl Tiers for BaghChal {
-    fn tier(&self, p: Position) -> Tier {
-        let q = Parts::of(p);
-        let turn = (q.hand > 0).then_some(q.tigers_to_move);
-        Self::tier_of(q.hand, self.captured(q), turn)
-    }
-    /// 003's (R, C, TURN): goats to place, goats captured, and while goats are placed the side
-    /// to move.
-    fn tier_name(&self, t: Tier) -> String {
-        match Self::tier_parts(t) {
-            (hand, captured, Some(tigers)) => {
-                format!("({hand},{captured},{})", if tigers { "tigers" } else { "goats" })
-            }
-            (_, captured, None) => format!("(0,{captured})"),
-        }
-    }
-}
-
-impl TierIndex for BaghChal {
-    fn tiers(&self) -> Vec<Tier> {
-        self.all_tiers()
-    }
-    fn canonical_tier(&self, t: Tier) -> Tier {
-        t
-    }
-    fn child_tiers(&self, t: Tier) -> Vec<Tier> {
-        self.child_tiers_of(t)
-    }
-    fn tier_size(&self, t: Tier) -> u64 {
-        let (hand, captured, turn) = Self::tier_parts(t);
-        let pairs = self.pair_size(self.goats - hand - captured);
-        if turn.is_none() {
-            2 * pairs
-        } else {
-            pairs
-        }
-    }
-    fn tier_index(&self, p: Position) -> u64 {
-        let q = Parts::of(p);
-        let index = self.layout.classes.pair_index(q.tigers, q.goats).unwrap_or(u64::MAX);
-        if q.hand == 0 && q.tigers_to_move {
-            self.pair_size(q.goats.count_ones()) + index
-        } else {
-            index
-        }
-    }
-    fn tier_position(&self, t: Tier, index: u64) -> Option<Position> {
-        let (hand, captured, turn) = Self::tier_parts(t);
-        let goats = self.goats - hand - captured;
-        let pairs = self.pair_size(goats).max(1);
-        let (index, tigers_to_move) = match turn {
-            None => (index % pairs, index >= pairs),
-            Some(tigers) => (index, tigers),
-        };
-        let (tigers, goats) =
-            self.layout.classes.pair_at(TIGERS as usize, goats as usize, index)?;
-        let q = Parts { goats, tigers, hand, tigers_to_move };
-        self.illegal(q).is_none().then(|| q.code())
-    }
-}
-
-impl Symmetry for BaghChal {
-    fn symmetry_count(&self) -> usize {
-        self.layout.classes.symmetry_count()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        let q = Parts::of(p);
-        let (tigers, goats, _) = self.layout.classes.canonical_pair(q.tigers, q.goats);
-        Parts { goats, tigers, ..q }.code()
-    }
-    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
-        let q = Parts::of(p);
-        let classes = &self.layout.classes;
-        out.extend((0..classes.symmetry_count()).map(|s| {
-            Parts { goats: classes.image(s, q.goats), tigers: classes.image(s, q.tigers), ..q }
-                .code()
-        }));
-    }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
-}
-
-impl BaghChal {
-    /// Calls `f` with each position that has a move to `p` (primitive ones included; the caller
-    /// filters); with `same_tier`, only those in `p`'s tier.
-    fn each_parent(&self, p: Position, same_tier: bool, mut f: impl FnMut(Parts)) {
-        let q = Parts::of(p);
-        let l = &self.layout;
-        let empty = l.all() & !q.goats & !q.tigers;
-        let mut parent = q;
-        parent.tigers_to_move = !q.tigers_to_move;
-        if q.tigers_to_move {
-            // The goats moved: a placement (from another tier), or a slide once all are placed.
-            if !same_tier && q.hand < self.goats {
-                for at in board::bits(u64::from(q.goats)) {
-                    f(Parts { goats: q.goats & !(1 << at), hand: q.hand + 1, ..parent });
-                }
-            }
-            if q.hand == 0 {
-                for to in board::bits(u64::from(q.goats)) {
-                    for from in board::bits(u64::from(l.adjacent[to] & empty)) {
-                        f(Parts { goats: q.goats & !(1 << to) | 1 << from, ..parent });
-                    }
-                }
-            }
-        } else {
-            // The tigers moved: a slide, or a jump over a goat that was captured (another tier).
-            if q.hand == self.goats {
-                return;
-            }
-            for to in board::bits(u64::from(q.tigers)) {
-                let tigers = q.tigers & !(1 << to);
-                for from in board::bits(u64::from(l.adjacent[to] & empty)) {
-                    f(Parts { tigers: tigers | 1 << from, ..parent });
-                }
-                if same_tier {
-                    continue;
-                }
-                for &(over, from) in &l.jumps[to] {
-                    if empty >> over & 1 == 1 && empty >> from & 1 == 1 {
-                        f(Parts {
-                            tigers: tigers | 1 << from,
-                            goats: q.goats | 1 << over,
-                            ..parent
-                        });
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl BaghChal {
-    /// The tier and index of a position's canonical form, in one step.
-    #[inline]
-    fn locate_parts(&self, q: Parts, cache: &mut LeastCache) -> (Tier, u64) {
-        let classes = &self.layout.classes;
-        let index = classes.canonical_pair_index_cached(q.tigers, q.goats, cache);
-        self.located(q, index)
-    }
-
-    /// A position's tier, and its index from the index of its canonical pair.
-    #[inline]
-    fn located(&self, q: Parts, pair: Option<u64>) -> (Tier, u64) {
-        let captured = self.captured(q);
-        let index = pair.unwrap_or(u64::MAX);
-        if q.hand == 0 {
-            let index =
-                if q.tigers_to_move { self.pair_size(q.goats.count_ones()) + index } else { index };
-            (Self::tier_of(0, captured, None), index)
-        } else {
-            (Self::tier_of(q.hand, captured, Some(q.tigers_to_move)), index)
-        }
-    }
-    /// Calls `emit` with the tier and index of each move's child (repeats allowed), located
-    /// from the tigers' set shared by a run of the index ([`SetClasses::neighbours`]).
-    #[inline]
-    fn run_children(&self, q: Parts, cache: &mut KernelCache, mut emit: impl FnMut(Tier, u64)) {
-        let classes = &self.layout.classes;
-        classes.neighbours(q.tigers, &mut cache.near);
-        let near = &mut cache.near;
-        self.each_move(q, |from, to| {
-            let child = self.apply(q, from, to);
-            let pair = if q.tigers_to_move {
-                classes.moved_pair_index(near, from, to, child.goats)
-            } else {
-                classes.neighbour_pair_index(near, None, child.goats)
-            };
-            let (t, i) = self.located(child, pair);
-            emit(t, i);
-        });
-    }
-}
-
-impl TierKernel for BaghChal {
-    /// Walks the index in order: the next pair of sets from the last, unranked only where a run
-    /// starts (or the player to move changes in a moving-phase tier).
-    fn tier_positions(&self, t: Tier, first: u64, out: &mut [Option<Position>]) {
-        let (hand, captured, turn) = Self::tier_parts(t);
-        let goats = self.goats - hand - captured;
-        let classes = &self.layout.classes;
-        let pairs = self.pair_size(goats).max(1);
-        let mut previous: Option<(u32, u32)> = None;
-        for (k, slot) in out.iter_mut().enumerate() {
-            let index = first + k as u64;
-            let (local, tigers_to_move) = match turn {
-                None => (index % pairs, index >= pairs),
-                Some(tigers) => (index, tigers),
-            };
-            let pair = match previous {
-                Some((a, b)) if local != 0 => classes.next_pair(a, b),
-                _ => classes.pair_at(TIGERS as usize, goats as usize, local),
-            };
-            previous = pair;
-            *slot = pair.and_then(|(tigers, goats)| {
-                let q = Parts { goats, tigers, hand, tigers_to_move };
-                self.illegal(q).is_none().then(|| q.code())
-            });
-        }
-    }
-
-    fn locate(&self, p: Position, cache: &mut KernelCache) -> (Tier, u64) {
-        self.locate_parts(Parts::of(p), &mut cache.least)
-    }
-
-    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
-        out.clear();
-        let q = Parts::of(p);
-        self.each_move(q, |from, to| {
-            out.push(self.locate_parts(self.apply(q, from, to), &mut cache.least));
-        });
-        out.sort_unstable();
-        out.dedup();
-    }
-
-    /// Children located from the tigers' set shared by a run of the index ([`SetClasses::
-    /// neighbours`]): a goat's move keeps it, a tiger's moves one point of it. Only the
-    /// moving phase's children can lie in the position's own tier; those are made distinct.
-    fn child_locations_unsorted(
-        &self,
-        p: Position,
-        out: &mut Vec<(Tier, u64)>,
-        cache: &mut KernelCache,
-    ) {
-        out.clear();
-        let q = Parts::of(p);
-        self.run_children(q, cache, |t, i| out.push((t, i)));
-        if q.hand == 0 {
-            out.sort_unstable();
-            out.dedup();
-        }
-    }
-
-    /// The children as [`TierKernel::child_locations_unsorted`] finds them, none exchanged
-    /// (Bagh-Chal has no exchange): the analysis's search for reachable positions walks these
-    /// instead of canonicalizing every child.
-    fn child_locations_sided(
-        &self,
-        p: Position,
-        out: &mut Vec<(Tier, u64, bool)>,
-        cache: &mut KernelCache,
-    ) -> bool {
-        out.clear();
-        self.run_children(Parts::of(p), cache, |t, i| out.push((t, i, false)));
-        true
-    }
-
-    /// The symmetries' images of a canonical position: as many as the symmetries less those that
-    /// keep both sets.
-    fn side_class_size(&self, p: Position) -> Option<u64> {
-        let q = Parts::of(p);
-        Some(self.layout.classes.pair_orbit_size(q.tigers, q.goats))
-    }
-
-    fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
-        out.clear();
-        self.each_parent(p, true, |parent| {
-            if self.illegal(parent).is_none() {
-                let (t, i) = self.locate_parts(parent, &mut cache.least);
-                if t == tier {
-                    out.push(i);
-                }
-            }
-        });
-        out.sort_unstable();
-        out.dedup();
-    }
-}
-
-impl UndoMoves for BaghChal {
-    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
-        self.each_parent(p, false, |r| {
-            if self.illegal(r).is_none() && self.captured(r) < self.captures {
-                out.push(r.code());
-            }
-        });
-    }
-    fn undo_moves_in_tier(&self, p: Position, out: &mut Vec<Position>) {
-        self.each_parent(p, true, |r| {
-            if self.illegal(r).is_none() {
-                out.push(r.code());
-            }
-        });
-    }
-}
-
-/// AutoGUI centers: the board's points, then the counters: goats to place (tens, units) and
-/// goats captured, under the board.
-impl ImageGui for BaghChal {
-    /// The board's points and lines, tigers and goats, and 003 5.5.1's counters as digits.
-    fn theme(&self) -> ImageAutoGui {
-        let mut entities = vec![
-            Entity {
-                token: 'T',
-                svg: r##"<circle r="0.44" fill="#e8a33a" stroke="#4a2a08" stroke-width="0.05"/><path d="M-0.3,-0.12L-0.12,-0.05M-0.3,0.1L-0.12,0.05M0.3,-0.12L0.12,-0.05M0.3,0.1L0.12,0.05M-0.08,-0.3L0,-0.18L0.08,-0.3" stroke="#2a1605" stroke-width="0.07" fill="none" stroke-linecap="round"/>"##.into(),
-            },
-            Entity {
-                token: 'G',
-                svg: r##"<circle r="0.36" fill="#f7f4ea" stroke="#555" stroke-width="0.05"/><circle cx="-0.12" cy="-0.06" r="0.05" fill="#333"/><circle cx="0.12" cy="-0.06" r="0.05" fill="#333"/>"##.into(),
-            },
-        ];
-        entities.extend(crate::themes::digits(0.7, "#333"));
-        let mut theme = crate::themes::points_theme(&self.layout.board, entities);
-        let (w, h) = theme.size;
-        let row = h + 0.5 * crate::themes::CELL;
-        theme.centers.extend([(0.25 * w, row), (0.25 * w + 40.0, row), (0.75 * w, row)]);
-        theme.size = (w, h + crate::themes::CELL);
-        theme.background += &format!(
-            r##"<rect y="{h}" width="{w}" height="100" fill="#e4d6b2"/>{}{}"##,
-            crate::themes::caption(0.25 * w + 20.0, h + 22.0, "to place"),
-            crate::themes::caption(0.75 * w, h + 22.0, "captured")
-        );
-        theme
-    }
-    fn autogui_position(&self, p: Position) -> String {
-        let q = Parts::of(p);
-        let n = self.layout.side * self.layout.side;
-        let cells = (0..n).map(|i| char::from(b"-GT"[q.cell(i) as usize]));
-        let digit = |d: u32| char::from_digit(d, 10).unwrap_or('-');
-        let tens = if q.hand >= 10 { digit(q.hand / 10) } else { '-' };
-        let counters = [tens, digit(q.hand % 10), digit(self.captured(q))];
-        perfectplay_core::autogui::autogui_position(self.to_move(p), cells.chain(counters))
-    }
-    /// A placement is one click on its point; a move (a capture too) an arrow.
-    fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
-        let (from, to) = Self::decode(mv);
-        if from == PLACE {
-            AutoGuiMove::Token { token: 'G', at: to as usize }
-        } else {
-            AutoGuiMove::Arrow { from: from as usize, to: to as usize }
-        }
-    }
-    fn multipart(&self) -> Option<&dyn perfectplay_core::MultipartMoves> {
-        None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use perfectplay_core::GameExt;
-
-    #[test]
-    fn the_tiers_and_their_bound_are_003s() {
-        let game = BaghChal::new("regular").unwrap();
-        let tiers = game.all_tiers();
-        assert_eq!(tiers.len(), 196);
-        let binomial = |n: u64, k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
-        let bound: u64 = tiers
-            .iter()
-            .map(|&t| {
-                let (hand, captured, turn) = BaghChal::tier_parts(t);
-                let arrangements = binomial(25, 4) * binomial(21, u64::from(20 - hand - captured));
-                if turn.is_none() {
-                    2 * arrangements
-                } else {
-                    arrangements
-                }
-            })
-            .sum();
-        assert_eq!(bound, 291_915_283_550);
-        // Children before parents.
-        for (i, &t) in tiers.iter().enumerate() {
-            for c in game.child_tiers_of(t) {
-                assert!(tiers[..i].contains(&c), "{}", Tiers::tier_name(&game, c));
-            }
-        }
-    }
-
-    #[test]
-    fn tigers_capture_along_lines_only() {
-        let game = BaghChal::new("regular").unwrap();
-        // A tiger on b1 (no diagonals there) with goats on c2 and b2.
-        let p = game.parse_position("-T--T/-GG--/-----/-----/T---T T 17").unwrap();
-        let moves: Vec<String> =
-            game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect();
-        assert!(moves.contains(&"b1b3".to_string()), "{moves:?}");
-        assert!(!moves.contains(&"b1d3".to_string()), "{moves:?}");
-        let child = game.do_move(p, game.parse_move(p, "b1b3").unwrap());
-        assert_eq!(game.position_to_string(child), "----T/--G--/-T---/-----/T---T G 17");
-    }
-
-    #[test]
-    fn the_ends_of_the_game() {
-        let game = BaghChal::new("regular").unwrap();
-        // Five captured: the tigers have won.
-        let won = game.parse_position("T---T/-----/--G--/-----/T---T G 14").unwrap();
-        assert_eq!(game.primitive(won), Some(Value::Lose));
-        // Tigers that cannot move lose (the 3x3 board: every tiger's point and jump blocked).
-        let small = BaghChal::new("3x3").unwrap();
-        let trapped = small.parse_position("TGT/GGG/TGT T 0");
-        assert!(trapped.is_err(), "more goats than the 3x3 game has");
-        let trapped = small.parse_position("TGT/G-G/TGT T 0").unwrap();
-        assert_eq!(small.primitive(trapped), None, "the center is free");
-        let bad = [
-            "T---T/-----/-----/-----/T---T T 20",
-            "T---T/-----/-----/-----/T--TT G 20",
-            "T---T G 20",
-            "T---T/-----/-----/-----/T---T T 19",
-        ];
-        for bad in bad {
-            assert!(game.parse_position(bad).is_err(), "{bad}");
-        }
-    }
 }

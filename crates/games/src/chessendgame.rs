@@ -18,8 +18,8 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    Position, SizeClass, Symmetry, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -271,9 +271,6 @@ impl Symmetry for ChessEndgame {
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let s = Parts::of(p);
         out.extend((0..self.symmetries.len()).map(|g| self.image(&s, g)));
-    }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
     }
 }
 

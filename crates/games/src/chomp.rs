@@ -12,8 +12,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
+    Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board;
@@ -245,8 +245,5 @@ impl ImageGui for Chomp {
     }
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         AutoGuiMove::Token { token: 't', at: mv.0 as usize }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

@@ -17,8 +17,8 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -42,6 +42,13 @@ impl Default for ChungToi {
     fn default() -> Self {
         let board = Board::grid(3, 3);
         ChungToi { lines: board.lines(3), symmetries: board.symmetries(&board::SQUARE), board }
+    }
+}
+
+impl ChungToi {
+    /// The game: its one variant is `regular`.
+    pub fn from_variant(variant: &str) -> Result<ChungToi, String> {
+        crate::only_regular(variant)
     }
 }
 
@@ -211,9 +218,6 @@ impl Symmetry for ChungToi {
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (cells, turn) = split(p);
         self.symmetries.images(&cells, |c| encode(c, turn), out)
-    }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
     }
 }
 

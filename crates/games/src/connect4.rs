@@ -10,8 +10,8 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, SizeClass,
+    Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
 use crate::board::{self, Board, Stacks};
@@ -169,9 +169,6 @@ impl Symmetry for Connect4 {
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         out.extend(self.column_maps.iter().map(|map| Position(self.stacks.permuted(p.0, map))));
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl UndoMoves for Connect4 {
@@ -216,8 +213,5 @@ impl ImageGui for Connect4 {
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         let from = self.cols * self.rows + 2 * mv.0 as usize;
         AutoGuiMove::Arrow { from, to: from + 1 }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

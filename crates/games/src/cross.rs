@@ -1,7 +1,9 @@
-//! The cross board of 33 points that Fox and Geese and Fuchs und Henne share (002, Figure 2.1: a
-//! 7x7 square without its four 2x2 corners): its points and their names (column a to g, row 1 at
-//! the top), rows, mirror image, the rows of a position's text, and the ranking of sets of pieces
-//! by row sum one step at a time.
+//! The cross-board family: what Fox and Geese and Fuchs und Henne share. The board of 33 points
+//! (002, Figure 2.1: a 7x7 square without its four 2x2 corners) with its names (column a to g,
+//! row 1 at the top), rows and mirror image; a position's text and drawing; the fox's chains of
+//! jumps ([`jumps`]); the tiers by pieces and row sum ([`tiers`]); the index below the tier, sets
+//! of pieces ranked beside the foxes ([`sets`]), and those ranks kept step by step ([`steps`]).
+//! Each game is a layer of its own rules over these.
 
 use std::sync::OnceLock;
 
@@ -9,12 +11,17 @@ use perfectplay_core::{AutoGuiMove, Entity};
 
 use crate::board::{self, Board};
 
+pub(crate) mod jumps;
+pub(crate) mod sets;
+mod steps;
+pub(crate) mod tiers;
+
+pub(crate) use steps::StepRanks;
+
 /// Points on the board.
 pub(crate) const N: usize = 33;
 /// Points per row, top to bottom.
 pub(crate) const ROW_LENGTHS: [usize; 7] = [3, 3, 7, 7, 7, 3, 3];
-/// Most pieces of a set ranked by [`StepRanks`].
-const MAX_SET: usize = 20;
 
 /// The points of the board.
 #[derive(Debug)]
@@ -132,6 +139,50 @@ impl Cross {
     pub fn grid_text(&self, piece: impl Fn(usize) -> char) -> String {
         board::grid_text(7, 7, |cell| self.at[cell].map_or(' ', &piece))
     }
+
+    /// A position's rows ([`Cross::rows_text`]): `F` on the foxes' points, `piece` on the set's
+    /// and `-` on the others.
+    pub fn pieces_text(foxes: u64, set: u64, piece: char) -> String {
+        Self::rows_text(|p| Self::piece_at(foxes, set, piece, p).unwrap_or('-'))
+    }
+
+    /// The set and the foxes' points (in reading order) of a position's rows written as
+    /// [`Cross::pieces_text`] writes them (either case, `.` for `-` too); `None` where they are
+    /// not such rows.
+    pub fn parse_pieces(rows: &str, piece: char) -> Option<(u64, Vec<u8>)> {
+        let (mut set, mut foxes) = (0u64, Vec::new());
+        for (p, ch) in Self::parse_rows(rows)?.into_iter().enumerate() {
+            match ch.to_ascii_uppercase() {
+                c if c == piece => set |= 1 << p,
+                'F' => foxes.push(p as u8),
+                '-' | '.' => {}
+                _ => return None,
+            }
+        }
+        Some((set, foxes))
+    }
+
+    /// The board drawn ([`Cross::grid_text`]): `F` on the foxes' points, `piece` on the set's,
+    /// `:` on the `marked` points left and `.` on the others.
+    pub fn pieces_grid(&self, foxes: u64, set: u64, piece: char, marked: u64) -> String {
+        self.grid_text(|p| {
+            Self::piece_at(foxes, set, piece, p).unwrap_or(if marked >> p & 1 == 1 {
+                ':'
+            } else {
+                '.'
+            })
+        })
+    }
+
+    fn piece_at(foxes: u64, set: u64, piece: char, p: usize) -> Option<char> {
+        if foxes >> p & 1 == 1 {
+            Some('F')
+        } else if set >> p & 1 == 1 {
+            Some(piece)
+        } else {
+            None
+        }
+    }
 }
 
 /// The fox's picture (`F`), and the mark a capture that could jump on ends with (`s`).
@@ -168,84 +219,6 @@ pub(crate) fn chain_parts(start: usize, path: &[u32], could_go_on: bool) -> Vec<
         parts.push(AutoGuiMove::Token { token: 's', at: from });
     }
     parts
-}
-
-/// A set of pieces' rank term by term, so that the rank of each set one piece's step away takes a
-/// load or a few instead of one a piece. The rank sums one term per piece: the sets after its
-/// point whose count and row sum, with its own, make its state (`k * sums + t`, the pieces from
-/// it on). A sideways step keeps every other term; a step forward raises the row sum of the terms
-/// before it by one (`before_forward`) and adds a piece to the terms between its two points.
-pub(crate) struct StepRanks {
-    /// The pieces' points in reading order.
-    points: [u8; MAX_SET],
-    /// Per piece: its state; 0 after the last.
-    states: [u16; MAX_SET + 1],
-    /// The sums of the terms before each piece: as they are, and with the row sum one higher.
-    before: [u64; MAX_SET + 1],
-    before_forward: [u64; MAX_SET + 1],
-    set: u64,
-}
-
-impl StepRanks {
-    /// The terms of `set`, whose count and row sum are `state`; `term(p, state)` is a piece's
-    /// term, and a state beyond `states` has none.
-    pub fn new(
-        set: u64,
-        mut state: usize,
-        (sums, states): (usize, usize),
-        term: impl Fn(usize, usize) -> u64,
-    ) -> StepRanks {
-        let cross = Cross::shared();
-        let mut r = StepRanks {
-            points: [0; MAX_SET],
-            states: [0; MAX_SET + 1],
-            before: [0; MAX_SET + 1],
-            before_forward: [0; MAX_SET + 1],
-            set,
-        };
-        for (j, p) in board::bits(set).enumerate() {
-            r.points[j] = p as u8;
-            r.states[j] = state as u16;
-            r.before[j + 1] = r.before[j] + term(p, state);
-            let forward = if state + 1 < states { term(p, state + 1) } else { 0 };
-            r.before_forward[j + 1] = r.before_forward[j] + forward;
-            state -= sums + cross.row[p] as usize;
-        }
-        r
-    }
-
-    /// The set ranked.
-    pub fn set(&self) -> u64 {
-        self.set
-    }
-
-    /// The rank of the set with the piece on `from` moved to `to`, a step sideways in its row or
-    /// to a later row (straight or diagonally); `term` as for [`StepRanks::new`].
-    pub fn rank_after(
-        &self,
-        from: usize,
-        to: usize,
-        sums: usize,
-        term: impl Fn(usize, usize) -> u64,
-    ) -> u64 {
-        let row = &Cross::shared().row;
-        let k = self.set.count_ones() as usize;
-        let m = (self.set & ((1 << from) - 1)).count_ones() as usize;
-        if row[to] == row[from] {
-            // Neighbours in a row are neighbours in reading order: only this piece's term
-            // changes.
-            let state = usize::from(self.states[m]);
-            return self.before[k] - term(from, state) + term(to, state);
-        }
-        // The first piece after `to`; the pieces between `from` and `to` gain `to` after them.
-        let e = (self.set & ((1 << to) - 1)).count_ones() as usize;
-        let gain = sums + row[to] as usize;
-        let mut rank = self.before_forward[m] + self.before[k] - self.before[e];
-        for j in m + 1..e {
-            rank += term(usize::from(self.points[j]), usize::from(self.states[j]) + gain);
-        }
-        rank + term(to, usize::from(self.states[e]) + gain)
-    }
 }
 
 #[cfg(test)]

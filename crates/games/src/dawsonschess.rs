@@ -11,8 +11,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
+    SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -147,9 +147,6 @@ impl Symmetry for DawsonsChess {
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         out.extend((0..self.symmetries.len()).map(|g| Position(self.symmetries.map_mask(g, p.0))));
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl ImageGui for DawsonsChess {
@@ -169,8 +166,5 @@ impl ImageGui for DawsonsChess {
     }
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         AutoGuiMove::Token { token: 'k', at: mv.0 as usize }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

@@ -19,8 +19,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
+    SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -208,9 +208,6 @@ impl Symmetry for Dodgem {
         out.push(p);
         out.push(self.encode(&self.symmetries.map_cells(1, &swapped), 3 - mover));
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl ImageGui for Dodgem {
@@ -264,8 +261,5 @@ impl ImageGui for Dodgem {
             _ => to,
         };
         AutoGuiMove::Arrow { from, to }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

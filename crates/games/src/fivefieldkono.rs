@@ -24,8 +24,8 @@
 //! Its left-right flip exchanges the two components, so it is solved without symmetries.
 
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, PositionSpace, SizeClass, Symmetry, UndoMoves, Value,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, PositionSpace,
+    SizeClass, Symmetry, UndoMoves, Value,
 };
 
 /// What happens to a player who cannot move.
@@ -651,11 +651,6 @@ impl Symmetry for FiveFieldKono {
             }
         }
     }
-
-    /// The swap of colours and turn comes with a top-bottom flip: not the exchange alone.
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl UndoMoves for FiveFieldKono {
@@ -731,10 +726,6 @@ impl ImageGui for FiveFieldKono {
 
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         AutoGuiMove::Arrow { from: (mv.0 / 32) as usize, to: (mv.0 % 32) as usize }
-    }
-
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }
 

@@ -11,8 +11,8 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player, Position,
+    SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
 /// Which two marbles the start removes.
@@ -502,11 +502,6 @@ impl Symmetry for Konane {
 
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         out.extend((0..self.sym_tables.len()).map(|g| self.apply_symmetry(g, p)));
-    }
-
-    /// The symmetries that swap colors move the board too: none is the exchange of players alone.
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
     }
 }
 

@@ -18,8 +18,8 @@ use std::collections::HashMap;
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    Position, SizeClass, Symmetry, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -74,6 +74,13 @@ impl Default for LGame {
             .map(|g| ls.iter().map(|l| index[&symmetries.map_mask(g, l.mask)] as u8).collect())
             .collect();
         LGame { board, ls, index, symmetries, sym_ls }
+    }
+}
+
+impl LGame {
+    /// The game: its one variant is `regular`.
+    pub fn from_variant(variant: &str) -> Result<LGame, String> {
+        crate::only_regular(variant)
     }
 }
 
@@ -228,9 +235,6 @@ impl Symmetry for LGame {
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let s = Parts::of(p);
         out.extend((0..self.symmetries.len()).map(|g| self.image(&s, g)));
-    }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
     }
 }
 

@@ -62,6 +62,19 @@ pub use tictactwo::TicTacTwo;
 pub use tootandotto::TootAndOtto;
 pub use topitop::Topitop;
 
+/// A catalog entry's constructor from a game's: every game is made from its variant's name
+/// (`from_variant`, or a family's constructor per game: Morris's `nine`, `six`, `three`).
+macro_rules! made_by {
+    ($constructor:path) => {
+        |v| $constructor(v).map(|g| Box::new(g) as Box<dyn Game>)
+    };
+}
+
+/// `from_variant` of a game without variants: `regular` is the game.
+pub(crate) fn only_regular<G: Default>(variant: &str) -> Result<G, String> {
+    (variant == "regular").then(G::default).ok_or_else(|| "regular".into())
+}
+
 /// A game in the catalog.
 #[derive(Debug)]
 pub struct CatalogEntry {
@@ -79,6 +92,8 @@ pub struct CatalogEntry {
     /// whose code paths the listed ones do not reach).
     pub also_checked: &'static [&'static str],
     make: fn(&str) -> Result<Box<dyn Game>, String>,
+    /// The game's module file, whose header is the rules ([`rules`]).
+    source: &'static str,
 }
 
 impl CatalogEntry {
@@ -155,10 +170,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular",
             listed_variants: &["regular"],
             also_checked: &[],
-            make: |v| match v {
-                "regular" => Ok(Box::new(TicTacToe::default())),
-                _ => Err("regular".into()),
-            },
+            source: include_str!("tictactoe.rs"),
+            make: made_by!(TicTacToe::from_variant),
         },
         CatalogEntry {
             id: "tictactwo",
@@ -167,12 +180,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular | 3-marks | 2-marks (small versions with fewer marks each)",
             listed_variants: &["regular", "2-marks"],
             also_checked: &["3-marks"],
-            make: |v| match v {
-                "regular" => Ok(Box::new(TicTacTwo::new())),
-                "3-marks" => Ok(Box::new(TicTacTwo::with_marks(3))),
-                "2-marks" => Ok(Box::new(TicTacTwo::with_marks(2))),
-                _ => Err("regular | 3-marks | 2-marks".into()),
-            },
+            source: include_str!("tictactwo.rs"),
+            make: made_by!(TicTacTwo::from_variant),
         },
         CatalogEntry {
             id: "konane",
@@ -182,7 +191,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "RxC-corner | RxC-center (rows x columns, 3 to 8 each, at most 63 cells)",
             listed_variants: KONANE_VARIANTS,
             also_checked: &["3x3-corner", "4x5-center", "7x8-corner", "7x8-center"],
-            make: |v| Konane::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
+            source: include_str!("konane.rs"),
+            make: made_by!(Konane::from_variant),
         },
         CatalogEntry {
             id: "fivefieldkono",
@@ -199,7 +209,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "4x4-win-if-stuck",
             ],
             also_checked: &[],
-            make: |v| FiveFieldKono::from_variant(v).map(|k| Box::new(k) as Box<dyn Game>),
+            source: include_str!("fivefieldkono.rs"),
+            make: made_by!(FiveFieldKono::from_variant),
         },
         // New games: appended below, one entry each.
         CatalogEntry {
@@ -212,7 +223,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "10x10", "11x11",
             ],
             also_checked: &["1x1", "1x4", "5x2", "3x15", "15x15"],
-            make: |v| Chomp::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("chomp.rs"),
+            make: made_by!(Chomp::from_variant),
         },
         CatalogEntry {
             id: "dawsonschess",
@@ -224,7 +236,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "16", "17", "18", "19", "20", "24", "30",
             ],
             also_checked: &["34"],
-            make: |v| DawsonsChess::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("dawsonschess.rs"),
+            make: made_by!(DawsonsChess::from_variant),
         },
         CatalogEntry {
             id: "achi",
@@ -233,10 +246,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular",
             listed_variants: &["regular"],
             also_checked: &[],
-            make: |v| match v {
-                "regular" => Ok(Box::new(Achi::default())),
-                _ => Err("regular".into()),
-            },
+            source: include_str!("achi.rs"),
+            make: made_by!(Achi::from_variant),
         },
         CatalogEntry {
             id: "mutorere",
@@ -246,7 +257,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "regular (a piece moves to the center only beside an opponent's) | no-putahi-rule",
             listed_variants: &["regular", "no-putahi-rule"],
             also_checked: &[],
-            make: |v| MuTorere::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("mutorere.rs"),
+            make: made_by!(MuTorere::from_variant),
         },
         CatalogEntry {
             id: "lgame",
@@ -255,10 +267,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular",
             listed_variants: &["regular"],
             also_checked: &[],
-            make: |v| match v {
-                "regular" => Ok(Box::new(LGame::default())),
-                _ => Err("regular".into()),
-            },
+            source: include_str!("lgame.rs"),
+            make: made_by!(LGame::from_variant),
         },
         CatalogEntry {
             id: "threespot",
@@ -267,10 +277,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular",
             listed_variants: &["regular"],
             also_checked: &[],
-            make: |v| match v {
-                "regular" => Ok(Box::new(ThreeSpot::default())),
-                _ => Err("regular".into()),
-            },
+            source: include_str!("threespot.rs"),
+            make: made_by!(ThreeSpot::from_variant),
         },
         CatalogEntry {
             id: "connect4",
@@ -279,7 +287,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "WxH (columns x rows, 4 to 6 each, at most 30 slots)",
             listed_variants: &["4x4", "4x5", "5x4", "4x6", "5x5", "6x4"],
             also_checked: &["6x5", "5x6"],
-            make: |v| Connect4::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("connect4.rs"),
+            make: made_by!(Connect4::from_variant),
         },
         CatalogEntry {
             id: "dodgem",
@@ -289,7 +298,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                              optionally prefixed by 4x4- (the larger board)",
             listed_variants: &["regular", "lose-if-stuck", "4x4-regular"],
             also_checked: &["4x4-lose-if-stuck"],
-            make: |v| Dodgem::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("dodgem.rs"),
+            make: made_by!(Dodgem::from_variant),
         },
         CatalogEntry {
             id: "snake",
@@ -298,7 +308,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "CxR: columns x rows, 3 to 6 each (4x4 is GamesmanClassic's board)",
             listed_variants: &["4x4", "5x5", "6x6"],
             also_checked: &["3x3", "3x5", "6x4"],
-            make: |v| Snake::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("snake.rs"),
+            make: made_by!(Snake::from_variant),
         },
         CatalogEntry {
             id: "tootandotto",
@@ -308,7 +319,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                              a multiple of 4; W*H/4 of each letter per player)",
             listed_variants: &["4x4", "4x5", "5x4"],
             also_checked: &["regular", "4x6"],
-            make: |v| TootAndOtto::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("tootandotto.rs"),
+            make: made_by!(TootAndOtto::from_variant),
         },
         CatalogEntry {
             id: "shifttactoe",
@@ -317,10 +329,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular",
             listed_variants: &["regular"],
             also_checked: &[],
-            make: |v| match v {
-                "regular" => Ok(Box::new(ShiftTacToe::default())),
-                _ => Err("regular".into()),
-            },
+            source: include_str!("shifttactoe.rs"),
+            make: made_by!(ShiftTacToe::from_variant),
         },
         CatalogEntry {
             id: "quickcross",
@@ -329,7 +339,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "4x4 (four in a line) | 3x3 (three in a line)",
             listed_variants: &["3x3", "4x4"],
             also_checked: &[],
-            make: |v| QuickCross::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("quickcross.rs"),
+            make: made_by!(QuickCross::from_variant),
         },
         CatalogEntry {
             id: "chungtoi",
@@ -338,10 +349,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular",
             listed_variants: &["regular"],
             also_checked: &[],
-            make: |v| match v {
-                "regular" => Ok(Box::new(ChungToi::default())),
-                _ => Err("regular".into()),
-            },
+            source: include_str!("chungtoi.rs"),
+            make: made_by!(ChungToi::from_variant),
         },
         CatalogEntry {
             id: "chessendgame",
@@ -350,7 +359,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "kqk | krk (king and queen, or king and rook, against king)",
             listed_variants: &["kqk", "krk"],
             also_checked: &[],
-            make: |v| ChessEndgame::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("chessendgame.rs"),
+            make: made_by!(ChessEndgame::from_variant),
         },
         CatalogEntry {
             id: "tactix",
@@ -360,7 +370,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                              loses), a side from 1 to 4",
             listed_variants: &["3x3", "4x4", "3x3-misere", "4x4-misere"],
             also_checked: &["1x1", "2x2", "2x2-misere"],
-            make: |v| TacTix::from_variant(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("tactix.rs"),
+            make: made_by!(TacTix::from_variant),
         },
         CatalogEntry {
             id: "abrobad",
@@ -369,10 +380,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular",
             listed_variants: &["regular"],
             also_checked: &[],
-            make: |v| match v {
-                "regular" => Ok(Box::new(Abrobad::default())),
-                _ => Err("regular".into()),
-            },
+            source: include_str!("abrobad.rs"),
+            make: made_by!(Abrobad::from_variant),
         },
         CatalogEntry {
             id: "ninemensmorris",
@@ -381,7 +390,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: morris::NINE_VARIANTS,
             listed_variants: &["regular", "mill-removal", "no-flying", "mill-removal-no-flying"],
             also_checked: &["regular/moving-3", "no-flying/moving-4"],
-            make: |v| Morris::nine(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("morris.rs"),
+            make: made_by!(Morris::nine),
         },
         CatalogEntry {
             id: "sixmensmorris",
@@ -390,7 +400,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular",
             listed_variants: &["regular"],
             also_checked: &[],
-            make: |v| Morris::six(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("morris.rs"),
+            make: made_by!(Morris::six),
         },
         CatalogEntry {
             id: "threemensmorris",
@@ -399,16 +410,19 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular (rows, columns and diagonals) or no-diagonals",
             listed_variants: &["regular", "no-diagonals"],
             also_checked: &[],
-            make: |v| Morris::three(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("morris.rs"),
+            make: made_by!(Morris::three),
         },
         CatalogEntry {
             id: "baghchal",
             name: "Bagh-Chal",
             default_variant: "regular",
-            variant_syntax: "regular | 3x3 (4 goats) | 4x4 (12 goats, no diagonals)",
-            listed_variants: &["regular", "3x3", "4x4"],
+            variant_syntax: "regular | 3x3 (4 goats) | 4x4 (12 goats, no diagonals) | gamesman-3x3, \
+                             gamesman-4x4 (GamesmanClassic's presets: 1 and 3 captures win)",
+            listed_variants: &["regular", "3x3", "4x4", "gamesman-3x3", "gamesman-4x4"],
             also_checked: &[],
-            make: |v| BaghChal::new(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("baghchal.rs"),
+            make: made_by!(BaghChal::from_variant),
         },
         CatalogEntry {
             id: "topitop",
@@ -417,7 +431,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular | small (one B, one R, two S, two L; one finished building wins)",
             listed_variants: &["regular", "small"],
             also_checked: &[],
-            make: |v| Topitop::new(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("topitop.rs"),
+            make: made_by!(Topitop::from_variant),
         },
         CatalogEntry {
             id: "quarto",
@@ -426,7 +441,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
             variant_syntax: "regular (searched live) | 3x3 (8 pieces of three attributes)",
             listed_variants: &["regular", "3x3"],
             also_checked: &[],
-            make: |v| Quarto::new(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("quarto.rs"),
+            make: made_by!(Quarto::from_variant),
         },
         CatalogEntry {
             id: "foxandgeese",
@@ -440,7 +456,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                 "4-geese", "6-geese", "8-geese", "9-geese", "13-geese", "14-geese", "15-geese",
             ],
             also_checked: &[],
-            make: |v| FoxAndGeese::new(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("foxandgeese.rs"),
+            make: made_by!(FoxAndGeese::from_variant),
         },
         CatalogEntry {
             id: "fuchsundhenne",
@@ -450,7 +467,8 @@ pub fn catalog() -> &'static [CatalogEntry] {
                              (G hens in the hen house win, fewer than G lose; G from 2 to 9)",
             listed_variants: &["9-hens", "13-hens", "20-hens"],
             also_checked: &["3-hens-goal-2", "5-hens-goal-3"],
-            make: |v| FuchsUndHenne::new(v).map(|g| Box::new(g) as Box<dyn Game>),
+            source: include_str!("fuchsundhenne.rs"),
+            make: made_by!(FuchsUndHenne::from_variant),
         },
     ];
     CATALOG
@@ -468,35 +486,7 @@ pub fn lookup(id: &str, variant: Option<&str>) -> Result<Box<dyn Game>, LookupEr
 /// A game's rules in words (Markdown): its module's header up to the line that begins its
 /// encoding ("Position code"), so the rules are written once, beside the code that plays them.
 pub fn rules(id: &str) -> Option<String> {
-    let source = match id {
-        "tictactoe" => include_str!("tictactoe.rs"),
-        "tictactwo" => include_str!("tictactwo.rs"),
-        "konane" => include_str!("konane.rs"),
-        "fivefieldkono" => include_str!("fivefieldkono.rs"),
-        "chomp" => include_str!("chomp.rs"),
-        "dawsonschess" => include_str!("dawsonschess.rs"),
-        "achi" => include_str!("achi.rs"),
-        "mutorere" => include_str!("mutorere.rs"),
-        "lgame" => include_str!("lgame.rs"),
-        "threespot" => include_str!("threespot.rs"),
-        "connect4" => include_str!("connect4.rs"),
-        "dodgem" => include_str!("dodgem.rs"),
-        "snake" => include_str!("snake.rs"),
-        "tootandotto" => include_str!("tootandotto.rs"),
-        "shifttactoe" => include_str!("shifttactoe.rs"),
-        "quickcross" => include_str!("quickcross.rs"),
-        "chungtoi" => include_str!("chungtoi.rs"),
-        "chessendgame" => include_str!("chessendgame.rs"),
-        "tactix" => include_str!("tactix.rs"),
-        "abrobad" => include_str!("abrobad.rs"),
-        "ninemensmorris" | "sixmensmorris" | "threemensmorris" => include_str!("morris.rs"),
-        "baghchal" => include_str!("baghchal.rs"),
-        "topitop" => include_str!("topitop.rs"),
-        "quarto" => include_str!("quarto.rs"),
-        "foxandgeese" => include_str!("foxandgeese.rs"),
-        "fuchsundhenne" => include_str!("fuchsundhenne.rs"),
-        _ => return None,
-    };
+    let source = catalog().iter().find(|e| e.id == id)?.source;
     let header: Vec<&str> = source
         .lines()
         .map_while(|l| l.strip_prefix("//!"))

@@ -17,8 +17,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, PositionSpace, Rearranger, SizeClass, Symmetry, Value,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, PositionSpace,
+    Rearranger, SizeClass, Symmetry, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -172,9 +172,6 @@ impl Symmetry for MuTorere {
         let (c, mover) = self.split(p);
         self.symmetries.images(&c, |c| self.encode(c, mover), out)
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl ImageGui for MuTorere {
@@ -189,8 +186,5 @@ impl ImageGui for MuTorere {
     }
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         AutoGuiMove::Arrow { from: mv.0 as usize / 16, to: mv.0 as usize % 16 }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

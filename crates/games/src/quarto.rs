@@ -28,9 +28,7 @@
 //! A tier in 003's sense (3.3: the occupied slots, the pieces placed and the piece to place) has
 //! a canonical form with piece 0 to place ([`Quarto::canonical_tiers`], 003 Table 3.2).
 
-use perfectplay_core::{
-    Exchange, Game, Move, ParseError, Player, Position, SizeClass, Symmetry, Value,
-};
+use perfectplay_core::{Game, Move, ParseError, Player, Position, SizeClass, Symmetry, Value};
 
 use std::sync::{Arc, OnceLock};
 
@@ -113,7 +111,7 @@ impl State {
 
 impl Quarto {
     /// The named variant: `regular` or `3x3`.
-    pub fn new(variant: &str) -> Result<Quarto, String> {
+    pub fn from_variant(variant: &str) -> Result<Quarto, String> {
         let (variant, side, attributes) = match variant {
             "regular" => ("regular", 4, 4),
             "3x3" => ("3x3", 3, 3),
@@ -610,9 +608,6 @@ impl Symmetry for Quarto {
             }
         }
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 #[cfg(test)]
@@ -622,7 +617,7 @@ mod tests {
 
     #[test]
     fn the_board_groups_are_003s() {
-        let game = Quarto::new("regular").unwrap();
+        let game = Quarto::from_variant("regular").unwrap();
         assert_eq!(game.board_group().len(), 32);
         assert_eq!(game.piece_group().len(), 384);
         // 003 3.7.1's generators, each a line automorphism found by the search.
@@ -657,12 +652,12 @@ mod tests {
             i += 1;
         }
         assert_eq!(group.len(), 32);
-        assert_eq!(Quarto::new("3x3").unwrap().board_group().len(), 8);
+        assert_eq!(Quarto::from_variant("3x3").unwrap().board_group().len(), 8);
     }
 
     #[test]
     fn codes_round_trip_and_text_reads_back() {
-        let game = Quarto::new("regular").unwrap();
+        let game = Quarto::from_variant("regular").unwrap();
         for text in
             ["-----------------", "-B--0D56-8-7-F---", "CFE092B468137D5A-", "----0-----------1"]
         {
@@ -685,7 +680,7 @@ mod tests {
 
     #[test]
     fn bad_boards_are_refused() {
-        let game = Quarto::new("regular").unwrap();
+        let game = Quarto::from_variant("regular").unwrap();
         let bad = [
             "",
             "----------------",
@@ -707,7 +702,7 @@ mod tests {
 
     #[test]
     fn moves_place_then_choose() {
-        let game = Quarto::new("regular").unwrap();
+        let game = Quarto::from_variant("regular").unwrap();
         let play = |p: Position, text: &str| game.do_move(p, game.parse_move(p, text).unwrap());
         let start = game.start();
         let mut moves = Vec::new();
@@ -729,7 +724,7 @@ mod tests {
 
     #[test]
     fn canonical_tiers_are_003s_table_3_2() {
-        let game = Quarto::new("regular").unwrap();
+        let game = Quarto::from_variant("regular").unwrap();
         let table = reference("quarto-canonical-tiers.tsv");
         let mut tiers = 0;
         for row in &table {
@@ -749,7 +744,7 @@ mod tests {
 
     #[test]
     fn reachable_positions_per_level_are_003s_table_b1_to_level_6() {
-        let game = Quarto::new("regular").unwrap();
+        let game = Quarto::from_variant("regular").unwrap();
         let table = reference("quarto-levels.tsv");
         for row in table.iter().take(7) {
             assert_eq!(game.level_positions(row[0] as u32), row[1], "level {}", row[0]);
@@ -761,7 +756,7 @@ mod tests {
     #[test]
     #[ignore = "a minute of counting"]
     fn reachable_positions_at_level_7_are_003s_table_b1() {
-        let game = Quarto::new("regular").unwrap();
+        let game = Quarto::from_variant("regular").unwrap();
         let table = reference("quarto-levels.tsv");
         let t = std::time::Instant::now();
         assert_eq!(game.level_positions(7), table[7][1]);

@@ -15,8 +15,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, PositionSpace, SizeClass, Symmetry, UndoMoves, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
+    PositionSpace, SizeClass, Symmetry, UndoMoves, Value,
 };
 
 use crate::board::{self, Board};
@@ -204,9 +204,6 @@ impl Symmetry for QuickCross {
             out.extend([Position(image | turn), Position(turned | turn)]);
         }
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl UndoMoves for QuickCross {
@@ -264,8 +261,5 @@ impl ImageGui for QuickCross {
             1 => AutoGuiMove::Line { from: end, to: end + 1 },
             _ => AutoGuiMove::Token { token: 'r', at: c },
         }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

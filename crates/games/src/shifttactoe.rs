@@ -21,8 +21,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, PositionSpace, SizeClass, Symmetry, UndoMoves, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
+    PositionSpace, SizeClass, Symmetry, UndoMoves, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -43,6 +43,13 @@ impl Default for ShiftTacToe {
     fn default() -> Self {
         let board = Board::grid(3, 3);
         ShiftTacToe { lines: board.lines(3), symmetries: board.symmetries(&board::MIRROR), board }
+    }
+}
+
+impl ShiftTacToe {
+    /// The game: its one variant is `regular`.
+    pub fn from_variant(variant: &str) -> Result<ShiftTacToe, String> {
+        crate::only_regular(variant)
     }
 }
 
@@ -237,9 +244,6 @@ impl Symmetry for ShiftTacToe {
                 .code()
         }));
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 /// AutoGUI centers (003 Figure 5.24): the sliders' three places per row, the window's cells, the
@@ -301,9 +305,6 @@ impl ImageGui for ShiftTacToe {
             m => GUI_SHIFTS + 2 * (m - SHIFT) as usize,
         };
         AutoGuiMove::Arrow { from, to: from + 1 }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }
 

@@ -15,8 +15,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
+    SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -187,9 +187,6 @@ impl Symmetry for Snake {
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         self.symmetries.images(&self.cells(p), Self::encode, out)
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl ImageGui for Snake {
@@ -215,8 +212,5 @@ impl ImageGui for Snake {
     }
     fn autogui_move(&self, p: Position, mv: Move) -> AutoGuiMove {
         AutoGuiMove::Arrow { from: Self::mover(&self.cells(p)).1, to: mv.0 as usize }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

@@ -14,8 +14,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
+    Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -244,8 +244,5 @@ impl ImageGui for TacTix {
             }
             None => AutoGuiMove::Token { token: 'x', at: run.trailing_zeros() as usize },
         }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

@@ -20,8 +20,8 @@ use std::collections::HashMap;
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -68,6 +68,13 @@ impl Default for ThreeSpot {
             .map(|g| places.iter().map(|p| index[&symmetries.map_mask(g, p.mask)]).collect())
             .collect();
         ThreeSpot { board, places, index, symmetries, sym_places }
+    }
+}
+
+impl ThreeSpot {
+    /// The game: its one variant is `regular`.
+    pub fn from_variant(variant: &str) -> Result<ThreeSpot, String> {
+        crate::only_regular(variant)
     }
 }
 
@@ -245,9 +252,6 @@ impl Symmetry for ThreeSpot {
                 .iter()
                 .map(|map| Parts { pieces: s.pieces.map(|x| map[x]), ..s }.code()),
         );
-    }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
     }
 }
 

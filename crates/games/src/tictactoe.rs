@@ -6,8 +6,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, SizeClass,
+    Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -24,6 +24,13 @@ impl Default for TicTacToe {
     fn default() -> Self {
         let board = Board::grid(3, 3);
         TicTacToe { lines: board.lines(3), symmetries: board.symmetries(&board::SQUARE), board }
+    }
+}
+
+impl TicTacToe {
+    /// The game: its one variant is `regular`.
+    pub fn from_variant(variant: &str) -> Result<TicTacToe, String> {
+        crate::only_regular(variant)
     }
 }
 
@@ -139,9 +146,6 @@ impl Symmetry for TicTacToe {
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         self.symmetries.images(&Self::cells(p), Self::encode, out)
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl UndoMoves for TicTacToe {
@@ -164,8 +168,5 @@ impl ImageGui for TicTacToe {
     fn autogui_move(&self, p: Position, mv: Move) -> AutoGuiMove {
         let token = if self.to_move(p) == Player::First { 'x' } else { 'o' };
         AutoGuiMove::Token { token, at: mv.0 as usize }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

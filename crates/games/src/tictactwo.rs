@@ -28,6 +28,9 @@ use perfectplay_core::{
     Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
 };
 
+mod gui;
+mod index;
+
 const N: usize = 5;
 const CELLS: usize = 25;
 const BOARD: u64 = (1 << CELLS) - 1;
@@ -121,22 +124,24 @@ fn symmetry(s: usize, x: usize, y: usize) -> (usize, usize) {
 
 impl Default for TicTacTwo {
     fn default() -> Self {
-        Self::new()
+        Self::with_marks(MARKS)
     }
 }
 
 impl TicTacTwo {
-    /// The game (it has no variants).
-    pub fn new() -> TicTacTwo {
-        Self::with_marks(MARKS)
+    /// The variant `regular` (003's, 4 marks each), or `3-marks` and `2-marks`: smaller games for
+    /// tests and benchmarks of the tier solver, not published variants.
+    pub fn from_variant(variant: &str) -> Result<TicTacTwo, String> {
+        match variant {
+            "regular" => Ok(Self::with_marks(MARKS)),
+            "3-marks" => Ok(Self::with_marks(3)),
+            "2-marks" => Ok(Self::with_marks(2)),
+            _ => Err("regular | 3-marks | 2-marks".into()),
+        }
     }
 
-    /// The game with `marks` marks per player (2 to 4): the smaller ones are for tests and
-    /// benchmarks of the tier solver, not a published variant.
-    ///
-    /// # Panics
-    /// If `marks` is not 2, 3 or 4.
-    pub fn with_marks(marks: u32) -> TicTacTwo {
+    /// The game with `marks` marks per player (2 to 4).
+    fn with_marks(marks: u32) -> TicTacTwo {
         assert!((2..=MARKS).contains(&marks), "Tic-Tac-Two has 2 to 4 marks per player");
         let mut grid_cells = [0u64; 9];
         let mut lines = [[0u64; 8]; 9];
@@ -549,300 +554,5 @@ impl Game for TicTacTwo {
 
     fn player_names(&self) -> [&'static str; 2] {
         ["X", "O"]
-    }
-}
-
-impl Tiers for TicTacTwo {
-    fn tier(&self, p: Position) -> Tier {
-        let (x, o, _, _) = Self::parts(p);
-        self.tier_of(x.count_ones(), o.count_ones())
-    }
-
-    fn tier_name(&self, t: Tier) -> String {
-        let (x, o) = self.tier_marks(t);
-        format!("({x},{o})")
-    }
-}
-
-impl TierIndex for TicTacTwo {
-    /// Tiers `(x, o)` with `x >= o` that have positions, fewest empty cells first.
-    fn tiers(&self) -> Vec<Tier> {
-        let mut tiers: Vec<Tier> = (0..=self.marks)
-            .flat_map(|x| (0..=x).map(move |o| (x, o)))
-            .filter(|&(x, o)| o >= 2 || x == o || x == o + 1)
-            .map(|(x, o)| self.tier_of(x, o))
-            .collect();
-        tiers.sort();
-        tiers
-    }
-
-    fn canonical_tier(&self, t: Tier) -> Tier {
-        let (x, o) = self.tier_marks(t);
-        self.tier_of(x.max(o), x.min(o))
-    }
-
-    /// A placement by X or by O; O's placement from `(x, x)` lands in `(x, x + 1)`, whose
-    /// canonical tier is `(x + 1, x)`.
-    fn child_tiers(&self, t: Tier) -> Vec<Tier> {
-        let (x, o) = self.tier_marks(t);
-        let tiers = self.tiers();
-        let mut out: Vec<Tier> = [(x + 1, o), (x, o + 1)]
-            .into_iter()
-            .filter(|&(a, b)| a <= self.marks && b <= self.marks)
-            .map(|(a, b)| self.canonical_tier(self.tier_of(a, b)))
-            .filter(|c| tiers.contains(c))
-            .collect();
-        out.sort();
-        out.dedup();
-        out
-    }
-
-    fn tier_size(&self, t: Tier) -> u64 {
-        let (x, o) = self.tier_marks(t);
-        let b = &self.binomial;
-        let turns = if Self::both_turns(x, o) { 2 } else { 1 };
-        b[CELLS][x as usize] * b[CELLS - x as usize][o as usize] * 3 * turns
-    }
-
-    fn tier_index(&self, p: Position) -> u64 {
-        let (x, o, grid, o_to_move) = Self::parts(p);
-        let (nx, no) = (x.count_ones(), o.count_ones());
-        let rank_x = colex_rank(&self.binomial, x);
-        // O's cells renumbered among the cells X leaves.
-        let mut o_left = 0u64;
-        let mut rest = o;
-        while rest != 0 {
-            let c = rest.trailing_zeros();
-            rest &= rest - 1;
-            o_left |= 1 << (c - (x & ((1 << c) - 1)).count_ones());
-        }
-        let rank_o = colex_rank(&self.binomial, o_left);
-        let center = CANONICAL_CENTERS.iter().position(|&g| g == grid).unwrap_or(0) as u64;
-        let arrangement = rank_x * self.binomial[CELLS - nx as usize][no as usize] + rank_o;
-        if Self::both_turns(nx, no) {
-            (arrangement * 3 + center) * 2 + u64::from(o_to_move)
-        } else {
-            arrangement * 3 + center
-        }
-    }
-
-    fn tier_position(&self, t: Tier, index: u64) -> Option<Position> {
-        let (nx, no) = self.tier_marks(t);
-        let (rest, o_to_move) =
-            if Self::both_turns(nx, no) { (index / 2, index % 2 == 1) } else { (index, false) };
-        let grid = CANONICAL_CENTERS[(rest % 3) as usize];
-        let arrangement = rest / 3;
-        let per_x = self.binomial[CELLS - nx as usize][no as usize];
-        let x = u64::from(*self.subsets[nx as usize].get((arrangement / per_x) as usize)?);
-        let o_left = self.subsets[no as usize][(arrangement % per_x) as usize];
-        // O's k-th cell among the cells X leaves: skip X's cells at or before it.
-        let mut o = 0u64;
-        let mut bits = o_left;
-        while bits != 0 {
-            let mut c = bits.trailing_zeros();
-            bits &= bits - 1;
-            let mut xs = x;
-            while xs != 0 && xs.trailing_zeros() <= c {
-                c += 1;
-                xs &= xs - 1;
-            }
-            o |= 1 << c;
-        }
-        let p = Self::code(x, o, grid, o_to_move);
-        self.legal(p).is_ok().then_some(p)
-    }
-}
-
-impl Symmetry for TicTacTwo {
-    fn symmetry_count(&self) -> usize {
-        16
-    }
-
-    fn canonical(&self, p: Position) -> Position {
-        self.canonical_exchanged(p).0
-    }
-
-    fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
-        let (x, o, grid, o_to_move) = Self::parts(p);
-        for (x, o, o_to_move) in [(x, o, o_to_move), (o, x, !o_to_move)] {
-            out.extend((0..8).map(|s| self.image(s, x, o, grid, o_to_move)));
-        }
-    }
-
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        Some(self)
-    }
-}
-
-impl Exchange for TicTacTwo {
-    /// The analysis counts a position and its exchange as one class.
-    fn merges_classes(&self) -> bool {
-        true
-    }
-
-    fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
-        let (mut x, mut o, grid, mut o_to_move) = Self::parts(p);
-        let (nx, no) = (x.count_ones(), o.count_ones());
-        let exchanged = nx < no || (nx == no && o_to_move);
-        if exchanged {
-            std::mem::swap(&mut x, &mut o);
-            o_to_move = !o_to_move;
-        }
-        let best = self.best_syms[grid].iter().map(|&s| self.image(s, x, o, grid, o_to_move)).min();
-        (best.unwrap_or(p), exchanged)
-    }
-
-    fn exchanged(&self, p: Position) -> Position {
-        let (x, o, grid, o_to_move) = Self::parts(p);
-        Self::code(o, x, grid, !o_to_move)
-    }
-}
-
-impl UndoMoves for TicTacTwo {
-    /// The last mover (the player not to move) placed one of their marks inside the grid, moved
-    /// the grid from a neighboring center, or moved a mark now inside the grid from any cell now
-    /// empty. Parents that are not positions of the game, or are over, are left out.
-    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
-        let (x, o, grid, o_to_move) = Self::parts(p);
-        let parent_o = !o_to_move;
-        let (moved, other) = if parent_o { (o, x) } else { (x, o) };
-        let parent = |m: u64, g: usize| {
-            if parent_o {
-                Self::code(other, m, g, true)
-            } else {
-                Self::code(m, other, g, false)
-            }
-        };
-        let mut push = |q: Position| {
-            if self.legal(q).is_ok() && self.primitive(q).is_none() {
-                out.push(q);
-            }
-        };
-        // Grid and mark moves need both players at two marks already.
-        let moving = x.count_ones() >= 2 && o.count_ones() >= 2;
-        let mut inside = moved & self.grid_cells[grid];
-        while inside != 0 {
-            let b = inside & inside.wrapping_neg();
-            inside &= inside - 1;
-            push(parent(moved ^ b, grid));
-            let mut from = if moving { BOARD & !(x | o) } else { 0 };
-            while from != 0 {
-                let a = from & from.wrapping_neg();
-                from &= from - 1;
-                push(parent(moved ^ b ^ a, grid));
-            }
-        }
-        if moving {
-            for &g in &self.neighbors[grid] {
-                push(parent(moved, g));
-            }
-        }
-    }
-}
-
-impl ImageGui for TicTacTwo {
-    /// 003 6.4.3's interface: the 5x5 board with the grid's frame drawn around its nine cells.
-    fn theme(&self) -> ImageAutoGui {
-        let board = N as f64 * GUI_CELL;
-        let mut centers = grid_centers(N, N, GUI_CELL);
-        let grid_places: Vec<(f64, f64)> = (0..9).map(|g| centers[center_cell(g)]).collect();
-        centers.extend(grid_places);
-        centers.push((board / 2.0, board + GUI_CELL * 0.5));
-        // The frame spans three cells around its center: 1.5 cells each way, in piece units.
-        let half = 1.5 * GUI_CELL / GUI_PIECE;
-        let frame = format!(
-            r##"<rect x="-{half}" y="-{half}" width="{w}" height="{w}" fill="none" stroke="#2d3a4a" stroke-width="0.09" rx="0.08"/><path d="M-{third},-{half}V{half}M{third},-{half}V{half}M-{half},-{third}H{half}M-{half},{third}H{half}" stroke="#2d3a4a" stroke-width="0.05"/>"##,
-            w = 2.0 * half,
-            third = half / 3.0,
-        );
-        let icon = r##"<g stroke="#2d3a4a" stroke-width="0.06" fill="none"><rect x="-0.45" y="-0.45" width="0.9" height="0.9"/><path d="M-0.15,-0.45V0.45M0.15,-0.45V0.45M-0.45,-0.15H0.45M-0.45,0.15H0.45"/></g>"##;
-        ImageAutoGui {
-            theme: "paper",
-            size: (board, board + GUI_CELL),
-            background: format!(
-                r##"<rect width="{board}" height="{h}" fill="#fbf8ef"/>{}"##,
-                (0..CELLS)
-                    .map(|c| {
-                        let (x, y) = ((c % N) as f64 * GUI_CELL, (c / N) as f64 * GUI_CELL);
-                        format!(
-                            r##"<circle cx="{}" cy="{}" r="6" fill="#c9c2b0"/>"##,
-                            x + GUI_CELL / 2.0,
-                            y + GUI_CELL / 2.0
-                        )
-                    })
-                    .collect::<String>(),
-                h = board + GUI_CELL,
-            ),
-            centers,
-            entities: vec![
-                Entity { token: 'x', svg: crate::themes::cross() },
-                Entity { token: 'o', svg: crate::themes::ring() },
-                Entity { token: 'g', svg: frame },
-                Entity { token: 'm', svg: icon.into() },
-            ],
-            piece_size: GUI_PIECE,
-            arrow_width: 12.0,
-        }
-    }
-
-    /// One character per cell (`x`, `o`, `-`), then `g` where the grid is centered, then the
-    /// "move the grid" icon when grid moves are allowed.
-    fn autogui_position(&self, p: Position) -> String {
-        let (x, o, grid, o_to_move) = Self::parts(p);
-        let cells = (0..CELLS).map(|c| {
-            if x >> c & 1 == 1 {
-                'x'
-            } else if o >> c & 1 == 1 {
-                'o'
-            } else {
-                '-'
-            }
-        });
-        let frame = (0..9).map(|g| if g == grid { 'g' } else { '-' });
-        let moving = x.count_ones() >= 2 && o.count_ones() >= 2 && self.primitive(p).is_none();
-        let icon = std::iter::once(if moving { 'm' } else { '-' });
-        let turn = if o_to_move { Player::Second } else { Player::First };
-        autogui_position(turn, cells.chain(frame).chain(icon))
-    }
-
-    /// A placement is one click on the cell; grid and mark moves come in parts.
-    fn autogui_move(&self, p: Position, mv: Move) -> AutoGuiMove {
-        let token = if self.to_move(p) == Player::First { 'x' } else { 'o' };
-        match mv.0 {
-            c if c < GRID_MOVE => AutoGuiMove::Token { token, at: c as usize },
-            g if g < MARK_MOVE => {
-                AutoGuiMove::Token { token: 'g', at: GUI_GRID + (g - GRID_MOVE) as usize }
-            }
-            m => AutoGuiMove::Arrow {
-                from: ((m - MARK_MOVE) / 32) as usize,
-                to: ((m - MARK_MOVE) % 32) as usize,
-            },
-        }
-    }
-
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        Some(self)
-    }
-}
-
-impl MultipartMoves for TicTacTwo {
-    /// 003 6.4.3: a grid move is the button under the board, then the new center; a mark move is
-    /// the mark, then where it goes (003 draws an arrow there; a mark's arrows along one line
-    /// would lie on top of each other, so the destination is a dot).
-    fn move_parts(&self, _p: Position, mv: Move) -> Vec<AutoGuiMove> {
-        match mv.0 {
-            c if c < GRID_MOVE => Vec::new(),
-            g if g < MARK_MOVE => vec![
-                AutoGuiMove::Token { token: 'm', at: GUI_MOVE_GRID },
-                AutoGuiMove::Token { token: 'g', at: GUI_GRID + (g - GRID_MOVE) as usize },
-            ],
-            m => {
-                let (from, to) = (((m - MARK_MOVE) / 32) as usize, ((m - MARK_MOVE) % 32) as usize);
-                vec![
-                    AutoGuiMove::Token { token: 's', at: from },
-                    AutoGuiMove::Token { token: 't', at: to },
-                ]
-            }
-        }
     }
 }

@@ -19,8 +19,8 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
+    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
+    SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
 use crate::board::{self, Board, Stacks};
@@ -264,9 +264,6 @@ impl Symmetry for TootAndOtto {
                 .map(|m| Position(counts | self.stacks.permuted(self.board(p), m))),
         );
     }
-    fn exchange(&self) -> Option<&dyn Exchange> {
-        None
-    }
 }
 
 impl UndoMoves for TootAndOtto {
@@ -330,8 +327,5 @@ impl ImageGui for TootAndOtto {
         let (w, h) = (self.stacks.cols, self.stacks.rows);
         let o = mv.0 as usize & 1;
         AutoGuiMove::Token { token: ['t', 'o'][o], at: w * h + o * w + mv.0 as usize / 2 }
-    }
-    fn multipart(&self) -> Option<&dyn MultipartMoves> {
-        None
     }
 }

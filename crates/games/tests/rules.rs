@@ -160,7 +160,7 @@ fn fivefieldkono_primitives_follow_the_stuck_rule() {
 /// Every index of every tier of the two-mark Tic-Tac-Two that names a position names it once.
 #[test]
 fn tictactwo_small_tiers_index_positions_once() {
-    let game = TicTacTwo::with_marks(2);
+    let game = TicTacTwo::from_variant("2-marks").unwrap();
     for t in game.tiers() {
         let mut named = 0;
         for i in 0..game.tier_size(t) {

@@ -50,7 +50,7 @@ fn sampled(game: &dyn Game) {
 #[test]
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn topitop_starts_with_a_win_in_31_and_samples_agree_with_children() {
-    let game = Topitop::new("regular").unwrap();
+    let game = Topitop::from_variant("regular").unwrap();
     let db = database(&game);
     let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
     assert_eq!((start.value(), start.remoteness().map(|r| r.0)), (Value::Win, Some(31)));
@@ -61,7 +61,7 @@ fn topitop_starts_with_a_win_in_31_and_samples_agree_with_children() {
 #[test]
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn baghchal_starts_with_a_draw_and_samples_agree_with_children() {
-    let game = BaghChal::new("regular").unwrap();
+    let game = BaghChal::from_variant("regular").unwrap();
     let db = database(&game);
     assert_eq!(db.get(&game, game.start()).unwrap().map(|v| v.value()), Some(Value::Draw));
     sampled(&game);
@@ -70,7 +70,7 @@ fn baghchal_starts_with_a_draw_and_samples_agree_with_children() {
 /// Fox and Geese with `geese` geese: 100,000 positions against their children; the start's
 /// value is printed (each variant so far a draw, docs/foxandgeese.md).
 fn fox_and_geese(geese: u32) {
-    let game = perfectplay_games::FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
+    let game = perfectplay_games::FoxAndGeese::from_variant(&format!("{geese}-geese")).unwrap();
     let db = database(&game);
     let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
     println!("foxandgeese {geese}-geese: the start is {start}");
@@ -125,7 +125,7 @@ fn fox_and_geese_15_geese_samples_agree_with_children() {
 /// what it reached.
 fn fox_and_geese_states(geese: u32) {
     use perfectplay_core::{GameExt, Value};
-    let game = perfectplay_games::FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
+    let game = perfectplay_games::FoxAndGeese::from_variant(&format!("{geese}-geese")).unwrap();
     let db = database(&game);
     let started = std::time::Instant::now();
     let reached =
@@ -133,7 +133,7 @@ fn fox_and_geese_states(geese: u32) {
     let searched = started.elapsed().as_secs_f64();
     let tier = |t| match db.load_tier_of(&game, t) {
         Ok(Some(solved)) => Ok(std::borrow::Cow::Owned(solved)),
-        other => Err(perfectplay_solve::SolveError::Sink(format!("tier {t:?}: {other:?}"))),
+        other => Err(perfectplay_solve::SolveError::Sink(format!("tier {t:?}: {other:?}").into())),
     };
     let [geese_to_move, fox_to_move] = perfectplay_solve::count_classes_by_mover(
         &game,
@@ -195,7 +195,7 @@ fn fox_and_geese_15_geese_states_per_winner() {
 /// Fuchs und Henne with `hens` hens: 100,000 positions against their children; the start's value
 /// is printed (docs/foxandgeese.md).
 fn fuchs_und_henne(hens: u32) {
-    let game = perfectplay_games::FuchsUndHenne::new(&format!("{hens}-hens")).unwrap();
+    let game = perfectplay_games::FuchsUndHenne::from_variant(&format!("{hens}-hens")).unwrap();
     let db = database(&game);
     let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
     println!("fuchsundhenne {hens}-hens: the start is {start}");

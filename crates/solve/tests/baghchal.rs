@@ -101,7 +101,7 @@ impl Rules {
 }
 
 fn check(variant: &str, rules: Rules) -> (Value, usize) {
-    let game = BaghChal::new(variant).unwrap();
+    let game = BaghChal::from_variant(variant).unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let mut cells = [0u8; 16];
     let last = (rules.side - 1) as usize;

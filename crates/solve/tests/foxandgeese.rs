@@ -160,7 +160,7 @@ impl Classes {
 /// Solves `geese` both ways and compares every reachable position; returns the plain model's
 /// mirror classes.
 fn check(geese: usize) -> Classes {
-    let game = FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
+    let game = FoxAndGeese::from_variant(&format!("{geese}-geese")).unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let start = start(geese);
     assert_eq!(game.position_to_string(game.start()), text(start));
@@ -230,7 +230,7 @@ fn classes_by_side(game: &FoxAndGeese, solution: &Solution) -> Classes {
 
 /// [`classes_by_side`] for the variants too large for the plain model.
 fn engine_sides(geese: usize) -> Classes {
-    let game = FoxAndGeese::new(&format!("{geese}-geese")).unwrap();
+    let game = FoxAndGeese::from_variant(&format!("{geese}-geese")).unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     classes_by_side(&game, &solution)
 }
@@ -277,7 +277,7 @@ fn six_geese_match_a_plain_solver_everywhere() {
 fn five_geese_every_position_is_the_best_over_its_children() {
     use perfectplay_core::{GameExt, Remoteness, ValueRemoteness};
     use rayon::prelude::*;
-    let game = FoxAndGeese::new("5-geese").unwrap();
+    let game = FoxAndGeese::from_variant("5-geese").unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let checked: u64 = game
         .tiers()
@@ -369,7 +369,7 @@ fn four_geese_every_position_counted_as_the_plain_model_counts_it() {
         }
     }
 
-    let game = FoxAndGeese::new("4-geese").unwrap();
+    let game = FoxAndGeese::from_variant("4-geese").unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let tier = |t| solution.tier(t).map(Cow::Borrowed).ok_or(SolveError::Sink("a tier".into()));
     let engine = count_positions_by_mover(&game, &tier, &NoProgress).unwrap();
@@ -385,7 +385,7 @@ fn four_geese_every_position_counted_as_the_plain_model_counts_it() {
 #[test]
 fn five_geese_analysis_counts_every_reachable_position_once() {
     use std::collections::BTreeMap;
-    let game = FoxAndGeese::new("5-geese").unwrap();
+    let game = FoxAndGeese::from_variant("5-geese").unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     assert_eq!(game.position_to_string(game.start()), text(start(5)));
     assert_ne!(mirror(start(5)), start(5), "the start is not its own mirror image");

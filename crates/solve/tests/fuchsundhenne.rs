@@ -213,7 +213,7 @@ fn start(hens: usize) -> State {
 /// Solves `hens` hens with `goal` both ways and compares every position the start reaches;
 /// returns how many.
 fn check(hens: usize, goal: u32) -> usize {
-    let game = FuchsUndHenne::new(&format!("{hens}-hens-goal-{goal}")).unwrap();
+    let game = FuchsUndHenne::from_variant(&format!("{hens}-hens-goal-{goal}")).unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let rules = Rules { goal };
     let start = start(hens);
@@ -258,7 +258,7 @@ fn four_hens_with_a_goal_of_three_match_a_plain_solver_everywhere() {
 /// holds the best value over its children (003 section 2.1), or its own end.
 #[test]
 fn every_position_of_a_small_game_is_the_best_over_its_children() {
-    let game = FuchsUndHenne::new("3-hens-goal-2").unwrap();
+    let game = FuchsUndHenne::from_variant("3-hens-goal-2").unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let mut checked = 0u64;
     for t in game.tiers() {

@@ -10,7 +10,7 @@ use perfectplay_solve::{solve, AlphaBeta, NoProgress, Search, SolveOptions, Tier
 
 #[test]
 fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
-    let game = Quarto::new("3x3").unwrap();
+    let game = Quarto::from_variant("3x3").unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let positions: Vec<Position> = solution
         .tiers()
@@ -102,7 +102,7 @@ fn random_positions(game: &Quarto, level: u32, count: usize, seed: u64) -> Vec<P
 /// move generation), and the answer alone (`value_only`) and on two threads agree.
 #[test]
 fn live_answers_on_the_real_board_are_the_best_over_their_children() {
-    let game = Quarto::new("regular").unwrap();
+    let game = Quarto::from_variant("regular").unwrap();
     let mut checked = 0;
     for level in [10, 11, 12] {
         for p in random_positions(&game, level, 60, 1000 + u64::from(level)) {
@@ -130,7 +130,7 @@ fn live_answers_on_the_real_board_are_the_best_over_their_children() {
 /// answers on two threads (a table shared, in rounds) equal those on one.
 #[test]
 fn searches_on_two_threads_agree_with_one() {
-    let game = Quarto::new("regular").unwrap();
+    let game = Quarto::from_variant("regular").unwrap();
     let mut shared = 0;
     for p in random_positions(&game, 8, 120, 88) {
         let mut one = AlphaBeta::new(&game);
@@ -162,7 +162,7 @@ fn env_levels(default: &[u32]) -> Vec<u32> {
 #[test]
 #[ignore = "benchmark"]
 fn live_search_times_on_regular_quarto() {
-    let game = Quarto::new("regular").unwrap();
+    let game = Quarto::from_variant("regular").unwrap();
     let levels = env_levels(&[12, 11, 10, 9]);
     let count: usize = env_or("QUARTO_COUNT", 100);
     let threads: usize = env_or("QUARTO_THREADS", 1);
@@ -236,7 +236,7 @@ fn live_search_times_on_regular_quarto() {
 #[test]
 #[ignore = "benchmark"]
 fn value_only_times_on_regular_quarto() {
-    let game = Quarto::new("regular").unwrap();
+    let game = Quarto::from_variant("regular").unwrap();
     let levels = env_levels(&[6]);
     let count: usize = env_or("QUARTO_COUNT", 3);
     let bits: u32 = env_or("QUARTO_BITS", 26);

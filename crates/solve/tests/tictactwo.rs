@@ -62,7 +62,7 @@ fn reference_rows() -> BTreeMap<(String, Option<u16>), (u64, u64)> {
 #[test]
 #[ignore = "full scale: about 15 minutes and 2 GiB; run with --ignored (BENCHMARKS.md)"]
 fn full_solve_reproduces_the_published_tables() {
-    let game = TicTacTwo::new();
+    let game = TicTacTwo::default();
     let started = std::time::Instant::now();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     println!("solved in {:.1} s", started.elapsed().as_secs_f64());
@@ -126,7 +126,7 @@ fn reachable_positions(game: &dyn Game) -> Vec<Position> {
 fn small_version_solves_consistently() {
     for marks in [2] {
         let started = std::time::Instant::now();
-        let game = TicTacTwo::with_marks(marks);
+        let game = TicTacTwo::from_variant(&format!("{marks}-marks")).unwrap();
         let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
         eprintln!("{marks} marks: solved in {:?}", started.elapsed());
         let tiers: Vec<Tier> = solution.tiers().iter().map(|t| t.tier).collect();

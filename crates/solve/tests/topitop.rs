@@ -125,7 +125,7 @@ fn text(s: State) -> String {
 
 #[test]
 fn small_topitop_matches_a_plain_solver_everywhere() {
-    let game = Topitop::new("small").unwrap();
+    let game = Topitop::from_variant("small").unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let start = State { slots: [[0; 3]; 9], turn: 0, slid: None };
     assert_eq!(game.position_to_string(game.start()), text(start));

@@ -1,0 +1,67 @@
+//! Bagh-Chal's rules and index checked.
+
+use super::*;
+use perfectplay_core::GameExt;
+
+#[test]
+fn the_tiers_and_their_bound_are_003s() {
+    let game = BaghChal::from_variant("regular").unwrap();
+    let tiers = game.all_tiers();
+    assert_eq!(tiers.len(), 196);
+    let binomial = |n: u64, k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
+    let bound: u64 = tiers
+        .iter()
+        .map(|&t| {
+            let (hand, captured, turn) = BaghChal::tier_parts(t);
+            let arrangements = binomial(25, 4) * binomial(21, u64::from(20 - hand - captured));
+            if turn.is_none() {
+                2 * arrangements
+            } else {
+                arrangements
+            }
+        })
+        .sum();
+    assert_eq!(bound, 291_915_283_550);
+    // Children before parents.
+    for (i, &t) in tiers.iter().enumerate() {
+        for c in game.child_tiers_of(t) {
+            assert!(tiers[..i].contains(&c), "{}", Tiers::tier_name(&game, c));
+        }
+    }
+}
+
+#[test]
+fn tigers_capture_along_lines_only() {
+    let game = BaghChal::from_variant("regular").unwrap();
+    // A tiger on b1 (no diagonals there) with goats on c2 and b2.
+    let p = game.parse_position("-T--T/-GG--/-----/-----/T---T T 17").unwrap();
+    let moves: Vec<String> =
+        game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect();
+    assert!(moves.contains(&"b1b3".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"b1d3".to_string()), "{moves:?}");
+    let child = game.do_move(p, game.parse_move(p, "b1b3").unwrap());
+    assert_eq!(game.position_to_string(child), "----T/--G--/-T---/-----/T---T G 17");
+}
+
+#[test]
+fn the_ends_of_the_game() {
+    let game = BaghChal::from_variant("regular").unwrap();
+    // Five captured: the tigers have won.
+    let won = game.parse_position("T---T/-----/--G--/-----/T---T G 14").unwrap();
+    assert_eq!(game.primitive(won), Some(Value::Lose));
+    // Tigers that cannot move lose (the 3x3 board: every tiger's point and jump blocked).
+    let small = BaghChal::from_variant("3x3").unwrap();
+    let trapped = small.parse_position("TGT/GGG/TGT T 0");
+    assert!(trapped.is_err(), "more goats than the 3x3 game has");
+    let trapped = small.parse_position("TGT/G-G/TGT T 0").unwrap();
+    assert_eq!(small.primitive(trapped), None, "the center is free");
+    let bad = [
+        "T---T/-----/-----/-----/T---T T 20",
+        "T---T/-----/-----/-----/T--TT G 20",
+        "T---T G 20",
+        "T---T/-----/-----/-----/T---T T 19",
+    ];
+    for bad in bad {
+        assert!(game.parse_position(bad).is_err(), "{bad}");
+    }
+}

@@ -1,0 +1,375 @@
+//! The Morris hot paths for the tier engine: children located from what a run of the tier's
+//! index shares, parents found by undoing moves, placements and removals.
+
+use super::*;
+
+impl Morris {
+    /// Parents of `p`; with `same_tier`, only those in `p`'s tier (no placements, no removals).
+    pub(super) fn parents(&self, p: Position, same_tier: bool, out: &mut Vec<Position>) {
+        self.each_parent(p, same_tier, |parent| out.push(parent.code()));
+    }
+
+    /// Each parent of `p` (see [`Morris::parents`]).
+    #[inline]
+    pub(super) fn each_parent(&self, p: Position, same_tier: bool, mut f: impl FnMut(Parts)) {
+        let q = Parts::of(p);
+        // The last mover is the side not to move now.
+        let last = q.passed();
+        let (y, x, y_hand, x_hand) = last.sides();
+        let empty = self.all() & !(x | y);
+        let mut push = |parent: Parts| {
+            if self.illegal(parent).is_none() && self.primitive(parent.code()).is_none() {
+                f(parent);
+            }
+        };
+        let mut each_removal = |y_before: u32, y_hand_before: u32, to: u32, from_point: u32| {
+            // Whether the move formed a mill: then one of x's pieces was removed.
+            if !self.mill_wins() && self.forms_mill(y, to as usize) {
+                if same_tier {
+                    return;
+                }
+                let mut candidates = empty & !from_point;
+                while candidates != 0 {
+                    let r = candidates.trailing_zeros();
+                    candidates &= candidates - 1;
+                    let x_before = x | 1 << r;
+                    if self.removable(x_before) >> r & 1 == 1 {
+                        push(last.with_sides(y_before, x_before, y_hand_before, x_hand));
+                    }
+                }
+            } else {
+                push(last.with_sides(y_before, x, y_hand_before, x_hand));
+            }
+        };
+        let mut pieces = y;
+        // Placements: y had one more in hand (a placement parent is in another tier).
+        if !same_tier && y_hand < self.pieces && self.moving_only.is_none() {
+            while pieces != 0 {
+                let to = pieces.trailing_zeros();
+                pieces &= pieces - 1;
+                each_removal(y & !(1 << to), y_hand + 1, to, 0);
+            }
+        }
+        // Slides and flights: both hands empty before and after.
+        if q.in_hand() == 0 {
+            let count = y.count_ones();
+            let mut pieces = y;
+            while pieces != 0 {
+                let to = pieces.trailing_zeros();
+                pieces &= pieces - 1;
+                let mut froms = self.targets(to as usize, count, empty);
+                while froms != 0 {
+                    let from = froms.trailing_zeros();
+                    froms &= froms - 1;
+                    each_removal(y & !(1 << to) | 1 << from, 0, to, 1 << from);
+                }
+            }
+        }
+    }
+}
+
+impl Morris {
+    /// Each child of a position as (tier, index, exchanged) of its canonical form, from what a
+    /// run of the tier's index shares: `false` where that does not apply (the caller locates each
+    /// child; Three Men's Morris, or a placement position with the wrong side to move).
+    #[inline]
+    pub(super) fn run_children(
+        &self,
+        q: Parts,
+        cache: &mut KernelCache,
+        emit: impl FnMut(Tier, u64, bool),
+    ) -> bool {
+        let in_hand = q.in_hand();
+        if self.mill_wins() || in_hand > 0 && !q.turn_matches_hands() {
+            return false;
+        }
+        if in_hand == 0 {
+            self.moving_children(q, cache, emit);
+        } else {
+            self.placement_children(q, cache, emit);
+        }
+        true
+    }
+
+    /// `f(None)` for a move that forms no mill; else `f(Some(x))` for each removable point `x`
+    /// (none to remove: as if no mill formed).
+    #[inline]
+    pub(super) fn each_removal(mill: bool, removable: u32, mut f: impl FnMut(Option<u32>)) {
+        if mill && removable != 0 {
+            let mut r = removable;
+            while r != 0 {
+                let x = r.trailing_zeros();
+                r &= r - 1;
+                f(Some(x));
+            }
+        } else {
+            f(None);
+        }
+    }
+
+    /// The location of a moving-phase child whose canonical form has colors exchanged.
+    #[inline]
+    pub(super) fn exchanged_child(
+        &self,
+        white: u32,
+        black: u32,
+        black_to_move: bool,
+        least: &mut LeastCache,
+    ) -> (Tier, u64) {
+        self.locate_parts(
+            Parts { white, black, white_hand: 0, black_hand: 0, black_to_move },
+            least,
+        )
+    }
+
+    /// A placement's children. The white set's neighbours (a point added by white's placement,
+    /// or removed by black's mill) are canonicalized once per set ([`SetClasses::neighbours`]);
+    /// each child then costs the image of its black set and a colex rank.
+    pub(super) fn placement_children(
+        &self,
+        q: Parts,
+        cache: &mut KernelCache,
+        mut emit: impl FnMut(Tier, u64, bool),
+    ) {
+        let classes = &self.layout.classes;
+        let KernelCache { near, .. } = cache;
+        classes.neighbours(q.white, near);
+        let (w, b) = (q.white.count_ones(), q.black.count_ones());
+        let hand = q.in_hand() - 1;
+        let empty = self.all() & !(q.white | q.black);
+        let index = |point: Option<u32>, black: u32| {
+            classes.neighbour_pair_index(near, point, black).unwrap_or(u64::MAX)
+        };
+        if !q.black_to_move {
+            // White places (both hands were equal, so one is left to place): black to move, in
+            // the placement phase still, colors as they are.
+            let removable = self.removable(q.black);
+            let (plain, removed) = (
+                Self::tier_of(hand, w + 1, b, false),
+                // Used only where a mill removes a black piece, so where black has one.
+                Self::tier_of(hand, w + 1, b.saturating_sub(1), false),
+            );
+            let mut targets = empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                let mill = self.forms_mill(q.white | 1 << to, to as usize);
+                Self::each_removal(mill, removable, |gone| match gone {
+                    Some(x) => emit(removed, index(Some(to), q.black & !(1 << x)), false),
+                    None => emit(plain, index(Some(to), q.black), false),
+                });
+            }
+            return;
+        }
+        // Black places: white to move. After black's last placement the child is in the moving
+        // phase, where it is canonical with colors exchanged when black has more pieces.
+        let removable = self.removable(q.white);
+        // Where children are exchanged, black's set leads their canonical forms: its least-image
+        // entries (random in a large table) are all loaded first, so that the loads overlap.
+        let mut entries = [None; 32];
+        if hand == 0 && w.saturating_sub(1) < b + 1 {
+            let mut targets = empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                entries[to as usize] = classes.table_entry(q.black | 1 << to);
+            }
+        }
+        let mut targets = empty;
+        while targets != 0 {
+            let to = targets.trailing_zeros();
+            targets &= targets - 1;
+            let black = q.black | 1 << to;
+            let mill = self.forms_mill(black, to as usize);
+            Self::each_removal(mill, removable, |gone| {
+                let white_count = if gone.is_some() { w - 1 } else { w };
+                if hand == 0 && white_count < b + 1 {
+                    // Colors exchanged: black's set first, black to move.
+                    let white = gone.map_or(q.white, |x| q.white & !(1 << x));
+                    let entry = entries[to as usize];
+                    let i = classes.canonical_pair_index_from(black, entry, white);
+                    let i = self.pair_size(b + 1, white_count) + i.unwrap_or(u64::MAX);
+                    emit(Self::tier_of(0, b + 1, white_count, false), i, true);
+                } else {
+                    emit(Self::tier_of(hand, white_count, b + 1, false), index(gone, black), false);
+                }
+            });
+        }
+    }
+
+    /// A moving-phase position's children: the white set's neighbours again. A white move's
+    /// result is found once per white set and move ([`SetClasses::moved_pair_index`]), a black
+    /// mill's removal once per white set and point; children canonical with colors exchanged are
+    /// located in full.
+    pub(super) fn moving_children(
+        &self,
+        q: Parts,
+        cache: &mut KernelCache,
+        mut emit: impl FnMut(Tier, u64, bool),
+    ) {
+        let classes = &self.layout.classes;
+        let KernelCache { least, near } = cache;
+        classes.neighbours(q.white, near);
+        let (w, b) = (q.white.count_ones(), q.black.count_ones());
+        let empty = self.all() & !(q.white | q.black);
+        let each_piece = |set: u32, count: u32, f: &mut dyn FnMut(u32, u32)| {
+            let mut pieces = set;
+            while pieces != 0 {
+                let from = pieces.trailing_zeros();
+                pieces &= pieces - 1;
+                let mut targets = self.targets(from as usize, count, empty);
+                while targets != 0 {
+                    let to = targets.trailing_zeros();
+                    targets &= targets - 1;
+                    f(from, to);
+                }
+            }
+        };
+        if !q.black_to_move {
+            // White moves; the child has black to move, colors kept while white has more.
+            let removable = self.removable(q.black);
+            each_piece(q.white, w, &mut |from, to| {
+                let white = q.white ^ (1 << from | 1 << to);
+                let mill = self.forms_mill(white, to as usize);
+                Self::each_removal(mill, removable, |gone| {
+                    let black = gone.map_or(q.black, |x| q.black & !(1 << x));
+                    let bc = black.count_ones();
+                    if w > bc {
+                        let i = classes.moved_pair_index(near, from, to, black).unwrap_or(u64::MAX);
+                        emit(Self::tier_of(0, w, bc, false), self.pair_size(w, bc) + i, false);
+                    } else {
+                        let (t, i) = self.exchanged_child(white, black, true, least);
+                        emit(t, i, true);
+                    }
+                });
+            });
+        } else {
+            // Black moves; the child has white to move, colors kept unless black has more.
+            let removable = self.removable(q.white);
+            each_piece(q.black, b, &mut |from, to| {
+                let black = q.black ^ (1 << from | 1 << to);
+                let mill = self.forms_mill(black, to as usize);
+                Self::each_removal(mill, removable, |gone| {
+                    let wc = if gone.is_some() { w - 1 } else { w };
+                    if wc >= b {
+                        let i = classes.neighbour_pair_index(near, gone, black).unwrap_or(u64::MAX);
+                        emit(Self::tier_of(0, wc, b, false), i, false);
+                    } else {
+                        let white = gone.map_or(q.white, |x| q.white & !(1 << x));
+                        let (t, i) = self.exchanged_child(white, black, false, least);
+                        emit(t, i, true);
+                    }
+                });
+            });
+        }
+    }
+}
+
+impl TierKernel for Morris {
+    /// Walks the index in order: the next pair of sets from the last, unranked only where a run
+    /// starts (or the turn changes in a moving-phase tier).
+    fn tier_positions(&self, t: Tier, first: u64, out: &mut [Option<Position>]) {
+        let (in_hand, w, b, flip) = self.tier_parts(t);
+        if flip {
+            out.fill(None);
+            return;
+        }
+        let classes = &self.layout.classes;
+        let pairs = self.pair_size(w, b).max(1);
+        let (white_hand, black_hand, placing_black) = self.hands(in_hand);
+        let mut previous: Option<(u32, u32)> = None;
+        for (k, slot) in out.iter_mut().enumerate() {
+            let index = first + k as u64;
+            let (local, black_to_move) =
+                if in_hand == 0 { (index % pairs, index >= pairs) } else { (index, placing_black) };
+            let pair = match previous {
+                Some((a, b)) if local != 0 => classes.next_pair(a, b),
+                _ => classes.pair_at(w as usize, b as usize, local),
+            };
+            previous = pair;
+            *slot = pair.and_then(|(white, black)| {
+                let (white_hand, black_hand) =
+                    if in_hand == 0 { (0, 0) } else { (white_hand, black_hand) };
+                let q = Parts { white, black, white_hand, black_hand, black_to_move };
+                self.illegal(q).is_none().then(|| q.code())
+            });
+        }
+    }
+
+    fn locate(&self, p: Position, cache: &mut KernelCache) -> (Tier, u64) {
+        self.locate_parts(Parts::of(p), &mut cache.least)
+    }
+
+    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
+        out.clear();
+        self.each_move(p, |from, to, removed| {
+            out.push(
+                self.locate_parts(Parts::of(self.apply(p, from, to, removed)), &mut cache.least),
+            );
+        });
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Placements' and moves' children from what the positions of a run of the tier's index
+    /// share (see [`Morris::placement_children`] and [`Morris::moving_children`]). Every child of
+    /// a placement is in a lower tier; a move's children in the position's own tier are distinct.
+    fn child_locations_unsorted(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64)>,
+        cache: &mut KernelCache,
+    ) {
+        out.clear();
+        let emit = |t: Tier, i: u64, _exchanged: bool| out.push((t, i));
+        if !self.run_children(Parts::of(p), cache, emit) {
+            return self.child_locations(p, out, cache);
+        }
+        if Parts::of(p).in_hand() == 0 {
+            out.sort_unstable();
+            out.dedup();
+        }
+    }
+
+    fn child_locations_sided(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64, bool)>,
+        cache: &mut KernelCache,
+    ) -> bool {
+        out.clear();
+        self.run_children(Parts::of(p), cache, |t, i, exchanged| out.push((t, i, exchanged)))
+    }
+
+    /// The board symmetries' images of a canonical position: as many as the symmetries less
+    /// those that keep both sets.
+    fn side_class_size(&self, p: Position) -> Option<u64> {
+        let q = Parts::of(p);
+        Some(self.layout.classes.pair_orbit_size(q.white, q.black))
+    }
+
+    fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
+        out.clear();
+        self.each_parent(p, true, |parent| {
+            let (t, i) = self.locate_parts(parent, &mut cache.least);
+            if t == tier {
+                out.push(i);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
+impl UndoMoves for Morris {
+    /// The side not to move placed, slid or flew the piece now on a point; if that point is in
+    /// one of its mills, a piece of the side to move was removed from a point now empty.
+    fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
+        self.parents(p, false, out);
+    }
+
+    /// Within a tier only slides and flights that form no mill lead here.
+    fn undo_moves_in_tier(&self, p: Position, out: &mut Vec<Position>) {
+        self.parents(p, true, out);
+    }
+}

@@ -1,0 +1,61 @@
+//! The Morris boards, rules and index checked.
+
+use super::*;
+use perfectplay_core::GameExt;
+
+#[test]
+fn the_boards_have_their_symmetries_and_mills() {
+    let nine = Morris::nine("regular").unwrap();
+    assert_eq!(nine.layout.mills.len(), 16);
+    assert_eq!(nine.layout.classes.symmetry_count(), 16);
+    assert_eq!(nine.layout.board.edges().len(), 32);
+    let six = Morris::six("regular").unwrap();
+    assert_eq!((six.layout.mills.len(), six.layout.classes.symmetry_count()), (8, 16));
+    assert_eq!(six.layout.board.edges().len(), 20);
+    let three = Morris::three("regular").unwrap();
+    assert_eq!((three.layout.mills.len(), three.layout.classes.symmetry_count()), (8, 8));
+    // Every symmetry takes mills to mills and neighbors to neighbors.
+    for game in [&nine, &six, &three] {
+        let l = &game.layout;
+        for s in 0..l.classes.symmetry_count() {
+            for &m in &l.mills {
+                assert!(l.mills.contains(&l.classes.image(s, m)));
+            }
+            for &(a, b) in l.board.edges() {
+                let (a, b) = (l.classes.permutation(s)[a], l.classes.permutation(s)[b]);
+                assert!(l.board.neighbors(a).contains(&b));
+            }
+        }
+    }
+    // 003's 3-3 tier: 2 turns x C(24,3) x C(21,3) arrangements.
+    assert_eq!(2 * 2024 * 1330, 5_383_840);
+}
+
+#[test]
+fn a_mill_removes_a_piece_not_in_a_mill() {
+    let g = Morris::nine("regular").unwrap();
+    // White a7 d7 c3 e3, black a1 d1 g1 (a mill) and b6; white places g7: a mill.
+    let p = g.parse_position("ww-b-----------w-w---bbb w 5 5").unwrap_or_else(|e| panic!("{e}"));
+    let moves: Vec<String> = g.legal_moves(p).iter().map(|&m| g.move_to_string(p, m)).collect();
+    assert!(moves.contains(&"g7xb6".to_string()), "{moves:?}");
+    assert!(!moves.iter().any(|m| m.starts_with("g7xa1")));
+    let any = Morris::nine("mill-removal").unwrap();
+    let moves: Vec<String> = any.legal_moves(p).iter().map(|&m| any.move_to_string(p, m)).collect();
+    assert!(moves.contains(&"g7xa1".to_string()));
+}
+
+#[test]
+fn bad_positions_are_refused_with_a_reason() {
+    let g = Morris::nine("regular").unwrap();
+    for bad in [
+        "wwwwwwwwww-------------- b 0 0",
+        "------------------------ b 9 9",
+        "ww---------------------- b 0 0",
+        "------------------------ w 9",
+        "x----------------------- w 9 9",
+    ] {
+        assert!(g.parse_position(bad).is_err(), "{bad}");
+    }
+    let start = g.start();
+    assert_eq!(g.parse_position(&g.position_to_string(start)), Ok(start));
+}
