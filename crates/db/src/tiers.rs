@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use perfectplay_core::{Game, GameExt, Tier};
-use perfectplay_solve::{Analysis, ResultSink, SolvedTier};
+use perfectplay_solve::{Analysis, ResultSink, SinkError, SolvedTier};
 
 use crate::reader::Database;
 use crate::writer::{Writer, Written};
@@ -251,16 +251,16 @@ impl<'g> TierFiles<'g> {
 }
 
 impl ResultSink for TierFiles<'_> {
-    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String> {
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), SinkError> {
         let mut writer = Writer::new(self.tier_path(tier.tier), self.game, self.canonical);
-        writer.add_tier(tier).map_err(|e| e.to_string())?;
-        writer.finish().map_err(|e| e.to_string())?;
+        writer.add_tier(tier)?;
+        writer.finish()?;
         self.written.push(tier.tier);
         self.order.push(tier.tier);
         Ok(())
     }
 
-    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, SinkError> {
         match self.read_back(tier) {
             Ok(Some(solved)) => {
                 self.resumed.push(tier);
@@ -270,7 +270,8 @@ impl ResultSink for TierFiles<'_> {
             Ok(None) => Ok(None),
             Err(_) => {
                 let path = self.tier_path(tier);
-                std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                std::fs::remove_file(&path)
+                    .map_err(|error| DbError::Io { path: path.clone(), error })?;
                 self.discarded.push(path);
                 Ok(None)
             }
@@ -284,7 +285,7 @@ impl ResultSink for TierFiles<'_> {
     /// The tier's file exists, its header names the tier, and every block matches its checksum
     /// (the blocks are decompressed only if a later tier reads the values back). A file that
     /// fails is removed and its tier solved again, rather than failing [`TierFiles::finish`].
-    fn kept(&mut self, tier: Tier) -> Result<bool, String> {
+    fn kept(&mut self, tier: Tier) -> Result<bool, SinkError> {
         let path = self.tier_path(tier);
         if !path.exists() {
             return Ok(false);
@@ -296,7 +297,8 @@ impl ResultSink for TierFiles<'_> {
                 && db.check_blocks().is_ok()
         });
         if !ok {
-            std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::remove_file(&path)
+                .map_err(|error| DbError::Io { path: path.clone(), error })?;
             self.discarded.push(path);
             return Ok(false);
         }
@@ -306,13 +308,14 @@ impl ResultSink for TierFiles<'_> {
     }
 
     /// A damaged file is removed, so that the next solve does its tier again.
-    fn reload(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+    fn reload(&mut self, tier: Tier) -> Result<Option<SolvedTier>, SinkError> {
         match self.read_back(tier) {
             Ok(found) => Ok(found),
             Err(e) => {
                 let path = self.tier_path(tier);
                 let _ = std::fs::remove_file(&path);
-                Err(format!("{}: {e} (removed; solve again to redo the tier)", path.display()))
+                Err(format!("{}: {e} (removed; solve again to redo the tier)", path.display())
+                    .into())
             }
         }
     }

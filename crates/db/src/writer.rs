@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use perfectplay_core::{Game, GameExt, KernelCache};
-use perfectplay_solve::{Analysis, ResultSink, SolvedTier, TierSpace, TierValues};
+use perfectplay_solve::{Analysis, ResultSink, SinkError, SolvedTier, TierSpace, TierValues};
 use rayon::prelude::*;
 
 use crate::format::{
@@ -564,8 +564,8 @@ impl<'g> Writer<'g> {
 }
 
 impl ResultSink for Writer<'_> {
-    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String> {
-        self.add_tier(tier).map_err(|e| e.to_string())
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), SinkError> {
+        Ok(self.add_tier(tier)?)
     }
 }
 

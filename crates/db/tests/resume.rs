@@ -7,7 +7,7 @@ use perfectplay_core::{Game, GameExt, Tier};
 use perfectplay_db::{tier_dir, Database, Shared, TierFiles};
 use perfectplay_games::TicTacTwo;
 use perfectplay_solve::{
-    solve, NoProgress, Progress, ResultSink, SolveError, SolveOptions, SolvedTier,
+    solve, NoProgress, Progress, ResultSink, SinkError, SolveError, SolveOptions, SolvedTier,
 };
 
 /// Records the phases the engine begins (one "tier N: initialise" per tier it solves).
@@ -46,30 +46,30 @@ struct Crashing<'a, 'g> {
 }
 
 impl ResultSink for Crashing<'_, '_> {
-    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String> {
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), SinkError> {
         if self.left == 0 {
             return Err("killed".into());
         }
         self.left -= 1;
         self.files.tier_solved(tier)
     }
-    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, SinkError> {
         self.files.resume(tier)
     }
     fn keeps_tiers(&self) -> bool {
         true
     }
-    fn kept(&mut self, tier: Tier) -> Result<bool, String> {
+    fn kept(&mut self, tier: Tier) -> Result<bool, SinkError> {
         self.files.kept(tier)
     }
-    fn reload(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+    fn reload(&mut self, tier: Tier) -> Result<Option<SolvedTier>, SinkError> {
         self.files.reload(tier)
     }
 }
 
 #[test]
 fn killed_solve_resumes_and_writes_the_same_database() {
-    let game = TicTacTwo::with_marks(2);
+    let game = TicTacTwo::from_variant("2-marks").unwrap();
     let tiers = game.tiers();
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole.ppdb");
@@ -105,7 +105,7 @@ fn killed_solve_resumes_and_writes_the_same_database() {
 
 #[test]
 fn a_damaged_tier_file_is_solved_again() {
-    let game = TicTacTwo::with_marks(2);
+    let game = TicTacTwo::from_variant("2-marks").unwrap();
     let tiers = game.tiers();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("db.ppdb");
@@ -137,7 +137,7 @@ fn a_damaged_tier_file_is_solved_again() {
 /// again rather than failing the final write, whichever tier it holds.
 #[test]
 fn a_damaged_tier_file_is_solved_again_under_a_memory_limit() {
-    let game = perfectplay_games::FoxAndGeese::new("4-geese").unwrap();
+    let game = perfectplay_games::FoxAndGeese::from_variant("4-geese").unwrap();
     let tiers = game.tiers();
     let dir = tempfile::tempdir().unwrap();
     let mut files = TierFiles::new(dir.path().join("whole.ppdb"), &game, true);
@@ -174,7 +174,7 @@ fn a_damaged_tier_file_is_solved_again_under_a_memory_limit() {
 
 #[test]
 fn memory_limit_refuses_a_tier_that_cannot_fit() {
-    let game = TicTacTwo::with_marks(2);
+    let game = TicTacTwo::from_variant("2-marks").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut files = TierFiles::new(dir.path().join("db.ppdb"), &game, true);
     let options = SolveOptions { memory_limit: Some(512 << 10), ..SolveOptions::default() };
@@ -209,7 +209,7 @@ fn memory_limit_keeps_the_tiers_of_untiered_games() {
 /// database is the same, byte for byte, as a solve without a limit.
 #[test]
 fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
-    let game = perfectplay_games::FoxAndGeese::new("5-geese").unwrap();
+    let game = perfectplay_games::FoxAndGeese::from_variant("5-geese").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut files = TierFiles::new(dir.path().join("whole.ppdb"), &game, true);
     let whole = solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
@@ -258,8 +258,8 @@ fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
 /// 4 geese beside the database of 5 geese copies all of its tiers from it.
 #[test]
 fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
-    let small = perfectplay_games::FoxAndGeese::new("4-geese").unwrap();
-    let game = perfectplay_games::FoxAndGeese::new("5-geese").unwrap();
+    let small = perfectplay_games::FoxAndGeese::from_variant("4-geese").unwrap();
+    let game = perfectplay_games::FoxAndGeese::from_variant("5-geese").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("foxandgeese");
     let mut files = TierFiles::new(dir.path().join("alone.ppdb"), &game, true);
@@ -295,7 +295,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     assert!(std::fs::read(&path).unwrap() == std::fs::read(&alone).unwrap());
 
     // 6 geese finds every tier it shares in the database of 5 geese.
-    let six = perfectplay_games::FoxAndGeese::new("6-geese").unwrap();
+    let six = perfectplay_games::FoxAndGeese::from_variant("6-geese").unwrap();
     let mut files = TierFiles::new(perfectplay_db::variant_path(&path, "6-geese"), &six, true);
     let five = ("5-geese".to_string(), game.tiers().len());
     assert_eq!(files.adopt_shared().copied, vec![five]);
@@ -318,7 +318,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
 
     // Another game's database under the name of 4 geese is passed over.
     let elsewhere = dir.path().join("elsewhere").join("5-geese.ppdb");
-    let other = TicTacTwo::with_marks(2);
+    let other = TicTacTwo::from_variant("2-marks").unwrap();
     let named = perfectplay_db::variant_path(&elsewhere, "4-geese");
     let mut files = TierFiles::new(named, &other, true);
     solve(&other, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
@@ -349,10 +349,10 @@ struct Counting<'a, 'g> {
 }
 
 impl ResultSink for Counting<'_, '_> {
-    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), String> {
+    fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), SinkError> {
         self.files.tier_solved(tier)
     }
-    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+    fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, SinkError> {
         let back = self.files.resume(tier)?;
         self.reads += usize::from(back.is_some());
         Ok(back)
@@ -360,10 +360,10 @@ impl ResultSink for Counting<'_, '_> {
     fn keeps_tiers(&self) -> bool {
         true
     }
-    fn kept(&mut self, tier: Tier) -> Result<bool, String> {
+    fn kept(&mut self, tier: Tier) -> Result<bool, SinkError> {
         self.files.kept(tier)
     }
-    fn reload(&mut self, tier: Tier) -> Result<Option<SolvedTier>, String> {
+    fn reload(&mut self, tier: Tier) -> Result<Option<SolvedTier>, SinkError> {
         let back = self.files.reload(tier)?;
         self.reads += usize::from(back.is_some());
         Ok(back)
@@ -376,8 +376,8 @@ impl ResultSink for Counting<'_, '_> {
 /// the database of 4 geese solved alone, byte for byte.
 #[test]
 fn a_solve_without_hold_all_reads_no_tier_it_does_not_need() {
-    let small = perfectplay_games::FoxAndGeese::new("4-geese").unwrap();
-    let game = perfectplay_games::FoxAndGeese::new("5-geese").unwrap();
+    let small = perfectplay_games::FoxAndGeese::from_variant("4-geese").unwrap();
+    let game = perfectplay_games::FoxAndGeese::from_variant("5-geese").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut files = TierFiles::new(dir.path().join("alone.ppdb"), &small, true);
     solve(&small, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();

@@ -85,7 +85,7 @@ fn tables_4_3_and_b5() {
         let read = |t: Tier| match db.load_tier_of(&game, t) {
             Ok(Some(solved)) => Ok(std::borrow::Cow::Owned(solved)),
             Ok(None) => Err(perfectplay_solve::SolveError::Inconsistent { what: format!("{t:?}") }),
-            Err(e) => Err(perfectplay_solve::SolveError::Sink(e.to_string())),
+            Err(e) => Err(perfectplay_solve::SolveError::Sink(Box::new(e))),
         };
         perfectplay_solve::analyze_tiered_from(&game, &read, &perfectplay_solve::NoProgress)
             .unwrap()

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use perfectplay_core::{Game, GameExt, KernelCache, Position, Tier, Value, ValueRemoteness};
 use rayon::prelude::*;
 
-use crate::analysis::Analysis;
+use crate::counts::Analysis;
 use crate::progress::Progress;
 use crate::{Solution, SolveError, SolvedTier};
 

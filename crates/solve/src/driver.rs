@@ -1,0 +1,248 @@
+//! The solve driver: discover or take the tiers, then tier by tier from the lowest, each read
+//! back from the sink or solved by the retrograde engine and handed over.
+
+use perfectplay_core::{Game, GameExt, Position, PositionSpace, Tier};
+
+use crate::*;
+
+/// Options for a solve.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Reduce positions by the game's symmetries (solve canonical positions only).
+    pub canonicalize: bool,
+    /// Bytes the solve may hold (tiered games): when the sink keeps the tiers, only the child
+    /// tiers of the tier in progress stay in memory (others are dropped and read back from the
+    /// sink when a later tier needs them, and tiers an earlier solve finished are not read at all
+    /// unless needed), so the returned solution holds only the last tiers; a tier that cannot fit
+    /// is refused with [`SolveError::OverMemoryLimit`] before any of its work is done. Held
+    /// tiers that do not fit whole beside the tier in progress are compressed in memory first
+    /// ([`TierValues::Packed`], the earliest held first), which changes no value.
+    pub memory_limit: Option<u64>,
+    /// Solve only these tiers (tiered games with a sink that keeps tiers): their child tiers must
+    /// have been finished by an earlier solve, and are read back from the sink. For solving a
+    /// game's tiers in separate processes, or timing one tier.
+    pub only: Option<Vec<Tier>>,
+    /// Return every tier in the solution, for an analysis after the solve (the default). Without
+    /// it, a tiered solve whose sink keeps the tiers holds only what the tiers after it need, as
+    /// under a memory limit: a tier an earlier solve finished is read back only when a tier to
+    /// solve needs it, and a tier is dropped once no later tier lists it as a child (solved or
+    /// found in the files). A variant whose tiers are all in its tier files then reads none of
+    /// them.
+    pub hold_all: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions { canonicalize: true, memory_limit: None, only: None, hold_all: true }
+    }
+}
+
+/// Solves a game strongly: every position reachable from the start (sparse games), every index
+/// (dense games) or every canonical index of every tier (tiered games), tier by tier from the
+/// lowest, each tier by the retrograde engine. Each solved tier is handed to `sink` if one is
+/// given; a tier the sink kept from an earlier, interrupted solve is read back instead of solved.
+pub fn solve<G: Game + ?Sized>(
+    game: &G,
+    options: SolveOptions,
+    progress: &dyn Progress,
+    mut sink: Option<&mut dyn ResultSink>,
+) -> Result<Solution, SolveError> {
+    let canonicalize = options.canonicalize && game.symmetry_count() > 1;
+    let mut solution = Solution::new(canonicalize);
+    let one_tier = matches!(game.space(), PositionSpace::Dense { .. });
+    let spaces: Vec<(Tier, TierSpace)> = match game.space() {
+        PositionSpace::Dense { size } => {
+            if game.tier(game.start()) != Tier(0) {
+                return Err(SolveError::DenseWithTiers);
+            }
+            vec![(Tier(0), TierSpace::Dense { size })]
+        }
+        PositionSpace::Tiered(_) => {
+            if !canonicalize && game.symmetry_count() > 1 {
+                return Err(SolveError::NeedsSymmetry { game: game.id().to_string() });
+            }
+            game.tiers()
+                .into_iter()
+                .map(|t| (t, TierSpace::Dense { size: game.tier_size(t) }))
+                .collect()
+        }
+        PositionSpace::Sparse(_) => {
+            let mut tiers = Vec::new();
+            discover::discover_tiers(game, canonicalize, progress, |t, s| {
+                tiers.push((t, TierSpace::Sorted(s)));
+                Ok::<(), SolveError>(())
+            })?;
+            tiers.reverse();
+            tiers
+        }
+    };
+    let chosen = |t: &Tier| options.only.as_ref().is_none_or(|only| only.contains(t));
+    let total: u64 = spaces.iter().filter(|(t, _)| chosen(t)).map(|(_, s)| s.len()).sum();
+    let (mut done, mut solved_here) = (0u64, 0u64);
+    let overall = std::time::Instant::now();
+    let order: Vec<Tier> = spaces.iter().map(|(t, _)| *t).collect();
+    let tiered = game.space().is_tiered();
+    // Whether a solved tier is still a child of a tier from `from` on (tiered games declare their
+    // child tiers; other games' children may lie in any lower tier, so nothing is dropped): the
+    // last position in `order` of a tier that lists each tier as a child, counted once.
+    let mut last_parent: Vec<Option<usize>> = Vec::new();
+    if tiered {
+        for (k, &t) in order.iter().enumerate() {
+            for c in game.child_tiers(t) {
+                let c = c.0 as usize;
+                if last_parent.len() <= c {
+                    last_parent.resize(c + 1, None);
+                }
+                last_parent[c] = Some(k);
+            }
+        }
+    }
+    let needed_by = |tier: Tier, from: usize| {
+        !tiered || last_parent.get(tier.0 as usize).copied().flatten().is_some_and(|k| k >= from)
+    };
+    // Under a memory limit, for chosen tiers, or without `hold_all`, with a sink that keeps tiers,
+    // the solve holds only what the tiers in progress need ("lean").
+    let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
+    if options.only.is_some() && !(tiered && keeps) {
+        return Err(SolveError::Sink(
+            "solving chosen tiers needs a tiered game and tier files".into(),
+        ));
+    }
+    let bounded = options.memory_limit.is_some() || options.only.is_some();
+    let lean = tiered && (bounded || !options.hold_all) && keeps;
+    for (k, (tier, space)) in spaces.into_iter().enumerate() {
+        let size = space.len();
+        let name = game.tier_name(tier);
+        if !chosen(&tier) {
+            continue;
+        }
+        if let (true, Some(sink)) = (lean, sink.as_deref_mut()) {
+            if sink.kept(tier).map_err(SolveError::Sink)? {
+                progress.note(&format!("tier {name}: finished by an earlier solve"));
+                done += size;
+                continue;
+            }
+            // Under a bound, only the child tiers stay; without one, every tier a tier still to
+            // solve needs.
+            let children = game.child_tiers(tier);
+            let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
+            for t in held {
+                if !children.contains(&t) && (bounded || !needed_by(t, k)) {
+                    solution.evict(t);
+                }
+            }
+            for &c in &children {
+                // Under a memory limit, only the part of a child tier this tier's moves reach.
+                let window = options.memory_limit.and_then(|_| game.child_window(tier, c));
+                if solution.tier(c).is_some() && !solution.covers(c, window.as_ref()) {
+                    solution.evict(c);
+                }
+                if solution.tier(c).is_none() {
+                    let back = sink.reload(c).map_err(SolveError::Sink)?.ok_or_else(|| {
+                        SolveError::Sink(
+                            format!(
+                                "tier {} is needed by tier {name} but could not be read back; \
+                                 solve again to redo it",
+                                game.tier_name(c)
+                            )
+                            .into(),
+                        )
+                    })?;
+                    solution.push(back);
+                    if let Some(w) = window.clone() {
+                        solution.cut(c, w);
+                    }
+                    if let Some(limit) = options.memory_limit {
+                        // Read back whole, it may need packing before the next is read.
+                        let own = retrograde::bytes_needed(game, tier, &space);
+                        solution.fit(own, limit, &name, progress);
+                    }
+                } else if let Some(w) = window {
+                    solution.cut(c, w);
+                }
+            }
+        } else if let Some(sink) = sink.as_deref_mut() {
+            if let Some(kept) = sink.resume(tier).map_err(SolveError::Sink)? {
+                progress.note(&format!("tier {name}: finished by an earlier solve, read back"));
+                done += size;
+                solution.push(kept);
+                continue;
+            }
+        }
+        if let Some(limit) = options.memory_limit {
+            let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
+            if keeps && !lean {
+                let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
+                for t in held {
+                    if !needed_by(t, k) {
+                        solution.evict(t);
+                    }
+                }
+            }
+            let own = retrograde::bytes_needed(game, tier, &space);
+            let needed = solution.heap_bytes() as u64 + own;
+            if needed > limit && !solution.fit(own, limit, &name, progress) {
+                let needed = solution.heap_bytes() as u64 + own;
+                return Err(SolveError::OverMemoryLimit { tier: name, needed, limit });
+            }
+        }
+        let started = std::time::Instant::now();
+        let values = {
+            let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
+            let child_values: Vec<(Tier, u64, &TierValues)> = game
+                .child_tiers(tier)
+                .into_iter()
+                .filter_map(|c| solution.held(c).map(|(first, s)| (c, first, &s.values)))
+                .collect();
+            let kernel = game.kernel().filter(|_| tiered && canonicalize);
+            // One-byte cells hold 127 codes: children that already use nearly as many make a
+            // one-byte attempt unlikely to finish.
+            let start_wide = game.child_tiers(tier).iter().any(|&c| {
+                solution.tier(c).is_some_and(|t| match &t.values {
+                    TierValues::Narrow { dictionary, .. } => dictionary.len() > 100,
+                    TierValues::Packed(p) => p.dictionary.len() > 100,
+                    TierValues::Wide(_) => true,
+                })
+            });
+            let problem = retrograde::TierProblem {
+                game,
+                tier,
+                space: &space,
+                canonicalize,
+                one_tier,
+                external: &lookup,
+                child_values: &child_values,
+                kernel,
+                start_wide,
+            };
+            problem.solve(progress)?
+        };
+        let (values, care) = values;
+        let mut solved = SolvedTier { tier, space, values, care };
+        if let Some(sink) = sink.as_deref_mut() {
+            sink.tier_solved(&solved).map_err(SolveError::Sink)?;
+        }
+        solved.care = None;
+        done += size;
+        solved_here += size;
+        if order.len() > 1 {
+            // Time left, at this solve's rate so far per index.
+            let elapsed = overall.elapsed().as_secs_f64();
+            let left = elapsed / solved_here.max(1) as f64 * (total - done) as f64;
+            progress.note(&format!(
+                "tier {name}: {size} indices solved in {:.1} s; {:.1}% of {total} done, about \
+                 {left:.0} s left",
+                started.elapsed().as_secs_f64(),
+                100.0 * done as f64 / total.max(1) as f64
+            ));
+        }
+        solution.push(solved);
+    }
+    // Child tiers held in part are the sink's to give: the solution holds only whole tiers.
+    let cut: Vec<Tier> =
+        solution.tiers.iter().filter(|t| !solution.covers(t.tier, None)).map(|t| t.tier).collect();
+    for t in cut {
+        solution.evict(t);
+    }
+    Ok(solution)
+}
