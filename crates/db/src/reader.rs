@@ -790,6 +790,12 @@ impl Database {
         (c.hits, c.misses)
     }
 
+    /// Bytes of decoded blocks the cache holds now, and the most it may hold.
+    pub fn cache_bytes(&self) -> (usize, usize) {
+        let c = self.lock();
+        (c.bytes, c.capacity)
+    }
+
     /// Reads every block and checks it against its checksum, decompressing nothing: what a copy
     /// of the blocks ([`crate::Writer::add_tables_from`]) will check, at the cost of reading the
     /// file once.

@@ -2,8 +2,6 @@
 //! and on-demand solves of positions its start does not reach; for a game too large to solve
 //! whole that can be searched (Quarto), from a live search of each position asked about.
 
-use std::path::Path;
-
 use anyhow::{anyhow, Result};
 use perfectplay_core::{Game, GameExt, Move, Position, StartingAt, Value, ValueRemoteness};
 use perfectplay_db::{Database, Fetch, Found};
@@ -83,11 +81,6 @@ pub struct PositionReport {
     pub moves: Vec<MoveReport>,
 }
 
-/// The most indices of a tiered game that `query`, `play` and `analyze` solve in memory when it
-/// has no database: 9 geese's 1.7e9 (about 4 minutes and 2 GB) still; 10 geese's 4.3e9, or
-/// Fuchs und Henne's 21.7e9, not.
-const IN_MEMORY_INDICES: u64 = 2_000_000_000;
-
 impl<'a> Oracle<'a> {
     /// Solves the game in memory.
     pub fn solve(game: &'a dyn Game, options: SolveOptions) -> Result<Oracle<'a>> {
@@ -115,40 +108,6 @@ impl<'a> Oracle<'a> {
     /// Answers from an open database (already checked to be this game's).
     pub fn from_database(game: &'a dyn Game, db: Database) -> Oracle<'a> {
         Oracle { game, source: Source::Disk(Box::new(db)) }
-    }
-
-    /// Answers from the game's database under `data_dir` if there is one (saying so on stderr
-    /// when there is not), else solves in memory.
-    pub fn open(game: &'a dyn Game, data_dir: &Path, options: SolveOptions) -> Result<Oracle<'a>> {
-        let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
-        if path.exists() {
-            let db = Database::open(&path)?;
-            db.check_game(game)?;
-            return Ok(Self::from_database(game, db));
-        }
-        if Self::searched_live(game) {
-            return Ok(Self::live(game));
-        }
-        let indices: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
-        if indices > IN_MEMORY_INDICES {
-            anyhow::bail!(
-                "no database at {}, and {} ({}) has {indices} indices, too many to solve in \
-                 memory for one answer: solve it first (`perfectplay solve {} --variant {} \
-                 --memory-limit 16GiB`, resumable)",
-                path.display(),
-                game.name(),
-                game.variant(),
-                game.id(),
-                game.variant()
-            );
-        }
-        eprintln!(
-            "no database at {}; solving in memory (`perfectplay solve {} --variant {}` keeps it)",
-            path.display(),
-            game.id(),
-            game.variant()
-        );
-        Self::solve(game, options)
     }
 
     /// The highest remoteness stored: a fixed scale for a game's value history.

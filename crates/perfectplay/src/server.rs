@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use perfectplay_core::{Game, GameExt, Position, SizeClass};
-use perfectplay_db::{Database, Fetch};
+use perfectplay_db::Fetch;
 use perfectplay_solve::SolveOptions;
 use serde_json::{json, Value as JsonValue};
 
@@ -26,6 +26,7 @@ mod solves;
 
 use crate::live::{Answer, LiveSearches};
 use crate::oracle::{Oracle, Source, Stored};
+use crate::store::Store;
 use crate::uwapi;
 use solves::{start_solve, SolveJob};
 
@@ -54,6 +55,8 @@ struct Variant {
     game: &'static dyn Game,
     /// Where its database is (or will be, once solved from the page).
     path: PathBuf,
+    /// The data directory it lives in.
+    store: Store,
     answers: RwLock<Answers>,
     /// The Image AutoGUI data as the API sends it, built once.
     theme: Option<JsonValue>,
@@ -154,7 +157,7 @@ impl std::fmt::Debug for AppState {
 impl AppState {
     /// Every listed variant: from its database under `data_dir` if there is one, solved in memory
     /// if it is small, else marked unsolved with the command that solves it.
-    pub fn load(data_dir: &Path, log: bool) -> Result<AppState> {
+    pub fn load(store: &Store, log: bool) -> Result<AppState> {
         let mut games = Vec::new();
         for entry in perfectplay_games::catalog() {
             let mut variants = Vec::new();
@@ -167,12 +170,9 @@ impl AppState {
                     }
                     None => (None, uwapi::Mapping::default()),
                 };
-                let path = perfectplay_db::path_for(data_dir, game.id(), &game.variant());
-                let answers = if path.exists() {
-                    Answers::Ready {
-                        oracle: Arc::new(open_database(game, &path)?),
-                        source: "database",
-                    }
+                let path = store.path(game);
+                let answers = if let Some(oracle) = open_database(game, store)? {
+                    Answers::Ready { oracle: Arc::new(oracle), source: "database" }
                 } else if Oracle::searched_live(game) {
                     Answers::Ready { oracle: Arc::new(Oracle::live(game)), source: "live" }
                 } else if game.size_class() == SizeClass::Small {
@@ -196,6 +196,7 @@ impl AppState {
                     Variant {
                         game,
                         path,
+                        store: store.clone(),
                         answers: RwLock::new(answers),
                         theme,
                         map,
@@ -239,12 +240,11 @@ impl AppState {
     }
 }
 
-/// A variant's database, opened with the server's block cache and checked to be the game's.
-fn open_database(game: &'static dyn Game, path: &Path) -> Result<Oracle<'static>> {
-    let file_len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    let db = Database::open_with_cache(path, cache_budget(file_len))?;
-    db.check_game(game)?;
-    Ok(Oracle::from_database(game, db))
+/// A variant's answers from its database, opened with the server's block cache; `None` where it
+/// has none.
+fn open_database(game: &'static dyn Game, store: &Store) -> Result<Option<Oracle<'static>>> {
+    let db = store.database_cached(game, cache_budget)?;
+    Ok(db.map(|db| Oracle::from_database(game, db)))
 }
 
 /// An error answer: a status and `{"error": ..., "expected": ...}`.
@@ -375,12 +375,24 @@ async fn bounded(request: axum::extract::Request, next: axum::middleware::Next) 
     next.run(request).await
 }
 
-/// `GET /health`: the server answers, and how loaded its live searches are (running of the most
-/// that run at once, waiting of the most that wait).
+/// `GET /health`: the server answers, how loaded its live searches are (running of the most
+/// that run at once, waiting of the most that wait), and the bytes its databases' block caches
+/// hold of the most they may.
 async fn health(State(s): Shared) -> Json<JsonValue> {
     let (running, waiting) = s.live.load();
+    let (mut cached, mut budget) = (0usize, 0usize);
+    for (_, v) in s.games.iter().flat_map(|g| &g.variants) {
+        if let Answers::Ready { oracle, .. } = &*v.answers.read().unwrap_or_else(|e| e.into_inner())
+        {
+            if let Source::Disk(db) = oracle.source() {
+                let (bytes, most) = db.cache_bytes();
+                (cached, budget) = (cached + bytes, budget + most);
+            }
+        }
+    }
     Json(json!({
         "ok": true,
+        "blockCaches": {"bytes": cached, "budget": budget},
         "liveSearches": {
             "running": running,
             "runningMost": crate::live::RUNNING,
@@ -687,7 +699,7 @@ const MOST_BODY: u64 = 64 << 10;
 /// every request's head ([`HEAD_TIMEOUT`]); the open-files limit is raised to the hard one and
 /// connections past what it allows (or [`MOST_CONNECTIONS`]) are closed as they come, so that
 /// idle and slow clients cannot stop the server accepting others.
-pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
+pub fn serve(store: &Store, port: u16) -> Result<()> {
     let files = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024);
     let most = files.saturating_sub(FILES_KEPT).clamp(64, MOST_CONNECTIONS) as usize;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
@@ -702,7 +714,7 @@ pub fn serve(data_dir: &Path, port: u16) -> Result<()> {
         };
         let listener = listen().with_context(|| format!("listening on 127.0.0.1:{port}"))?;
         let address = listener.local_addr()?;
-        let state = Arc::new(AppState::load(data_dir, true)?);
+        let state = Arc::new(AppState::load(store, true)?);
         for g in &state.games {
             for (id, v) in &g.variants {
                 if let Answers::Unsolved { command, .. } =

@@ -98,7 +98,7 @@ impl Variant {
         {
             return;
         }
-        if let Ok(oracle) = open_database(self.game, &self.path) {
+        if let Ok(Some(oracle)) = open_database(self.game, &self.store) {
             let mut answers = self.answers.write().unwrap_or_else(|e| e.into_inner());
             if matches!(&*answers, Answers::Unsolved { .. }) {
                 *answers = Answers::Ready { oracle: Arc::new(oracle), source: "database" };
@@ -177,7 +177,9 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
     job.update(|st| st.started = Some(Instant::now()));
     let command =
         format!("perfectplay serve: a solve started from the page (pid {})", std::process::id());
-    let outcome = crate::solving::lock(v.game, &v.path, &command)
+    let outcome = v
+        .store
+        .lock(v.game, &command)
         .and_then(|lock| Ok((lock, background_pool()?)))
         .and_then(|(_lock, pool)| {
             pool.install(|| {
@@ -192,7 +194,11 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
                 )
             })
         })
-        .and_then(|()| open_database(v.game, &v.path));
+        .and_then(|()| {
+            open_database(v.game, &v.store)?.ok_or_else(|| {
+                anyhow::anyhow!("the solve wrote no database at {}", v.path.display())
+            })
+        });
     let mut answers = v.answers.write().unwrap_or_else(|e| e.into_inner());
     *answers = match outcome {
         Ok(oracle) => Answers::Ready { oracle: Arc::new(oracle), source: "database" },

@@ -1,0 +1,107 @@
+//! `perfectplay solve`: a variant solved into its database, under its lock, resuming from its
+//! tier files (and with `--mpi`, over the ranks of an MPI run).
+
+use std::io::Write;
+
+use anyhow::Result;
+use perfectplay_core::{Game, GameExt, Tier};
+
+use crate::oracle::Oracle;
+use crate::store::Store;
+use crate::{progress, solving, GameArgs};
+
+/// What `solve` is asked for besides the game.
+pub struct SolveArgs {
+    pub force: bool,
+    pub no_analysis: bool,
+    pub memory_limit: Option<u64>,
+    pub only_tiers: Vec<String>,
+    pub mpi: bool,
+}
+
+pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write) -> Result<()> {
+    let game = crate::load_game(args)?;
+    refuse_live(game.as_ref(), "solved whole")?;
+    let only = chosen_tiers(game.as_ref(), &s.only_tiers)?;
+    if s.force && only.is_some() {
+        anyhow::bail!("--force clears every tier file; it cannot be given with --tier");
+    }
+    // One solve per variant: under MPI the manager (rank 0) takes the lock for the run.
+    let _lock =
+        if s.mpi { None } else { Some(store.lock(game.as_ref(), &solving::command_line())?) };
+    if !s.force && only.is_none() {
+        if let Some(db) = store.database(game.as_ref())? {
+            writeln!(out, "already solved: {} (--force solves again)", db.path().display())?;
+            if let Some(start) = db.get(game.as_ref(), game.start())? {
+                writeln!(out, "{}", solving::start_line(game.as_ref(), start))?;
+            }
+            return Ok(());
+        }
+    }
+    let mut options = args.options();
+    options.memory_limit = s.memory_limit;
+    options.only = only;
+    let analysis = !s.no_analysis;
+    let mut print = |line: String| writeln!(out, "{line}");
+    let bar = progress::Bar::new();
+    // With --mpi, the tiers shared out over the ranks of an MPI run.
+    #[cfg(feature = "mpi")]
+    let solve_into = if s.mpi { crate::distributed::solve_into } else { solving::solve_into };
+    #[cfg(not(feature = "mpi"))]
+    let solve_into = if s.mpi {
+        anyhow::bail!(
+            "--mpi: this perfectplay was built without MPI; build it with `cargo build \
+             --release --features mpi` (needs OpenMPI: `apt-get install openmpi-bin \
+             libopenmpi-dev libclang-dev`) and run it under `mpirun`"
+        )
+    } else {
+        solving::solve_into
+    };
+    let path = store.path(game.as_ref());
+    solve_into(game.as_ref(), &path, options, s.force, analysis, &bar, &mut print)
+}
+
+/// The tiers named by `solve --tier` (None when none is named).
+fn chosen_tiers(game: &dyn Game, names: &[String]) -> Result<Option<Vec<Tier>>> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    if !game.space().is_tiered() {
+        anyhow::bail!("--tier: {} is not solved by tiers", game.id());
+    }
+    let tiers = game.tiers();
+    let chosen = names
+        .iter()
+        .map(|name| {
+            tiers.iter().copied().find(|&t| game.tier_name(t) == *name).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--tier: expected a tier of {} named as `db info` prints it, like {}; got {name:?}",
+                    game.id(),
+                    tiers.last().map(|&t| game.tier_name(t)).unwrap_or_default()
+                )
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Some(chosen))
+}
+
+/// A game answered by live search is too large to solve or analyze whole here: says so, and
+/// what works instead.
+pub fn refuse_live(game: &dyn Game, what: &str) -> Result<()> {
+    if Oracle::searched_live(game) {
+        anyhow::bail!(
+            "{} {} is too large to be {what} on one machine; its positions are searched live \
+             instead: `perfectplay query {id} --variant {v} <position>`, `perfectplay play {id} \
+             --variant {v}` or the server (a smaller variant solves whole: {})",
+            game.id(),
+            game.variant(),
+            perfectplay_games::catalog()
+                .iter()
+                .find(|e| e.id == game.id())
+                .map_or(String::new(), |e| e.variant_syntax.to_string()),
+            id = game.id(),
+            v = game.variant(),
+        );
+    }
+    Ok(())
+}
