@@ -84,6 +84,11 @@ impl Cross {
         c
     }
 
+    /// The point a name (`d4`) names; panics on a name of no point (the games' own constants).
+    pub fn point(&self, name: &str) -> usize {
+        self.names.iter().position(|n| n == name).expect("a point of the board")
+    }
+
     /// The point at column `x` and row `y`, if the board has one there.
     pub fn point_at(&self, x: i32, y: i32) -> Option<usize> {
         ((0..7).contains(&x) && (0..7).contains(&y)).then(|| self.at[(y * 7 + x) as usize])?

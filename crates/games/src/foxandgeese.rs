@@ -104,18 +104,6 @@ impl Layout {
         let ranks = SetRanks::shared();
         Layout { board, row, adjacent, goose_steps, jumps, mirror, ranks, cross }
     }
-
-    fn mirror_set(&self, set: u64) -> u64 {
-        self.cross.mirror_set(set)
-    }
-
-    fn row_sum(&self, geese: u64) -> u32 {
-        self.cross.row_sum(geese)
-    }
-
-    fn point(&self, name: &str) -> u32 {
-        self.board.cell(name).expect("a point of the board") as u32
-    }
 }
 
 /// The parts of a position.
@@ -175,9 +163,9 @@ impl FoxAndGeese {
             .ok_or("N-geese, N from 4 to 15 (e.g. 9-geese)")?;
         let layout = Layout::shared();
         let start_geese =
-            FILL[..geese as usize].iter().fold(0, |m, name| m | 1 << layout.point(name));
+            FILL[..geese as usize].iter().fold(0, |m, name| m | 1 << layout.cross.point(name));
         let counts =
-            Counts { goal: MIN_GEESE, most: geese, start_sum: layout.row_sum(start_geese) };
+            Counts { goal: MIN_GEESE, most: geese, start_sum: layout.cross.row_sum(start_geese) };
         Ok(FoxAndGeese { geese, layout, variant: variant.to_string(), start_geese, counts })
     }
 
@@ -254,7 +242,7 @@ impl FoxAndGeese {
 
     fn mirrored(&self, q: Parts) -> Parts {
         let l = self.layout;
-        Parts { geese: l.mirror_set(q.geese), fox: l.mirror[q.fox as usize] as u32, ..q }
+        Parts { geese: l.cross.mirror_set(q.geese), fox: l.mirror[q.fox as usize] as u32, ..q }
     }
 
     /// Why a position cannot arise, if it cannot.
@@ -295,8 +283,12 @@ impl Game for FoxAndGeese {
         SizeClass::Large
     }
     fn start(&self) -> Position {
-        Parts { geese: self.start_geese, fox: self.layout.point(FOX_START), fox_to_move: false }
-            .code()
+        Parts {
+            geese: self.start_geese,
+            fox: self.layout.cross.point(FOX_START) as u32,
+            fox_to_move: false,
+        }
+        .code()
     }
     fn to_move(&self, p: Position) -> Player {
         if Parts::of(p).fox_to_move {
@@ -363,7 +355,7 @@ impl Game for FoxAndGeese {
         if let Some(why) = self.illegal(q) {
             return Err(board::illegal(text, &why));
         }
-        if !self.tier_exists(q.geese.count_ones(), self.layout.row_sum(q.geese)) {
+        if !self.tier_exists(q.geese.count_ones(), self.layout.cross.row_sum(q.geese)) {
             return Err(board::illegal(text, "geese never move back up the board"));
         }
         Ok(q.code())

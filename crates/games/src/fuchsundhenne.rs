@@ -147,18 +147,6 @@ impl Layout {
             cross,
         }
     }
-
-    fn mirror_set(&self, set: u64) -> u64 {
-        self.cross.mirror_set(set)
-    }
-
-    fn row_sum(&self, hens: u64) -> u32 {
-        self.cross.row_sum(hens)
-    }
-
-    fn point(&self, name: &str) -> u8 {
-        self.board.cell(name).expect("a point of the board") as u8
-    }
 }
 
 /// The parts of a position.
@@ -234,8 +222,8 @@ impl FuchsUndHenne {
         }
         let layout = Layout::shared();
         let start_hens =
-            FILL[..hens as usize].iter().fold(0, |m, name| m | 1 << layout.point(name));
-        let counts = Counts { goal, most: hens, start_sum: layout.row_sum(start_hens) };
+            FILL[..hens as usize].iter().fold(0, |m, name| m | 1 << layout.cross.point(name));
+        let counts = Counts { goal, most: hens, start_sum: layout.cross.row_sum(start_hens) };
         Ok(FuchsUndHenne { hens, goal, layout, variant: variant.to_string(), start_hens, counts })
     }
 
@@ -355,7 +343,7 @@ impl FuchsUndHenne {
     fn mirrored(&self, q: Parts) -> Parts {
         let l = self.layout;
         let foxes = q.foxes.map(|f| if f == NONE { NONE } else { l.mirror[f as usize] as u8 });
-        Parts { hens: l.mirror_set(q.hens), foxes: sorted(foxes), ..q }
+        Parts { hens: l.cross.mirror_set(q.hens), foxes: sorted(foxes), ..q }
     }
 
     /// The position or its mirror image, whichever has the lesser code: the foxes' places in
@@ -446,7 +434,7 @@ impl Game for FuchsUndHenne {
     }
     fn start(&self) -> Position {
         let l = self.layout;
-        let foxes = sorted(FOX_START.map(|name| l.point(name)));
+        let foxes = sorted(FOX_START.map(|name| l.cross.point(name) as u8));
         Parts { hens: self.start_hens, foxes, foxes_to_move: false, pending: STEP }.code()
     }
     fn to_move(&self, p: Position) -> Player {
@@ -549,7 +537,7 @@ impl Game for FuchsUndHenne {
         if let Some(why) = self.illegal(q) {
             return Err(board::illegal(text, &why));
         }
-        if !self.tier_exists(q.hens.count_ones(), self.layout.row_sum(q.hens)) {
+        if !self.tier_exists(q.hens.count_ones(), self.layout.cross.row_sum(q.hens)) {
             return Err(board::illegal(text, "hens never move back up the board"));
         }
         Ok(q.code())

@@ -1,5 +1,6 @@
 //! Bagh-Chal's small boards (`3x3`: diagonals, 4 goats, 4 captures win; `4x4`: no diagonals, 12
-//! goats, 5 captures win) against a plain solver written here on its own model: a board of cells
+//! goats, 5 captures win; `gamesman-3x3` and `gamesman-4x4`, GamesmanClassic's presets, the same
+//! boards with 1 and 3 captures winning) against a plain solver written here on its own model: a board of cells
 //! by coordinates, steps in the 8 directions, a diagonal step only from a point whose coordinates
 //! sum to an even number, a capture as two steps the same way over a goat. Every position
 //! reachable from the start is compared, value and remoteness, with the engine's solve. The 3x3
@@ -126,6 +127,15 @@ fn bagh_chal_3x3_matches_a_plain_solver_everywhere() {
     eprintln!("3x3: start {start:?}, {states} reachable positions");
 }
 
+/// GamesmanClassic's 3x3 preset: one capture wins for the tigers.
+#[test]
+fn bagh_chal_gamesman_3x3_matches_a_plain_solver_everywhere() {
+    let rules = Rules { side: 3, diagonals: true, goats: 4, captures: 1 };
+    let (start, states) = check("gamesman-3x3", rules);
+    assert_eq!(start, Value::Lose, "the goats lose");
+    assert!(states > 100, "{states}");
+}
+
 /// 36,402,406 positions: about 10 minutes here, most of it the plain solver's rounds; run with
 /// `--ignored` (BENCHMARKS.md, "Bagh-Chal and Topitop", records the run).
 #[test]
@@ -135,4 +145,15 @@ fn bagh_chal_4x4_matches_a_plain_solver_everywhere() {
     let (start, states) = check("4x4", rules);
     assert!(states > 10_000, "{states}");
     eprintln!("4x4: start {start:?}, {states} reachable positions");
+}
+
+/// GamesmanClassic's 4x4 preset: three captures win for the tigers (as long as the 4x4 check: run
+/// with `--ignored`).
+#[test]
+#[ignore]
+fn bagh_chal_gamesman_4x4_matches_a_plain_solver_everywhere() {
+    let rules = Rules { side: 4, diagonals: false, goats: 12, captures: 3 };
+    let (start, states) = check("gamesman-4x4", rules);
+    assert!(states > 10_000, "{states}");
+    eprintln!("gamesman-4x4: start {start:?}, {states} reachable positions");
 }

@@ -28,7 +28,7 @@ impl FoxAndGeese {
     pub(super) fn is_mirrored(&self, q: Parts) -> bool {
         let (l, fox) = (self.layout, q.fox as usize);
         l.ranks.class(q.foxes()).is_none()
-            || (l.mirror[fox] == fox && l.mirror_set(q.geese) < q.geese)
+            || (l.mirror[fox] == fox && l.cross.mirror_set(q.geese) < q.geese)
     }
 
     /// The tier and index of a position's canonical form, in one step.
@@ -42,12 +42,12 @@ impl FoxAndGeese {
             }
             Some(class) => {
                 if l.mirror[fox] == fox {
-                    q.geese = q.geese.min(l.mirror_set(q.geese));
+                    q.geese = q.geese.min(l.cross.mirror_set(q.geese));
                 }
                 class
             }
         };
-        let (k, t) = (q.geese.count_ones(), l.row_sum(q.geese));
+        let (k, t) = (q.geese.count_ones(), l.cross.row_sum(q.geese));
         let state = k as usize * SUMS + t as usize;
         let side = if q.fox_to_move { r.offset(1, FOX_CLASSES, state) } else { 0 };
         let index = side + r.offset(1, class, state);
@@ -58,7 +58,7 @@ impl FoxAndGeese {
 impl Tiers for FoxAndGeese {
     fn tier(&self, p: Position) -> Tier {
         let q = Parts::of(p);
-        tier_of(q.geese.count_ones(), self.layout.row_sum(q.geese))
+        tier_of(q.geese.count_ones(), self.layout.cross.row_sum(q.geese))
     }
     /// (geese, the sum of their rows counted from 0 at the top).
     fn tier_name(&self, t: Tier) -> String {

@@ -37,13 +37,13 @@ impl FoxAndGeese {
             self.each_child(q, |child| out.push(self.locate_parts(child)));
             return;
         };
-        let (k, t) = (q.geese.count_ones(), l.row_sum(q.geese));
+        let (k, t) = (q.geese.count_ones(), l.cross.row_sum(q.geese));
         let state = k as usize * SUMS + t as usize;
         let term = |p: usize, state: usize| r.term_one(fox, p, state);
         let ranks = StepRanks::new(q.geese, state, term);
         // On the middle column the child's canonical set is the lesser of it and its image.
-        let images =
-            (l.mirror[fox] == fox).then(|| StepRanks::new(l.mirror_set(q.geese), state, term));
+        let images = (l.mirror[fox] == fox)
+            .then(|| StepRanks::new(l.cross.mirror_set(q.geese), state, term));
         let empty = q.empty();
         for from in board::bits(q.geese) {
             for to in board::bits(l.goose_steps[from] & empty) {
@@ -132,7 +132,7 @@ impl TierKernel for FoxAndGeese {
         let (q, l) = (Parts::of(p), self.layout);
         let fox = q.fox as usize;
         l.ranks.class(q.foxes()).is_some()
-            && (l.mirror[fox] != fox || q.geese <= l.mirror_set(q.geese))
+            && (l.mirror[fox] != fox || q.geese <= l.cross.mirror_set(q.geese))
     }
     fn locate(&self, p: Position, _cache: &mut KernelCache) -> (Tier, u64) {
         self.locate_parts(Parts::of(p))
@@ -155,7 +155,7 @@ impl TierKernel for FoxAndGeese {
         let (q, l) = (Parts::of(p), self.layout);
         self.push_child_locations(q, out);
         let images = if q.fox_to_move {
-            l.mirror_set(q.geese) == q.geese
+            l.cross.mirror_set(q.geese) == q.geese
         } else {
             l.mirror[q.fox as usize] == q.fox as usize
         };
@@ -209,7 +209,7 @@ impl TierKernel for FoxAndGeese {
 impl UndoMoves for FoxAndGeese {
     fn undo_moves(&self, p: Position, out: &mut Vec<Position>) {
         self.each_parent(Parts::of(p), false, |r| {
-            if self.tier_exists(r.geese.count_ones(), self.layout.row_sum(r.geese)) {
+            if self.tier_exists(r.geese.count_ones(), self.layout.cross.row_sum(r.geese)) {
                 out.push(r.code());
             }
         });

@@ -15,8 +15,8 @@ fn the_board_and_the_starts() {
     let l = Layout::shared();
     assert_eq!(l.board.len(), 33);
     // Every diagonal: the middle point has eight neighbors, an arm's end corner three.
-    assert_eq!(l.adjacent[l.point("d4") as usize].count_ones(), 8);
-    assert_eq!(l.adjacent[l.point("c1") as usize].count_ones(), 3);
+    assert_eq!(l.adjacent[l.cross.point("d4")].count_ones(), 8);
+    assert_eq!(l.adjacent[l.cross.point("c1")].count_ones(), 3);
     let game = FoxAndGeese::from_variant("13-geese").unwrap();
     assert_eq!(game.position_to_string(game.start()), "GGG/GGG/GGGGGGG/---F---/-------/---/--- G");
     let game = FoxAndGeese::from_variant("15-geese").unwrap();

@@ -66,7 +66,7 @@ impl FuchsUndHenne {
 impl Tiers for FuchsUndHenne {
     fn tier(&self, p: Position) -> Tier {
         let q = Parts::of(p);
-        tier_of(q.hens.count_ones(), self.layout.row_sum(q.hens))
+        tier_of(q.hens.count_ones(), self.layout.cross.row_sum(q.hens))
     }
     /// (hens, the sum of their rows counted from 0 at the top).
     fn tier_name(&self, t: Tier) -> String {
@@ -168,7 +168,7 @@ impl FuchsUndHenne {
     pub(super) fn locate_parts(&self, q: Parts) -> (Tier, u64) {
         let q = self.canonical_parts(q);
         let l = self.layout;
-        let (hens, sum) = (q.hens.count_ones(), l.row_sum(q.hens));
+        let (hens, sum) = (q.hens.count_ones(), l.cross.row_sum(q.hens));
         let (start, _) = self.block(q, hens, sum);
         (tier_of(hens, sum), start + l.ranks.rank(q.foxes, q.hens))
     }

@@ -62,7 +62,7 @@ impl TierKernel for FuchsUndHenne {
         let q = Parts::of(p);
         self.push_child_locations(q, out);
         let images = if q.foxes_to_move {
-            self.layout.mirror_set(q.hens) == q.hens
+            self.layout.cross.mirror_set(q.hens) == q.hens
         } else {
             self.oriented(q).is_none()
         };
@@ -93,7 +93,7 @@ impl TierKernel for FuchsUndHenne {
                 // The hens' sideways steps back, ranked from the position's own terms.
                 self.each_removal_or_rescue_back(q, &mut located);
                 let l = self.layout;
-                let state = q.hens.count_ones() as usize * SUMS + l.row_sum(q.hens) as usize;
+                let state = q.hens.count_ones() as usize * SUMS + l.cross.row_sum(q.hens) as usize;
                 let spans = FoxSpans::new(l.ranks, o.foxes);
                 let term = |p: usize, state: usize| l.ranks.term(&spans, p, state);
                 let ranks = StepRanks::new(o.hens, state, term);
@@ -153,7 +153,7 @@ impl FuchsUndHenne {
         mut found: impl FnMut(Parts, (Tier, u64)),
     ) {
         let l = self.layout;
-        let (k, t) = (q.hens.count_ones(), l.row_sum(q.hens));
+        let (k, t) = (q.hens.count_ones(), l.cross.row_sum(q.hens));
         let (tier, state) = (tier_of(k, t), k as usize * SUMS + t as usize);
         let plain = PieceStates::new(l.ranks, q.hens, state);
         let mut mirrored: Option<PieceStates> = None;
@@ -163,7 +163,7 @@ impl FuchsUndHenne {
                 Some((foxes, flip)) => {
                     let terms = if flip {
                         mirrored.get_or_insert_with(|| {
-                            PieceStates::new(l.ranks, l.mirror_set(q.hens), state)
+                            PieceStates::new(l.ranks, l.cross.mirror_set(q.hens), state)
                         })
                     } else {
                         &plain
@@ -207,7 +207,7 @@ impl FuchsUndHenne {
             return;
         };
         let l = self.layout;
-        let (k, t) = (q.hens.count_ones(), l.row_sum(q.hens));
+        let (k, t) = (q.hens.count_ones(), l.cross.row_sum(q.hens));
         let state = k as usize * SUMS + t as usize;
         let spans = FoxSpans::new(l.ranks, o.foxes);
         let term = |p: usize, state: usize| l.ranks.term(&spans, p, state);
@@ -345,7 +345,7 @@ impl UndoMoves for FuchsUndHenne {
         let mut found = Vec::new();
         self.each_parent(Parts::of(p), false, |r| found.push(r));
         for r in found {
-            let exists = self.tier_exists(r.hens.count_ones(), self.layout.row_sum(r.hens));
+            let exists = self.tier_exists(r.hens.count_ones(), self.layout.cross.row_sum(r.hens));
             if exists && self.illegal(r).is_none() && self.primitive(r.code()).is_none() {
                 out.push(r.code());
             }

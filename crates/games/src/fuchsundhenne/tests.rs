@@ -18,11 +18,11 @@ fn the_board_the_lines_and_the_start() {
     let l = Layout::shared();
     assert_eq!(l.board.len(), 33);
     // d4 has eight lines, d3 (an odd point) four; the hen house is c5 to e7.
-    assert_eq!(l.lines[l.point("d4") as usize].count_ones(), 8);
-    assert_eq!(l.lines[l.point("d3") as usize].count_ones(), 4);
-    assert_eq!(l.lines[l.point("c1") as usize].count_ones(), 3);
+    assert_eq!(l.lines[l.cross.point("d4")].count_ones(), 8);
+    assert_eq!(l.lines[l.cross.point("d3")].count_ones(), 4);
+    assert_eq!(l.lines[l.cross.point("c1")].count_ones(), 3);
     assert_eq!(l.house.count_ones(), 9);
-    assert_eq!(l.house >> l.point("d5") & 1, 1);
+    assert_eq!(l.house >> l.cross.point("d5") & 1, 1);
     assert_eq!(l.ranks.classes.iter().map(Vec::len).collect::<Vec<_>>(), [1, 20, 281]);
     let game = FuchsUndHenne::from_variant("9-hens").unwrap();
     assert_eq!(game.position_to_string(game.start()), "HHH/HHH/--HHH--/-------/-------/---/F-F H");
