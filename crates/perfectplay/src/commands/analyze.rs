@@ -23,11 +23,10 @@ pub struct AnalyzeArgs {
 }
 
 pub fn analyze(store: &Store, args: &GameArgs, a: AnalyzeArgs, out: &mut impl Write) -> Result<()> {
-    let AnalyzeArgs { format, recount, tiers, prune, derive } = a;
-    if tiers {
-        analyze_tiers(store, args, format, recount, prune, derive, out)
+    if a.tiers {
+        analyze_tiers(store, args, a, out)
     } else {
-        analyze_whole(store, args, format, recount, prune, derive, out)
+        analyze_whole(store, args, a, out)
     }
 }
 
@@ -35,12 +34,10 @@ pub fn analyze(store: &Store, args: &GameArgs, a: AnalyzeArgs, out: &mut impl Wr
 fn analyze_tiers(
     store: &Store,
     args: &GameArgs,
-    format: Format,
-    recount: bool,
-    prune: bool,
-    derive: bool,
+    a: AnalyzeArgs,
     out: &mut impl Write,
 ) -> Result<()> {
+    let AnalyzeArgs { format, recount, prune, derive, .. } = a;
     let game = crate::load_game(args)?;
     refuse_live(game.as_ref(), "analyzed")?;
     if !game.space().is_tiered() {
@@ -94,12 +91,10 @@ fn analyze_tiers(
 fn analyze_whole(
     store: &Store,
     args: &GameArgs,
-    format: Format,
-    recount: bool,
-    prune: bool,
-    derive: bool,
+    a: AnalyzeArgs,
     out: &mut impl Write,
 ) -> Result<()> {
+    let AnalyzeArgs { format, recount, prune, derive, .. } = a;
     let game = crate::load_game(args)?;
     refuse_live(game.as_ref(), "analyzed")?;
     if prune && !game.space().is_tiered() {
