@@ -13,6 +13,7 @@
 //! solve resumes, and assembles the final file at the end; [`Database`] answers single positions
 //! through a block cache, or loads whole.
 
+mod cache;
 mod fingerprint;
 mod format;
 mod lock;

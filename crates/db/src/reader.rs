@@ -14,6 +14,7 @@ use perfectplay_solve::{
 };
 use rayon::prelude::*;
 
+use crate::cache::{BlockKey, Cache};
 use crate::format::{
     decode_header, decode_keys, decode_preamble, value_block_bytes, words_of, BlockRef, Header,
     HeaderProblem, TableHeader, TableKind, PREAMBLE_LEN, VERSION,
@@ -23,65 +24,6 @@ use crate::DbError;
 /// Bytes of decoded blocks a reader keeps by default: 16 MiB, about 255 value blocks of 65,536
 /// one-byte codes.
 pub const DEFAULT_CACHE_BYTES: usize = 16 << 20;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum BlockKey {
-    Values { table: u32, block: u32 },
-    Keys { table: u32, block: u32 },
-}
-
-/// Decoded blocks under a byte budget, evicted by the clock (second-chance) policy: a block used
-/// since the hand last passed it stays one more round. Every operation is O(1) amortized.
-#[derive(Debug)]
-struct Cache {
-    capacity: usize,
-    bytes: usize,
-    blocks: HashMap<BlockKey, (Arc<Vec<u64>>, bool)>,
-    hand: std::collections::VecDeque<BlockKey>,
-    hits: u64,
-    misses: u64,
-}
-
-impl Cache {
-    fn get(&mut self, key: BlockKey) -> Option<Arc<Vec<u64>>> {
-        match self.blocks.get_mut(&key) {
-            Some((b, used)) => {
-                *used = true;
-                self.hits += 1;
-                Some(b.clone())
-            }
-            None => {
-                self.misses += 1;
-                None
-            }
-        }
-    }
-
-    fn insert(&mut self, key: BlockKey, block: Arc<Vec<u64>>) {
-        let size = block.len() * 8 + 64;
-        if size > self.capacity || self.blocks.contains_key(&key) {
-            return;
-        }
-        while self.bytes + size > self.capacity {
-            let Some(old) = self.hand.pop_front() else { break };
-            match self.blocks.get_mut(&old) {
-                Some((_, used)) if *used => {
-                    *used = false;
-                    self.hand.push_back(old);
-                }
-                Some(_) => {
-                    if let Some((b, _)) = self.blocks.remove(&old) {
-                        self.bytes -= b.len() * 8 + 64;
-                    }
-                }
-                None => {}
-            }
-        }
-        self.bytes += size;
-        self.blocks.insert(key, (block, false));
-        self.hand.push_back(key);
-    }
-}
 
 /// Whether a lookup may read and decompress blocks ([`Database::get_with`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,14 +137,7 @@ impl Database {
             header,
             by_tier,
             version,
-            cache: Mutex::new(Cache {
-                capacity: cache_bytes,
-                bytes: 0,
-                blocks: HashMap::new(),
-                hand: std::collections::VecDeque::new(),
-                hits: 0,
-                misses: 0,
-            }),
+            cache: Mutex::new(Cache::new(cache_bytes)),
         })
     }
 

@@ -23,34 +23,35 @@ pub struct AnalyzeArgs {
 }
 
 pub fn analyze(store: &Store, args: &GameArgs, a: AnalyzeArgs, out: &mut impl Write) -> Result<()> {
+    let game = crate::load_game(args)?;
+    refuse_live(game.as_ref(), "analyzed")?;
     if a.tiers {
-        analyze_tiers(store, args, a, out)
+        analyze_tiers(store, game.as_ref(), args, a, out)
     } else {
-        analyze_whole(store, args, a, out)
+        analyze_whole(store, game.as_ref(), args, a, out)
     }
 }
 
 /// `analyze --tiers`: the tier lines.
 fn analyze_tiers(
     store: &Store,
+    game: &dyn Game,
     args: &GameArgs,
     a: AnalyzeArgs,
     out: &mut impl Write,
 ) -> Result<()> {
     let AnalyzeArgs { format, recount, prune, derive, .. } = a;
-    let game = crate::load_game(args)?;
-    refuse_live(game.as_ref(), "analyzed")?;
     if !game.space().is_tiered() {
         anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
     }
     let stored = match recount || prune {
         true => None,
-        false => store.database(game.as_ref())?.map(|db| db.tier_lines(game.as_ref())),
+        false => store.database(game)?.map(|db| db.tier_lines(game)),
     };
     let stored = stored.filter(|l| !l.is_empty());
     let lines = match stored {
         Some(lines) => lines,
-        None => tiered_analysis(game.as_ref(), store, args, prune.then_some(derive))?.1,
+        None => tiered_analysis(game, store, args, prune.then_some(derive))?.1,
     };
     let rem = |r: Option<u16>| r.map_or("-".to_string(), |r| r.to_string());
     let rows = lines.iter().map(|l| {
@@ -90,27 +91,26 @@ fn analyze_tiers(
 /// `analyze`: the whole game's counts.
 fn analyze_whole(
     store: &Store,
+    game: &dyn Game,
     args: &GameArgs,
     a: AnalyzeArgs,
     out: &mut impl Write,
 ) -> Result<()> {
     let AnalyzeArgs { format, recount, prune, derive, .. } = a;
-    let game = crate::load_game(args)?;
-    refuse_live(game.as_ref(), "analyzed")?;
     if prune && !game.space().is_tiered() {
         anyhow::bail!("--prune: {} is not solved by tiers with a dense index", game.id());
     }
     let stored = match recount || prune {
         true => None,
-        false => store.database(game.as_ref())?.and_then(|db| db.analysis()),
+        false => store.database(game)?.and_then(|db| db.analysis()),
     };
     let analysis = match stored {
         Some(a) => a,
         None if game.space().is_tiered() => {
-            tiered_analysis(game.as_ref(), store, args, prune.then_some(derive))?.0
+            tiered_analysis(game, store, args, prune.then_some(derive))?.0
         }
-        None => with_solution(game.as_ref(), store, args, |solution| {
-            Ok(perfectplay_solve::analyze(game.as_ref(), solution, &progress::Bar::new())?)
+        None => with_solution(game, store, args, |solution| {
+            Ok(perfectplay_solve::analyze(game, solution, &progress::Bar::new())?)
         })?,
     };
     match format {

@@ -1,0 +1,177 @@
+//! The engine's per-position state: one cell a position (a counter of undecided children, or a
+//! decided code; a byte where that suffices, else two) and the dictionary of value-remoteness
+//! pairs the codes index.
+
+use super::*;
+
+/// One cell per position: a counter of undecided children, or `DECIDED | code`.
+pub(super) enum Cells {
+    Narrow(Vec<AtomicU8>),
+    Wide(Vec<AtomicU16>),
+}
+
+#[inline]
+fn widen(b: u8) -> u16 {
+    if b & 0x80 != 0 {
+        DECIDED | u16::from(b & 0x7f)
+    } else {
+        u16::from(b)
+    }
+}
+
+#[inline]
+fn narrow(s: u16) -> u8 {
+    if s & DECIDED != 0 {
+        0x80 | (s & 0x7f) as u8
+    } else {
+        s as u8
+    }
+}
+
+impl Cells {
+    pub(super) fn new(n: usize, one_byte: bool) -> Cells {
+        if one_byte {
+            Cells::Narrow((0..n).map(|_| AtomicU8::new(0)).collect())
+        } else {
+            Cells::Wide((0..n).map(|_| AtomicU16::new(0)).collect())
+        }
+    }
+
+    /// The largest counter and the number of dictionary codes a cell holds.
+    pub(super) fn limits(&self) -> (u32, usize) {
+        match self {
+            Cells::Narrow(_) => (0x7f, 0x80),
+            Cells::Wide(_) => (u32::from(DECIDED) - 1, usize::from(DECIDED)),
+        }
+    }
+
+    #[inline]
+    pub(super) fn load(&self, i: usize) -> u16 {
+        match self {
+            Cells::Narrow(v) => widen(v[i].load(Relaxed)),
+            Cells::Wide(v) => v[i].load(Relaxed),
+        }
+    }
+
+    #[inline]
+    pub(super) fn store(&self, i: usize, s: u16) {
+        match self {
+            Cells::Narrow(v) => v[i].store(narrow(s), Relaxed),
+            Cells::Wide(v) => v[i].store(s, Relaxed),
+        }
+    }
+
+    /// Compare-and-swap; on failure, the current state.
+    #[inline]
+    pub(super) fn cas(&self, i: usize, old: u16, new: u16) -> Result<(), u16> {
+        match self {
+            Cells::Narrow(v) => v[i]
+                .compare_exchange_weak(narrow(old), narrow(new), Relaxed, Relaxed)
+                .map(|_| ())
+                .map_err(widen),
+            Cells::Wide(v) => v[i].compare_exchange_weak(old, new, Relaxed, Relaxed).map(|_| ()),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Cells::Narrow(v) => v.len(),
+            Cells::Wide(v) => v.len(),
+        }
+    }
+
+    /// Decides `i` as `code` unless it is decided already; whether this call decided it.
+    #[inline]
+    pub(super) fn claim(&self, i: usize, code: u16) -> bool {
+        let mut s = self.load(i);
+        loop {
+            if s & DECIDED != 0 {
+                return false;
+            }
+            match self.cas(i, s, DECIDED | code) {
+                Ok(()) => return true,
+                Err(now) => s = now,
+            }
+        }
+    }
+
+    /// The stored codes: decided cells keep their code, undecided ones become draws. Done in
+    /// place for one-byte cells.
+    pub(super) fn into_values(self, dictionary: Vec<ValueRemoteness>) -> TierValues {
+        match self {
+            Cells::Narrow(mut v) => {
+                v.par_iter_mut().for_each(|c| {
+                    let b = c.get_mut();
+                    *b = if *b & 0x80 != 0 { *b & 0x7f } else { DRAW_CODE as u8 };
+                });
+                let codes: Vec<u8> = v.into_iter().map(AtomicU8::into_inner).collect();
+                TierValues::Narrow { dictionary, codes }
+            }
+            Cells::Wide(v) => {
+                let code = |s: u16| if s & DECIDED != 0 { s & !DECIDED } else { DRAW_CODE };
+                if dictionary.len() <= 256 {
+                    let codes = v.into_par_iter().map(|c| code(c.into_inner()) as u8).collect();
+                    TierValues::Narrow { dictionary, codes }
+                } else {
+                    TierValues::Wide(
+                        v.into_par_iter()
+                            .map(|c| dictionary[usize::from(code(c.into_inner()))])
+                            .collect(),
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// The solve's dictionary of value-remoteness pairs, filled as values appear. Lookups are
+/// lock-free; a new pair takes a lock once.
+pub(super) struct Codes {
+    /// By packed value: its code plus one, or 0.
+    code_of: Vec<AtomicU16>,
+    values: Mutex<Vec<ValueRemoteness>>,
+    limit: usize,
+    pub(super) overflow: AtomicBool,
+}
+
+impl Codes {
+    pub(super) fn new(limit: usize) -> Codes {
+        let codes = Codes {
+            code_of: (0..1 << 15).map(|_| AtomicU16::new(0)).collect(),
+            values: Mutex::new(Vec::new()),
+            limit,
+            overflow: AtomicBool::new(false),
+        };
+        let draw = codes.code(ValueRemoteness::DRAW);
+        debug_assert_eq!(draw, DRAW_CODE);
+        codes
+    }
+
+    /// The code of a pair, allocating one if needed. When the cells cannot hold another code this
+    /// notes the overflow (the attempt is abandoned) and returns the draw code.
+    #[inline]
+    pub(super) fn code(&self, vr: ValueRemoteness) -> u16 {
+        let slot = &self.code_of[usize::from(vr.to_bits())];
+        let c = slot.load(Relaxed);
+        if c != 0 {
+            return c - 1;
+        }
+        let mut values = self.values.lock().unwrap_or_else(|e| e.into_inner());
+        let c = slot.load(Relaxed);
+        if c != 0 {
+            return c - 1;
+        }
+        if values.len() >= self.limit {
+            self.overflow.store(true, Relaxed);
+            return DRAW_CODE;
+        }
+        values.push(vr);
+        let code = (values.len() - 1) as u16;
+        slot.store(code + 1, Relaxed);
+        code
+    }
+
+    pub(super) fn snapshot(&self) -> Vec<ValueRemoteness> {
+        self.values.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
