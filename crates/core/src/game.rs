@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+pub use crate::kernel::{indices_in_tier, InTier, KernelCache, TierKernel};
 use crate::value::Value;
 
 /// A position in the game's compact fixed-size encoding. For a game with a dense position space
@@ -146,8 +147,10 @@ pub trait Game: Send + Sync {
     fn id(&self) -> &'static str;
     /// Human-readable name.
     fn name(&self) -> &'static str;
-    /// This variant's identifier.
-    fn variant(&self) -> String;
+    /// This variant's identifier. A game with one variant may keep this default, `regular`.
+    fn variant(&self) -> String {
+        "regular".into()
+    }
     /// The variant in one line for listings ("6 columns of 4 slots; four in a line wins"). A game
     /// with one variant may keep this default; each variant of a game with several says how it
     /// differs.
@@ -309,105 +312,18 @@ pub trait TierIndex: Tiers {
     fn tier_position(&self, tier: Tier, index: u64) -> Option<Position>;
 }
 
-/// What the tier engine asks most often of a tiered game with symmetries, each in one call, so a
-/// game can fuse the steps (canonical form, tier, index) and walk its index in order. Each method
-/// must agree with its composition of [`Symmetry::canonical`], [`Tiers::tier`],
-/// [`TierIndex::tier_index`], [`TierIndex::tier_position`], [`Game::children`] and
-/// [`UndoMoves::undo_moves_in_tier`]; the conformance suite checks that it does.
-/// The methods that canonicalize take a worker's [`KernelCache`]: one per thread of work, reused
-/// from position to position (neighbouring positions repeat most lookups).
-pub trait TierKernel: Send + Sync {
-    /// The positions at indices `first..first + out.len()` of a tier, in order, as
-    /// [`TierIndex::tier_position`] gives them.
-    fn tier_positions(&self, tier: Tier, first: u64, out: &mut [Option<Position>]);
-    /// The tier and index of a position's canonical form.
-    fn locate(&self, position: Position, cache: &mut KernelCache) -> (Tier, u64);
-    /// Whether `position`, the position at `index` of `tier`, is the canonical form of its class
-    /// ([`TierKernel::locate`] gives back `(tier, index)`); a kernel may know without locating.
-    fn is_canonical_at(
-        &self,
-        tier: Tier,
-        index: u64,
-        position: Position,
-        cache: &mut KernelCache,
-    ) -> bool {
-        self.locate(position, cache) == (tier, index)
-    }
-    /// The distinct (tier, index) of the canonical forms of a position's children, sorted.
-    fn child_locations(
-        &self,
-        position: Position,
-        out: &mut Vec<(Tier, u64)>,
-        cache: &mut KernelCache,
-    );
-    /// [`TierKernel::child_locations`] where only the best child's value matters for children
-    /// outside the position's tier: those may repeat and come in any order (children in its own
-    /// tier are still distinct). A kernel may answer these faster, from what consecutive positions
-    /// of a tier share (kept in `cache`).
-    fn child_locations_unsorted(
-        &self,
-        position: Position,
-        out: &mut Vec<(Tier, u64)>,
-        cache: &mut KernelCache,
-    ) {
-        self.child_locations(position, out, cache);
-    }
-    /// The (tier, index) of the canonical forms of a position's children, each with whether it is
-    /// the canonical form of the child's exchange ([`Exchange::canonical_exchanged`]); repeats
-    /// allowed. `false` where the kernel does not give them (the caller canonicalizes each child).
-    fn child_locations_sided(
-        &self,
-        _position: Position,
-        _out: &mut Vec<(Tier, u64, bool)>,
-        _cache: &mut KernelCache,
-    ) -> bool {
-        false
-    }
-    /// In a game of two symmetries (the identity and a mirror) without an exchange: the (tier,
-    /// index) of the canonical forms of a position's children, each with whether the child is the
-    /// mirror image of its canonical form (`false` for a child that is its own image); repeats
-    /// allowed. `false` where the kernel does not give them (the caller canonicalizes each child).
-    fn child_locations_mirrored(
-        &self,
-        _position: Position,
-        _out: &mut Vec<(Tier, u64, bool)>,
-        _cache: &mut KernelCache,
-    ) -> bool {
-        false
-    }
-    /// The number of distinct images of a canonical position under the symmetries that keep the
-    /// players, where all of them are canonical "as is" and none is an image of the position's
-    /// exchange (a class then has that many members on each side reached). `None`: not given.
-    fn side_class_size(&self, _position: Position) -> Option<u64> {
-        None
-    }
-    /// The distinct indices of the canonical forms of a position's parents in `tier` (the
-    /// position's own), sorted.
-    fn parent_indices(
-        &self,
-        tier: Tier,
-        position: Position,
-        out: &mut Vec<u64>,
-        cache: &mut KernelCache,
-    );
-}
-
-/// One worker's scratch for a [`TierKernel`]: caches any game's kernel may use.
-#[derive(Clone, Debug, Default)]
-pub struct KernelCache {
-    /// Least-image table entries of [`crate::SetClasses`].
-    pub least: crate::LeastCache,
-    /// The last set whose neighbours [`crate::SetClasses::neighbours`] found.
-    pub near: crate::Neighbours,
-}
-
 /// The symmetries of a game: maps of positions that keep values and remoteness.
 pub trait Symmetry: Send + Sync {
     /// The number of symmetries, the identity included.
     fn symmetry_count(&self) -> usize;
     /// The canonical representative of the position's symmetry class: the same for every
-    /// position equivalent to it, and of equal value and remoteness.
-    fn canonical(&self, position: Position) -> Position;
+    /// position equivalent to it, and of equal value and remoteness. By default the least of its
+    /// images ([`Symmetry::symmetry_images`]); a game may find it faster.
+    fn canonical(&self, position: Position) -> Position {
+        let mut images = Vec::with_capacity(self.symmetry_count());
+        self.symmetry_images(position, &mut images);
+        images.into_iter().min().unwrap_or(position)
+    }
     /// Appends the position's image under each symmetry (the identity's included, duplicates
     /// allowed). An image under the exchange of players need not be a position the rules allow
     /// (it has the same value for the player to move all the same).
@@ -600,6 +516,23 @@ pub trait GameExt: Game {
             self.moves(position, &mut moves);
         }
         moves
+    }
+
+    /// The positions along a walk from the start that takes legal move `choice % moves` at each
+    /// step, the start first, until the choices run out or the game ends (for tests that walk a
+    /// game at random).
+    fn walk(&self, choices: &[usize]) -> Vec<Position> {
+        let mut p = self.start();
+        let mut path = vec![p];
+        for &choice in choices {
+            let moves = self.legal_moves(p);
+            if moves.is_empty() {
+                break;
+            }
+            p = self.do_move(p, moves[choice % moves.len()]);
+            path.push(p);
+        }
+        path
     }
 
     /// Reads a move made from `position`, accepting exactly the legal moves' notation

@@ -7,15 +7,16 @@
 pub mod autogui;
 pub mod classes;
 pub mod game;
+pub mod kernel;
 pub mod ranking;
 pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
 pub use classes::{LeastCache, Neighbours, SetClasses};
 pub use game::{
-    Exchange, Game, GameExt, ImageGui, KernelCache, Move, MultipartMoves, Node, ParseError, Player,
-    Position, PositionSpace, SearchKernel, SizeClass, StartingAt, Symmetry, Tier, TierIndex,
-    TierKernel, Tiers, UndoMoves,
+    indices_in_tier, Exchange, Game, GameExt, ImageGui, InTier, KernelCache, Move, MultipartMoves,
+    Node, ParseError, Player, Position, PositionSpace, SearchKernel, SizeClass, StartingAt,
+    Symmetry, Tier, TierIndex, TierKernel, Tiers, UndoMoves,
 };
 pub use ranking::{RankError, Rearranger};
 pub use value::{Remoteness, Value, ValueRemoteness};

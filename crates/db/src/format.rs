@@ -660,6 +660,24 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A dense table of `positions` codes of `bits` in `layout`, with no blocks.
+    fn bare(positions: u64, bits: u8, layout: CodeLayout) -> TableHeader {
+        TableHeader {
+            tier: 0,
+            kind: TableKind::Dense,
+            positions,
+            dictionary: Vec::new(),
+            bits,
+            layout,
+            absent: false,
+            fingerprint: 0,
+            value_block_shift: 16,
+            value_blocks: Vec::new(),
+            key_block_shift: 12,
+            key_blocks: Vec::new(),
+        }
+    }
+
     proptest! {
         #[test]
         fn codes_read_back_in_both_layouts(
@@ -674,20 +692,7 @@ mod tests {
             prop_assert_eq!(bytes.len(), value_block_bytes(codes.len() as u64, bits, layout));
             let words = words_of(&bytes);
             // One block holding the codes, as a reader sees it.
-            let table = TableHeader {
-                tier: 0,
-                kind: TableKind::Dense,
-                positions: codes.len() as u64,
-                dictionary: Vec::new(),
-                bits,
-                layout,
-                absent: false,
-                fingerprint: 0,
-                value_block_shift: 16,
-                value_blocks: Vec::new(),
-                key_block_shift: 12,
-                key_blocks: Vec::new(),
-            };
+            let table = bare(codes.len() as u64, bits, layout);
             for (i, &c) in codes.iter().enumerate() {
                 prop_assert_eq!(table.code_in_block(&words, 0, i as u64), c);
             }
@@ -708,20 +713,8 @@ mod tests {
 
     #[test]
     fn tier_lines_pruned_and_derived_tables_read_back() {
-        let derived = TableHeader {
-            tier: 7,
-            kind: TableKind::Derived,
-            positions: 1000,
-            dictionary: Vec::new(),
-            bits: 0,
-            layout: CodeLayout::Bytes,
-            absent: false,
-            fingerprint: 0,
-            value_block_shift: 16,
-            value_blocks: Vec::new(),
-            key_block_shift: 12,
-            key_blocks: Vec::new(),
-        };
+        let derived =
+            TableHeader { tier: 7, kind: TableKind::Derived, ..bare(1000, 0, CodeLayout::Bytes) };
         let pruned = TableHeader {
             tier: 9,
             kind: TableKind::Dense,

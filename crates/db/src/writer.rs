@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use perfectplay_core::{Game, GameExt, KernelCache};
-use perfectplay_solve::{Analysis, ResultSink, SinkError, SolvedTier, TierSpace, TierValues};
+use perfectplay_solve::{
+    Analysis, ResultSink, SinkError, SolvedTier, SortedPositions, TierSpace, TierValues,
+};
 use rayon::prelude::*;
 
 use crate::format::{
@@ -226,22 +228,7 @@ impl<'g> Writer<'g> {
         // The dictionary: every value present, most frequent first (code 0 is also the filler
         // at the start of a block).
         let histogram = histogram(values, blocks, per, &cared);
-        let mut present: Vec<(u64, u16)> = histogram
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c > 0)
-            .map(|(b, &c)| (c, b as u16))
-            .collect();
-        present.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut code_of = vec![0u16; 1 << 15];
-        let mut dictionary = Vec::with_capacity(present.len());
-        for (code, &(_, bits)) in present.iter().enumerate() {
-            code_of[bits as usize] = code as u16;
-            dictionary.push(
-                perfectplay_core::ValueRemoteness::from_bits(bits)
-                    .ok_or_else(|| DbError::Invalid(format!("value bits {bits:#x}")))?,
-            );
-        }
+        let (code_of, dictionary) = file_dictionary(&histogram)?;
         let bits = bits_for(dictionary.len());
         // A narrow table's codes map to the file's through their dictionary.
         let narrow = match values {
@@ -279,18 +266,7 @@ impl<'g> Writer<'g> {
         let (kind, key_payloads, firsts) = match &tier.space {
             TierSpace::Dense { .. } => (TableKind::Dense, Vec::new(), Vec::new()),
             TierSpace::Sorted(s) => {
-                let per = 1usize << KEY_BLOCK_SHIFT;
-                let blocks: Vec<(u64, Vec<u8>)> = (0..s.len().div_ceil(per))
-                    .into_par_iter()
-                    .map(|b| {
-                        let mut keys = Vec::with_capacity(per);
-                        s.keys_into(b * per..((b + 1) * per).min(s.len()), &mut keys);
-                        let payload = zstd::bulk::compress(&encode_keys(&keys), level)?;
-                        Ok((keys[0], payload))
-                    })
-                    .collect::<Result<_, std::io::Error>>()
-                    .map_err(|e| DbError::Invalid(format!("compressing: {e}")))?;
-                let (firsts, payloads) = blocks.into_iter().unzip();
+                let (payloads, firsts) = key_blocks(s, level)?;
                 (TableKind::Sorted, payloads, firsts)
             }
         };
@@ -633,4 +609,42 @@ fn histogram(
                 a
             },
         )
+}
+
+/// A table's dictionary from the histogram of its values' bits: every value present, most
+/// frequent first (code 0 is also the filler at the start of a block); with each value's code by
+/// its bits.
+fn file_dictionary(
+    histogram: &[u64],
+) -> Result<(Vec<u16>, Vec<perfectplay_core::ValueRemoteness>), DbError> {
+    let mut present: Vec<(u64, u16)> =
+        histogram.iter().enumerate().filter(|(_, &c)| c > 0).map(|(b, &c)| (c, b as u16)).collect();
+    present.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut code_of = vec![0u16; 1 << 15];
+    let mut dictionary = Vec::with_capacity(present.len());
+    for (code, &(_, bits)) in present.iter().enumerate() {
+        code_of[bits as usize] = code as u16;
+        dictionary.push(
+            perfectplay_core::ValueRemoteness::from_bits(bits)
+                .ok_or_else(|| DbError::Invalid(format!("value bits {bits:#x}")))?,
+        );
+    }
+    Ok((code_of, dictionary))
+}
+
+/// A sorted table's key blocks, compressed, with each block's first key.
+fn key_blocks(s: &SortedPositions, level: i32) -> Result<(Vec<Vec<u8>>, Vec<u64>), DbError> {
+    let per = 1usize << KEY_BLOCK_SHIFT;
+    let blocks: Vec<(u64, Vec<u8>)> = (0..s.len().div_ceil(per))
+        .into_par_iter()
+        .map(|b| {
+            let mut keys = Vec::with_capacity(per);
+            s.keys_into(b * per..((b + 1) * per).min(s.len()), &mut keys);
+            let payload = zstd::bulk::compress(&encode_keys(&keys), level)?;
+            Ok((keys[0], payload))
+        })
+        .collect::<Result<_, std::io::Error>>()
+        .map_err(|e| DbError::Invalid(format!("compressing: {e}")))?;
+    let (firsts, payloads) = blocks.into_iter().unzip();
+    Ok((payloads, firsts))
 }

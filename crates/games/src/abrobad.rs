@@ -24,7 +24,7 @@
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    Position, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board};
@@ -90,13 +90,6 @@ impl Default for Abrobad {
 }
 
 impl Abrobad {
-    /// The game: its one variant is `regular`.
-    pub fn from_variant(variant: &str) -> Result<Abrobad, String> {
-        crate::only_regular(variant)
-    }
-}
-
-impl Abrobad {
     /// The mover's stones, the opponent's, and whether O is to move.
     fn parts(p: Position) -> (u16, u16, bool) {
         ((p.0 >> 1) as u16 & FULL, (p.0 >> 13) as u16 & FULL, p.0 & 1 == 1)
@@ -143,19 +136,11 @@ impl Abrobad {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! { ENTRY = Abrobad, "abrobad.rs", "abrobad", "Abrobad" }
+
 impl Game for Abrobad {
-    fn id(&self) -> &'static str {
-        "abrobad"
-    }
-    fn name(&self) -> &'static str {
-        "Abrobad"
-    }
-    fn variant(&self) -> String {
-        "regular".into()
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
-    }
+    crate::declared!(ENTRY, Small);
     fn start(&self) -> Position {
         Position(0)
     }

@@ -15,7 +15,7 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, SizeClass,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
     Symmetry, Tier, Tiers, Value,
 };
 
@@ -44,13 +44,6 @@ impl Default for Achi {
 }
 
 impl Achi {
-    /// The game: its one variant is `regular`.
-    pub fn from_variant(variant: &str) -> Result<Achi, String> {
-        crate::only_regular(variant)
-    }
-}
-
-impl Achi {
     /// The cells (0 empty, 1 o, 2 x) and the mark to move.
     fn split(p: Position) -> (Vec<u8>, u8) {
         (board::unpack(p.0 % TURN, 9, 3), 1 + (p.0 / TURN) as u8)
@@ -69,19 +62,11 @@ impl Achi {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! { ENTRY = Achi, "achi.rs", "achi", "Achi" }
+
 impl Game for Achi {
-    fn id(&self) -> &'static str {
-        "achi"
-    }
-    fn name(&self) -> &'static str {
-        "Achi"
-    }
-    fn variant(&self) -> String {
-        "regular".into()
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
-    }
+    crate::declared!(ENTRY, Small);
     fn start(&self) -> Position {
         Position(0)
     }

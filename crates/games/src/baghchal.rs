@@ -329,13 +329,17 @@ impl BaghChal {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = BaghChal::from_variant, "baghchal.rs", "baghchal", "Bagh-Chal";
+    default "regular";
+    syntax "regular | 3x3 (4 goats) | 4x4 (12 goats, no diagonals) | gamesman-3x3, \
+        gamesman-4x4 (GamesmanClassic's presets: 1 and 3 captures win)";
+    listed &["regular", "3x3", "4x4", "gamesman-3x3", "gamesman-4x4"]; also &[]
+}
+
 impl Game for BaghChal {
-    fn id(&self) -> &'static str {
-        "baghchal"
-    }
-    fn name(&self) -> &'static str {
-        "Bagh-Chal"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         self.variant.into()
     }

@@ -19,7 +19,7 @@
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Value,
+    Position, Symmetry, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -125,13 +125,16 @@ impl ChessEndgame {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = ChessEndgame::from_variant, "chessendgame.rs",
+        "chessendgame", "Chess Endgame";
+    default "krk"; syntax "kqk | krk (king and queen, or king and rook, against king)";
+    listed &["kqk", "krk"]; also &[]
+}
+
 impl Game for ChessEndgame {
-    fn id(&self) -> &'static str {
-        "chessendgame"
-    }
-    fn name(&self) -> &'static str {
-        "Chess Endgame"
-    }
+    crate::declared!(ENTRY, Small);
     fn variant(&self) -> String {
         if self.letter == 'Q' { "kqk" } else { "krk" }.into()
     }
@@ -144,9 +147,6 @@ impl Game for ChessEndgame {
         .into()
     }
     /// About 400,000 positions (50,000 up to symmetry): half a second.
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
-    }
     fn start(&self) -> Position {
         let piece = if self.letter == 'Q' { "Qd1" } else { "Ra1" };
         self.parse_position(&format!("Ke1 {piece} ke8 w")).expect("the start is legal")
@@ -263,10 +263,6 @@ impl ChessEndgame {
 impl Symmetry for ChessEndgame {
     fn symmetry_count(&self) -> usize {
         self.symmetries.len()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        let s = Parts::of(p);
-        (0..self.symmetries.len()).map(|g| self.image(&s, g)).min().expect("the identity")
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let s = Parts::of(p);

@@ -75,13 +75,17 @@ impl Chomp {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = Chomp::from_variant, "chomp.rs", "chomp", "Chomp";
+    default "4x5"; syntax "RxC (rows x columns, 1 to 15 each)";
+    listed &["2x2", "2x3", "3x3", "3x4", "4x4", "4x5", "5x5", "5x6", "6x6", "6x7", "7x7", "8x8",
+        "10x10", "11x11"];
+    also &["1x1", "1x4", "5x2", "3x15", "15x15"]
+}
+
 impl Game for Chomp {
-    fn id(&self) -> &'static str {
-        "chomp"
-    }
-    fn name(&self) -> &'static str {
-        "Chomp"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         format!("{}x{}", self.rows, self.cols)
     }

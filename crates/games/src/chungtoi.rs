@@ -18,7 +18,7 @@
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    Position, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -42,13 +42,6 @@ impl Default for ChungToi {
     fn default() -> Self {
         let board = Board::grid(3, 3);
         ChungToi { lines: board.lines(3), symmetries: board.symmetries(&board::SQUARE), board }
-    }
-}
-
-impl ChungToi {
-    /// The game: its one variant is `regular`.
-    pub fn from_variant(variant: &str) -> Result<ChungToi, String> {
-        crate::only_regular(variant)
     }
 }
 
@@ -85,19 +78,11 @@ impl ChungToi {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! { ENTRY = ChungToi, "chungtoi.rs", "chungtoi", "Chung-Toi" }
+
 impl Game for ChungToi {
-    fn id(&self) -> &'static str {
-        "chungtoi"
-    }
-    fn name(&self) -> &'static str {
-        "Chung-Toi"
-    }
-    fn variant(&self) -> String {
-        "regular".into()
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
-    }
+    crate::declared!(ENTRY, Small);
     fn start(&self) -> Position {
         Position(0)
     }

@@ -61,13 +61,15 @@ impl Connect4 {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = Connect4::from_variant, "connect4.rs", "connect4", "Connect 4";
+    default "4x5"; syntax "WxH (columns x rows, 4 to 6 each, at most 30 slots)";
+    listed &["4x4", "4x5", "5x4", "4x6", "5x5", "6x4"]; also &["6x5", "5x6"]
+}
+
 impl Game for Connect4 {
-    fn id(&self) -> &'static str {
-        "connect4"
-    }
-    fn name(&self) -> &'static str {
-        "Connect 4"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         format!("{}x{}", self.cols, self.rows)
     }
@@ -160,11 +162,6 @@ impl Tiers for Connect4 {
 impl Symmetry for Connect4 {
     fn symmetry_count(&self) -> usize {
         self.column_maps.len()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        let mut images = Vec::with_capacity(2);
-        self.symmetry_images(p, &mut images);
-        images.into_iter().min().unwrap_or(p)
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         out.extend(self.column_maps.iter().map(|map| Position(self.stacks.permuted(p.0, map))));

@@ -7,7 +7,8 @@
 
 use std::sync::OnceLock;
 
-use perfectplay_core::{AutoGuiMove, Entity};
+use perfectplay_core::autogui::autogui_position;
+use perfectplay_core::{AutoGuiMove, Entity, ImageAutoGui, ParseError, Player};
 
 use crate::board::{self, Board};
 
@@ -22,6 +23,19 @@ pub(crate) use steps::StepRanks;
 pub(crate) const N: usize = 33;
 /// Points per row, top to bottom.
 pub(crate) const ROW_LENGTHS: [usize; 7] = [3, 3, 7, 7, 7, 3, 3];
+
+/// A game's lines over the board ([`Cross::lines`]).
+pub(crate) struct Lines {
+    pub board: Board,
+    /// Per point: its neighbours along the lines, as a mask.
+    pub adjacent: [u64; N],
+    /// Per point: its forward steps, as a mask.
+    pub forward: [u64; N],
+    /// Per point: the points a forward step to it may come from, as a mask.
+    pub forward_from: [u64; N],
+    /// Per point: the (point jumped over, landing point) pairs along lines.
+    pub jumps: jumps::JumpTable,
+}
 
 /// The points of the board.
 #[derive(Debug)]
@@ -92,6 +106,42 @@ impl Cross {
     /// The point at column `x` and row `y`, if the board has one there.
     pub fn point_at(&self, x: i32, y: i32) -> Option<usize> {
         ((0..7).contains(&x) && (0..7).contains(&y)).then(|| self.at[(y * 7 + x) as usize])?
+    }
+
+    /// A game's lines over the board, followed from every point in the eight directions (in
+    /// reading order) where `along(point's column and row, direction)`: per point, its neighbours
+    /// along them, its forward steps (the directions where `forward(direction)`) and where a
+    /// forward step to it may have come from, as masks; the (point jumped over, landing point)
+    /// pairs; and the board drawn with them.
+    pub fn lines(
+        &self,
+        along: impl Fn((i32, i32), (i32, i32)) -> bool,
+        forward: impl Fn((i32, i32)) -> bool,
+    ) -> Lines {
+        let (mut adjacent, mut forward_steps, mut forward_from) = ([0; N], [0; N], [0; N]);
+        let mut jumps = vec![Vec::new(); N];
+        let mut edges = Vec::new();
+        for (p, &(x, y)) in self.xy.iter().enumerate() {
+            for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+                if !along((x, y), (dx, dy)) {
+                    continue;
+                }
+                let Some(q) = self.point_at(x + dx, y + dy) else { continue };
+                adjacent[p] |= 1 << q;
+                if forward((dx, dy)) {
+                    forward_steps[p] |= 1 << q;
+                    forward_from[q] |= 1 << p;
+                }
+                if p < q {
+                    edges.push((p, q));
+                }
+                if let Some(to) = self.point_at(x + 2 * dx, y + 2 * dy) {
+                    jumps[p].push((q as u32, to as u32));
+                }
+            }
+        }
+        let board = self.board(&edges);
+        Lines { board, adjacent, forward: forward_steps, forward_from, jumps }
     }
 
     /// The board with these lines between points.
@@ -190,18 +240,49 @@ impl Cross {
     }
 }
 
-/// The fox's picture (`F`), and the mark a capture that could jump on ends with (`s`).
-pub(crate) fn fox_and_stop_entities() -> [Entity; 2] {
-    [
-        Entity {
-            token: 'F',
-            svg: r##"<circle r="0.44" fill="#c8562a" stroke="#4a1a08" stroke-width="0.05"/><path d="M-0.28,-0.3L-0.14,-0.02L0,-0.14L0.14,-0.02L0.28,-0.3" stroke="#2a0c02" stroke-width="0.07" fill="none" stroke-linejoin="round"/>"##.into(),
-        },
-        Entity {
-            token: 's',
-            svg: r##"<circle r="0.2" fill="#2e7d32" stroke="#fff" stroke-width="0.05"/>"##.into(),
-        },
-    ]
+/// A cross-board game's theme over its board: the fox's picture (`F`), the game's own pieces
+/// (token and picture), and the mark a capture that could jump on ends with (`s`).
+pub(crate) fn theme(board: &Board, own: &[(char, &str)]) -> ImageAutoGui {
+    let fox = Entity {
+        token: 'F',
+        svg: r##"<circle r="0.44" fill="#c8562a" stroke="#4a1a08" stroke-width="0.05"/><path d="M-0.28,-0.3L-0.14,-0.02L0,-0.14L0.14,-0.02L0.28,-0.3" stroke="#2a0c02" stroke-width="0.07" fill="none" stroke-linejoin="round"/>"##.into(),
+    };
+    let stop = Entity {
+        token: 's',
+        svg: r##"<circle r="0.2" fill="#2e7d32" stroke="#fff" stroke-width="0.05"/>"##.into(),
+    };
+    let own = own.iter().map(|&(token, svg)| Entity { token, svg: svg.into() });
+    let entities = std::iter::once(fox).chain(own).chain(std::iter::once(stop)).collect();
+    crate::themes::points_theme(board, entities)
+}
+
+/// A parsed position's last checks: why it cannot arise (`illegal`), else whether the game
+/// reaches its tier (`reached`: its `pieces`, geese or hens, never move back up the board).
+pub(crate) fn check_parsed(
+    text: &str,
+    illegal: Option<String>,
+    reached: bool,
+    pieces: &str,
+) -> Result<(), ParseError> {
+    if let Some(why) = illegal {
+        return Err(board::illegal(text, &why));
+    }
+    if !reached {
+        return Err(board::illegal(text, &format!("{pieces} never move back up the board")));
+    }
+    Ok(())
+}
+
+/// A capture's text: the names of the point it starts from and of each point it lands on.
+pub(crate) fn chain_text(board: &Board, from: u32, path: &[u32]) -> String {
+    let mut s = board.name(from as usize).to_string();
+    path.iter().for_each(|&to| s += board.name(to as usize));
+    s
+}
+
+/// A position's AutoGUI string from its rows' text ([`Cross::rows_text`]).
+pub(crate) fn autogui_rows(to_move: Player, rows: &str) -> String {
+    autogui_position(to_move, rows.chars().filter(|&c| c != '/'))
 }
 
 /// A fox's chain of jumps from `start` as move parts (003 chapter 6): one arrow per jump, and

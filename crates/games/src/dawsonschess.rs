@@ -58,13 +58,18 @@ impl DawsonsChess {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = DawsonsChess::from_variant, "dawsonschess.rs",
+        "dawsonschess", "Dawson's Chess";
+    default "9"; syntax "n (the board length, 1 to 34)";
+    listed &["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+        "17", "18", "19", "20", "24", "30"];
+    also &["34"]
+}
+
 impl Game for DawsonsChess {
-    fn id(&self) -> &'static str {
-        "dawsonschess"
-    }
-    fn name(&self) -> &'static str {
-        "Dawson's Chess"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         self.n.to_string()
     }

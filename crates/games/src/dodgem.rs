@@ -76,13 +76,16 @@ impl Dodgem {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = Dodgem::from_variant, "dodgem.rs", "dodgem", "Dodgem";
+    default "regular"; syntax "regular (a player left without a move wins) | lose-if-stuck, \
+        optionally prefixed by 4x4- (the larger board)";
+    listed &["regular", "lose-if-stuck", "4x4-regular"]; also &["4x4-lose-if-stuck"]
+}
+
 impl Game for Dodgem {
-    fn id(&self) -> &'static str {
-        "dodgem"
-    }
-    fn name(&self) -> &'static str {
-        "Dodgem"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         let rule = if self.stuck == Value::Win { "regular" } else { "lose-if-stuck" };
         let size = if self.n == 3 { String::new() } else { format!("{0}x{0}-", self.n) };

@@ -23,6 +23,9 @@
 //! A 4x4 board (`4x4-regular` and so on; 6 pebbles each, 627,200 codes) exists for fast tests.
 //! Its left-right flip exchanges the two components, so it is solved without symmetries.
 
+mod component;
+use component::{build_component, start_cells, Component};
+
 use perfectplay_core::{
     AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, PositionSpace,
     SizeClass, Symmetry, UndoMoves, Value,
@@ -61,63 +64,6 @@ impl StuckRule {
 const X: usize = 0;
 const O: usize = 1;
 
-/// The arrangements of one component and what the game needs to know about each.
-#[derive(Clone, Debug)]
-struct Component {
-    /// Board cell (`y * n + x`) of each slot, in reading order.
-    cells: Vec<u8>,
-    /// Pebbles of each side in this component.
-    pieces: [u32; 2],
-    /// By rank: the slots holding `x` and `o`.
-    masks: Vec<[u32; 2]>,
-    /// Per side: CSR offsets by rank into `targets`.
-    offsets: [Vec<u32>; 2],
-    /// Per side: the ranks one move of that side away.
-    targets: [Vec<u16>; 2],
-    /// By rank: bit `s` set when side `s` occupies every starting point of the other side here.
-    goal: Vec<u8>,
-    /// By rank: the least of the rank and its left-right flip.
-    min_flip: Vec<u16>,
-    /// By rank: the least of the colour-swapped top-bottom flip and its left-right flip.
-    min_swap: Vec<u16>,
-    /// By rank: the left-right flip, and the colour-swapped top-bottom flip.
-    flip: Vec<u16>,
-    swap: Vec<u16>,
-    /// `count[slots][a][b]`: arrangements of `a` x and `b` o on `slots` slots.
-    count: Vec<Vec<Vec<u64>>>,
-}
-
-impl Component {
-    fn len(&self) -> usize {
-        self.masks.len()
-    }
-
-    /// The rearranger rank of an arrangement (slots of `x`, slots of `o`).
-    fn rank(&self, xm: u32, om: u32) -> usize {
-        let slots = self.cells.len();
-        let (mut nx, mut no) = (self.pieces[X] as usize, self.pieces[O] as usize);
-        let mut r = 0u64;
-        for s in 0..slots {
-            let rest = slots - s - 1;
-            if om >> s & 1 == 1 {
-                r += self.count[rest][nx][no];
-                no -= 1;
-            } else if xm >> s & 1 == 1 {
-                r += self.count[rest][nx][no]
-                    + if no > 0 { self.count[rest][nx][no - 1] } else { 0 };
-                nx -= 1;
-            }
-        }
-        r as usize
-    }
-
-    #[inline]
-    fn successors(&self, side: usize, rank: usize) -> &[u16] {
-        let o = &self.offsets[side];
-        &self.targets[side][o[rank] as usize..o[rank + 1] as usize]
-    }
-}
-
 /// One Five Field Kono variant.
 #[derive(Clone, Debug)]
 pub struct FiveFieldKono {
@@ -128,157 +74,6 @@ pub struct FiveFieldKono {
     odd: Component,
     /// Whether the 8 symmetries are used (5x5 only).
     symmetric: bool,
-}
-
-/// The starting cells of side `s` on an `n` x `n` board: its home rank and the two ends of the
-/// rank in front.
-fn start_cells(n: usize, side: usize) -> Vec<(usize, usize)> {
-    let (home, front) = if side == X { (n - 1, n - 2) } else { (0, 1) };
-    let mut cells: Vec<(usize, usize)> = (0..n).map(|x| (x, home)).collect();
-    cells.push((0, front));
-    cells.push((n - 1, front));
-    cells
-}
-
-fn build_component(n: usize, parity: usize) -> Component {
-    let cells: Vec<u8> =
-        (0..n * n).filter(|c| (c % n + c / n) % 2 == parity).map(|c| c as u8).collect();
-    let slot_of = |x: usize, y: usize| cells.iter().position(|&c| c as usize == y * n + x);
-    let mut starts = [0u32; 2];
-    for side in [X, O] {
-        for (x, y) in start_cells(n, side) {
-            if let Some(s) = slot_of(x, y) {
-                starts[side] |= 1 << s;
-            }
-        }
-    }
-    let pieces = [starts[X].count_ones(), starts[O].count_ones()];
-    let slots = cells.len();
-    let mut count = vec![vec![vec![0u64; 8]; 8]; slots + 1];
-    for (k, table) in count.iter_mut().enumerate() {
-        for (a, row) in table.iter_mut().enumerate() {
-            for (b, c) in row.iter_mut().enumerate() {
-                if a + b <= k {
-                    *c = multinomial(k, a, b);
-                }
-            }
-        }
-    }
-    // Every arrangement in alphabetical order (blank < o < x), slot 0 most significant.
-    let mut masks = Vec::new();
-    fn enumerate(slot: usize, slots: usize, left: [u32; 2], m: [u32; 2], out: &mut Vec<[u32; 2]>) {
-        if slot == slots {
-            if left == [0, 0] {
-                out.push(m);
-            }
-            return;
-        }
-        let free = (slots - slot) as u32;
-        if left[X] + left[O] < free {
-            enumerate(slot + 1, slots, left, m, out);
-        }
-        if left[O] > 0 {
-            enumerate(slot + 1, slots, [left[X], left[O] - 1], [m[X], m[O] | 1 << slot], out);
-        }
-        if left[X] > 0 {
-            enumerate(slot + 1, slots, [left[X] - 1, left[O]], [m[X] | 1 << slot, m[O]], out);
-        }
-    }
-    enumerate(0, slots, pieces, [0, 0], &mut masks);
-    let mut component = Component {
-        cells: cells.clone(),
-        pieces,
-        masks: Vec::new(),
-        offsets: [Vec::new(), Vec::new()],
-        targets: [Vec::new(), Vec::new()],
-        goal: Vec::new(),
-        min_flip: Vec::new(),
-        min_swap: Vec::new(),
-        flip: Vec::new(),
-        swap: Vec::new(),
-        count,
-    };
-    // Diagonal neighbours of each slot.
-    let neighbours: Vec<Vec<usize>> = cells
-        .iter()
-        .map(|&c| {
-            let (x, y) = ((c as usize % n) as i32, (c as usize / n) as i32);
-            [(-1, -1), (1, -1), (-1, 1), (1, 1)]
-                .iter()
-                .filter_map(|&(dx, dy)| {
-                    let (nx, ny) = (x + dx, y + dy);
-                    let inside = (0..n as i32).contains(&nx) && (0..n as i32).contains(&ny);
-                    inside.then(|| slot_of(nx as usize, ny as usize)).flatten()
-                })
-                .collect()
-        })
-        .collect();
-    let image = |m: [u32; 2], f: &dyn Fn(usize, usize) -> (usize, usize), swap: bool| {
-        let mut out = [0u32; 2];
-        for side in [X, O] {
-            for (s, &c) in cells.iter().enumerate() {
-                if m[side] >> s & 1 == 1 {
-                    let c = c as usize;
-                    let (x, y) = f(c % n, c / n);
-                    let t = slot_of(x, y).expect("a symmetry keeps each component");
-                    out[if swap { 1 - side } else { side }] |= 1 << t;
-                }
-            }
-        }
-        out
-    };
-    for side in [X, O] {
-        let mut offsets = vec![0u32];
-        let mut targets = Vec::new();
-        for m in &masks {
-            let occupied = m[X] | m[O];
-            for (s, targets_of_s) in neighbours.iter().enumerate() {
-                if m[side] >> s & 1 == 0 {
-                    continue;
-                }
-                for &t in targets_of_s {
-                    if occupied >> t & 1 == 0 {
-                        let mut next = *m;
-                        next[side] ^= 1 << s | 1 << t;
-                        targets.push(component.rank(next[X], next[O]) as u16);
-                    }
-                }
-            }
-            offsets.push(targets.len() as u32);
-        }
-        component.offsets[side] = offsets;
-        component.targets[side] = targets;
-    }
-    component.goal = masks
-        .iter()
-        .map(|m| {
-            u8::from(m[X] & starts[O] == starts[O]) | u8::from(m[O] & starts[X] == starts[X]) << 1
-        })
-        .collect();
-    if n % 2 == 1 {
-        let flip = |x: usize, y: usize| (n - 1 - x, y);
-        let turn_over = |x: usize, y: usize| (x, n - 1 - y);
-        for m in &masks {
-            let r = component.rank(m[X], m[O]);
-            let f = image(*m, &flip, false);
-            let s = image(*m, &turn_over, true);
-            let fs = image(s, &flip, false);
-            component.flip.push(component.rank(f[X], f[O]) as u16);
-            component.swap.push(component.rank(s[X], s[O]) as u16);
-            component.min_flip.push(r.min(component.rank(f[X], f[O])) as u16);
-            component
-                .min_swap
-                .push(component.rank(s[X], s[O]).min(component.rank(fs[X], fs[O])) as u16);
-        }
-    }
-    component.masks = masks;
-    component
-}
-
-fn multinomial(k: usize, a: usize, b: usize) -> u64 {
-    let binomial =
-        |n: usize, r: usize| (0..r).fold(1u64, |acc, i| acc * (n - i) as u64 / (i + 1) as u64);
-    binomial(k, a) * binomial(k - a, b)
 }
 
 impl FiveFieldKono {
@@ -395,15 +190,19 @@ impl FiveFieldKono {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = FiveFieldKono::from_variant, "fivefieldkono.rs",
+        "fivefieldkono", "Five Field Kono";
+    default "regular";
+    syntax "regular | lose-if-stuck | win-if-stuck, optionally prefixed by 4x4- (a small board)";
+    listed &["regular", "lose-if-stuck", "win-if-stuck", "4x4-regular", "4x4-lose-if-stuck",
+        "4x4-win-if-stuck"];
+    also &[]
+}
+
 impl Game for FiveFieldKono {
-    fn id(&self) -> &'static str {
-        "fivefieldkono"
-    }
-
-    fn name(&self) -> &'static str {
-        "Five Field Kono"
-    }
-
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         if self.n == 5 {
             self.rule.name().to_string()

@@ -23,13 +23,13 @@
 //! A tier's index is dense over the fox's 20 points up to the mirror and the geese's sets with
 //! the tier's row sum, ranked by counting (no position of another tier takes an index).
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, SizeClass, Value};
+use perfectplay_core::{Game, Move, ParseError, Player, Position, Value};
 
 use crate::board::{self, Board};
 use crate::cross::jumps::{Chase, JumpTable};
 use crate::cross::sets::SetRanks;
 use crate::cross::tiers::Counts;
-use crate::cross::{Cross, N};
+use crate::cross::{Cross, Lines, N};
 
 mod gui;
 mod index;
@@ -55,16 +55,12 @@ const FOX_START: &str = "d4";
 #[derive(Debug)]
 struct Layout {
     board: Board,
-    /// Per point: its row, 0 at the top.
-    row: [u32; N],
     /// Per point: its neighbors in the eight directions, as a mask.
     adjacent: [u64; N],
     /// Per point: where a goose may step (forward, sideways, diagonally forward), as a mask.
     goose_steps: [u64; N],
     /// Per point: the (point jumped over, landing point) pairs.
     jumps: JumpTable,
-    /// Per point: its mirror image.
-    mirror: [usize; N],
     /// The index below the tier: the geese's sets ranked beside the fox, the fox's classes.
     ranks: &'static SetRanks,
     cross: &'static Cross,
@@ -78,31 +74,10 @@ impl Layout {
 
     fn new() -> Layout {
         let cross = Cross::shared();
-        let point = |x: i32, y: i32| cross.point_at(x, y);
-        let mut edges = Vec::new();
-        let (row, mirror) = (cross.row, cross.mirror);
-        let (mut adjacent, mut goose_steps) = ([0; N], [0; N]);
-        let mut jumps = vec![Vec::new(); N];
-        for (p, &(x, y)) in cross.xy.iter().enumerate() {
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let Some(q) = point(x + dx, y + dy).filter(|&q| q != p) else { continue };
-                    adjacent[p] |= 1 << q;
-                    if dy >= 0 {
-                        goose_steps[p] |= 1 << q;
-                    }
-                    if p < q {
-                        edges.push((p, q));
-                    }
-                    if let Some(to) = point(x + 2 * dx, y + 2 * dy) {
-                        jumps[p].push((q as u32, to as u32));
-                    }
-                }
-            }
-        }
-        let board = cross.board(&edges);
-        let ranks = SetRanks::shared();
-        Layout { board, row, adjacent, goose_steps, jumps, mirror, ranks, cross }
+        // Along every line; geese step forward, sideways or diagonally forward.
+        let lines = cross.lines(|_, _| true, |(_, dy)| dy >= 0);
+        let Lines { board, adjacent, forward: goose_steps, jumps, .. } = lines;
+        Layout { board, adjacent, goose_steps, jumps, ranks: SetRanks::shared(), cross }
     }
 }
 
@@ -236,13 +211,9 @@ impl FoxAndGeese {
         found
     }
 
-    fn name(&self, point: u32) -> &str {
-        self.layout.board.name(point as usize)
-    }
-
     fn mirrored(&self, q: Parts) -> Parts {
         let l = self.layout;
-        Parts { geese: l.cross.mirror_set(q.geese), fox: l.mirror[q.fox as usize] as u32, ..q }
+        Parts { geese: l.cross.mirror_set(q.geese), fox: l.cross.mirror[q.fox as usize] as u32, ..q }
     }
 
     /// Why a position cannot arise, if it cannot.
@@ -264,23 +235,30 @@ impl FoxAndGeese {
     fn rows(&self, q: Parts) -> String {
         Cross::pieces_text(1 << q.fox, q.geese, 'G')
     }
+
+    /// A point's name.
+    fn name(&self, point: u32) -> &str {
+        self.layout.board.name(point as usize)
+    }
+}
+
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = FoxAndGeese::from_variant, "foxandgeese.rs",
+        "foxandgeese", "Fox and Geese";
+    default "15-geese"; syntax "N-geese, N from 4 to 15 (002's selected rules; all solved: 4 to 14 \
+        draw, 15 the geese win)";
+    listed &["4-geese", "6-geese", "8-geese", "9-geese", "13-geese", "14-geese", "15-geese"];
+    also &[]
 }
 
 impl Game for FoxAndGeese {
-    fn id(&self) -> &'static str {
-        "foxandgeese"
-    }
-    fn name(&self) -> &'static str {
-        "Fox and Geese"
-    }
+    crate::declared!(ENTRY, Large);
     fn variant(&self) -> String {
         self.variant.clone()
     }
     fn variant_description(&self) -> String {
         format!("{} geese against the fox, 002's selected rules", self.geese)
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Large
     }
     fn start(&self) -> Position {
         Parts {
@@ -352,21 +330,15 @@ impl Game for FoxAndGeese {
             return Err(board::illegal(text, "there is one fox"));
         };
         let q = Parts { geese, fox: u32::from(fox), fox_to_move };
-        if let Some(why) = self.illegal(q) {
-            return Err(board::illegal(text, &why));
-        }
-        if !self.tier_exists(q.geese.count_ones(), self.layout.cross.row_sum(q.geese)) {
-            return Err(board::illegal(text, "geese never move back up the board"));
-        }
+        let reached = self.tier_exists(q.geese.count_ones(), self.layout.cross.row_sum(q.geese));
+        crate::cross::check_parsed(text, self.illegal(q), reached, "geese")?;
         Ok(q.code())
     }
     fn move_to_string(&self, p: Position, mv: Move) -> String {
         let q = Parts::of(p);
         if mv.0 & CAPTURE != 0 {
             let path = self.capture(q, mv.0 & !CAPTURE).map(|c| c.0).unwrap_or_default();
-            let mut s = self.name(q.fox).to_string();
-            path.iter().for_each(|&to| s += self.name(to));
-            return s;
+            return crate::cross::chain_text(&self.layout.board, q.fox, &path);
         }
         format!("{}{}", self.name(mv.0 >> 6), self.name(mv.0 & 63))
     }

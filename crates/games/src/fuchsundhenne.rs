@@ -30,13 +30,13 @@
 //! eight parts (who is to move, what the hens' move is, how many foxes), the foxes' places up to
 //! the mirror, and the hens' sets with the tier's row sum ranked by counting.
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, SizeClass, Value};
+use perfectplay_core::{Game, Move, ParseError, Player, Position, Value};
 
 use crate::board::{self, Board};
 use crate::cross::jumps::{Chase, JumpTable};
 use crate::cross::sets::{fox_mask, sorted, SetRanks, NONE};
 use crate::cross::tiers::Counts;
-use crate::cross::{Cross, N};
+use crate::cross::{Cross, Lines, N};
 
 mod gui;
 mod index;
@@ -72,11 +72,8 @@ const FOX_START: [&str; 2] = ["c7", "e7"];
 /// The board and its move tables, and the starts of the parts of a tier's index.
 #[derive(Debug)]
 struct Layout {
+    cross: &'static Cross,
     board: Board,
-    /// Per point: its row, 0 at the top.
-    row: [u32; N],
-    /// Per point: its mirror image.
-    mirror: [usize; N],
     /// Per point: the points a line joins it to, as a mask.
     lines: [u64; N],
     /// Per point: the (point jumped over, landing point) pairs along lines.
@@ -90,10 +87,10 @@ struct Layout {
     ranks: &'static SetRanks,
     /// Per part of an index ([`index::SECTIONS`]) and state: the indices of the parts before it.
     section_start: Vec<u64>,
-    cross: &'static Cross,
 }
 
 impl Layout {
+    /// The layout, made on first use.
     fn shared() -> &'static Layout {
         static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
         LAYOUT.get_or_init(Layout::new)
@@ -101,51 +98,23 @@ impl Layout {
 
     fn new() -> Layout {
         let cross = Cross::shared();
-        let point = |x: i32, y: i32| cross.point_at(x, y);
-        let mut edges = Vec::new();
-        let (row, mirror, mut lines) = (cross.row, cross.mirror, [0u64; N]);
-        let (mut hen_steps, mut hen_from, mut house) = ([0u64; N], [0u64; N], 0u64);
-        let mut jumps = vec![Vec::new(); N];
-        for (p, &(x, y)) in cross.xy.iter().enumerate() {
-            if (2..=4).contains(&x) && y >= 4 {
-                house |= 1 << p;
-            }
-            for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
-                // A diagonal line runs through the points whose coordinates add up to an even
-                // number.
-                if dx != 0 && dy != 0 && (x + y) % 2 == 1 {
-                    continue;
-                }
-                let Some(q) = point(x + dx, y + dy) else { continue };
-                lines[p] |= 1 << q;
-                if p < q {
-                    edges.push((p, q));
-                }
-                if let Some(to) = point(x + 2 * dx, y + 2 * dy) {
-                    jumps[p].push((q as u32, to as u32));
-                }
-                if (dy == 1 && dx == 0) || (dy == 0 && dx != 0) {
-                    hen_steps[p] |= 1 << q;
-                    hen_from[q] |= 1 << p;
-                }
-            }
-        }
-        let board = cross.board(&edges);
+        // A diagonal line runs through the points whose coordinates add up to an even number;
+        // hens step forward or sideways.
+        let lines = cross.lines(
+            |(x, y), (dx, dy)| dx == 0 || dy == 0 || (x + y) % 2 == 0,
+            |(dx, dy)| (dy == 1 && dx == 0) || (dy == 0 && dx != 0),
+        );
+        let house = cross
+            .xy
+            .iter()
+            .enumerate()
+            .filter(|(_, &(x, y))| (2..=4).contains(&x) && y >= 4)
+            .fold(0, |m, (p, _)| m | 1 << p);
         let ranks = SetRanks::shared();
+        let Lines { board, adjacent: lines, forward: hen_steps, forward_from: hen_from, jumps } =
+            lines;
         let section_start = index::section_starts(ranks);
-        Layout {
-            board,
-            row,
-            mirror,
-            lines,
-            jumps,
-            hen_steps,
-            hen_from,
-            house,
-            ranks,
-            section_start,
-            cross,
-        }
+        Layout { cross, board, lines, jumps, hen_steps, hen_from, house, ranks, section_start }
     }
 }
 
@@ -342,7 +311,7 @@ impl FuchsUndHenne {
 
     fn mirrored(&self, q: Parts) -> Parts {
         let l = self.layout;
-        let foxes = q.foxes.map(|f| if f == NONE { NONE } else { l.mirror[f as usize] as u8 });
+        let foxes = q.foxes.map(|f| if f == NONE { NONE } else { l.cross.mirror[f as usize] as u8 });
         Parts { hens: l.cross.mirror_set(q.hens), foxes: sorted(foxes), ..q }
     }
 
@@ -409,13 +378,17 @@ impl FuchsUndHenne {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = FuchsUndHenne::from_variant, "fuchsundhenne.rs",
+        "fuchsundhenne", "Fuchs und Henne";
+    default "9-hens"; syntax "N-hens, N from 9 to 20 (002's selected rules), or N-hens-goal-G \
+        (G hens in the hen house win, fewer than G lose; G from 2 to 9)";
+    listed &["9-hens", "13-hens", "20-hens"]; also &["3-hens-goal-2", "5-hens-goal-3"]
+}
+
 impl Game for FuchsUndHenne {
-    fn id(&self) -> &'static str {
-        "fuchsundhenne"
-    }
-    fn name(&self) -> &'static str {
-        "Fuchs und Henne"
-    }
+    crate::declared!(ENTRY, Large);
     fn variant(&self) -> String {
         self.variant.clone()
     }
@@ -428,9 +401,6 @@ impl Game for FuchsUndHenne {
                 self.hens, self.goal, self.goal
             )
         }
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Large
     }
     fn start(&self) -> Position {
         let l = self.layout;
@@ -534,12 +504,8 @@ impl Game for FuchsUndHenne {
             _ => return Err(board::illegal(text, "there are two foxes at most")),
         };
         let q = Parts { hens, foxes, foxes_to_move, pending };
-        if let Some(why) = self.illegal(q) {
-            return Err(board::illegal(text, &why));
-        }
-        if !self.tier_exists(q.hens.count_ones(), self.layout.cross.row_sum(q.hens)) {
-            return Err(board::illegal(text, "hens never move back up the board"));
-        }
+        let reached = self.tier_exists(q.hens.count_ones(), self.layout.cross.row_sum(q.hens));
+        crate::cross::check_parsed(text, self.illegal(q), reached, "hens")?;
         Ok(q.code())
     }
     fn move_to_string(&self, p: Position, mv: Move) -> String {
@@ -548,9 +514,7 @@ impl Game for FuchsUndHenne {
             let Some((fox, path, _)) = self.capture(q, mv.0 & !CAPTURE) else {
                 return "?".into();
             };
-            let mut s = self.name(u32::from(fox)).to_string();
-            path.iter().for_each(|&to| s += self.name(to));
-            return s;
+            return crate::cross::chain_text(&self.layout.board, u32::from(fox), &path);
         }
         if mv.0 & TAKE_OFF != 0 {
             return format!("x{}", self.name(mv.0 & 63));

@@ -262,15 +262,28 @@ impl Konane {
     }
 }
 
+/// The variants listed.
+const VARIANTS: &[&str] = &[
+    "4x4-corner",
+    "4x4-center",
+    "5x5-corner",
+    "5x5-center",
+    "5x6-corner",
+    "6x5-corner",
+    "6x6-corner",
+    "6x6-center",
+];
+
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = Konane::from_variant, "konane.rs", "konane", "Konane";
+    default "5x5-corner";
+    syntax "RxC-corner | RxC-center (rows x columns, 3 to 8 each, at most 63 cells)";
+    listed VARIANTS; also &["3x3-corner", "4x5-center", "7x8-corner", "7x8-center"]
+}
+
 impl Game for Konane {
-    fn id(&self) -> &'static str {
-        "konane"
-    }
-
-    fn name(&self) -> &'static str {
-        "Konane"
-    }
-
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         let start = match self.start {
             KonaneStart::Corner => "corner",

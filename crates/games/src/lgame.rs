@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Value,
+    Position, Symmetry, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -77,13 +77,6 @@ impl Default for LGame {
     }
 }
 
-impl LGame {
-    /// The game: its one variant is `regular`.
-    pub fn from_variant(variant: &str) -> Result<LGame, String> {
-        crate::only_regular(variant)
-    }
-}
-
 /// A position's parts: the Ls (red's, blue's), the neutral cells, the player to move (0 red).
 struct Parts {
     ls: [usize; 2],
@@ -128,19 +121,11 @@ impl LGame {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! { ENTRY = LGame, "lgame.rs", "lgame", "L-game" }
+
 impl Game for LGame {
-    fn id(&self) -> &'static str {
-        "lgame"
-    }
-    fn name(&self) -> &'static str {
-        "L-game"
-    }
-    fn variant(&self) -> String {
-        "regular".into()
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
-    }
+    crate::declared!(ENTRY, Small);
     fn start(&self) -> Position {
         self.parse_position("nbb-/-rb-/-rb-/-rrn r").expect("the start is legal")
     }
@@ -227,10 +212,6 @@ impl LGame {
 impl Symmetry for LGame {
     fn symmetry_count(&self) -> usize {
         self.symmetries.len()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        let s = Parts::of(p);
-        (0..self.symmetries.len()).map(|g| self.image(&s, g)).min().expect("the identity")
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let s = Parts::of(p);

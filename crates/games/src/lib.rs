@@ -3,35 +3,66 @@
 //! **Architecture Invariant:** depends on `perfectplay-core` only. A game knows its rules, its
 //! encodings and its symmetries; it knows nothing of solving, storage or user interfaces.
 
-pub mod abrobad;
-pub mod achi;
-pub mod baghchal;
+/// A catalog entry's constructor from a game's: every game is made from its variant's name
+/// (`from_variant`, or a family's constructor per game: Morris's `nine`, `six`, `three`).
+macro_rules! made_by {
+    ($constructor:path) => {
+        |v| $constructor(v).map(|g| Box::new(g) as Box<dyn perfectplay_core::Game>)
+    };
+}
+
+/// Declares a game's catalog entry in its module: the constructor from a variant's name, the
+/// module's file (whose header is the rules: [`rules`]), the id and the name; then the default
+/// variant, how variants are named, those listed, and those the conformance suite walks as well.
+/// A game whose one variant is `regular` names its type for the constructor (made by `Default`)
+/// and leaves the variants out.
+macro_rules! entry {
+    // A game whose one variant is `regular`, made by `Default`.
+    ($entry:ident = $game:ty, $file:literal, $id:literal, $name:literal) => {
+        $crate::entry! {
+            $entry = $crate::only_regular::<$game>, $file, $id, $name;
+            default "regular"; syntax "regular"; listed &["regular"]; also &[]
+        }
+    };
+    ($entry:ident = $make:path, $file:literal, $id:literal, $name:literal;
+     default $default:literal; syntax $syntax:expr; listed $listed:expr; also $also:expr) => {
+        pub(crate) static $entry: $crate::CatalogEntry = $crate::CatalogEntry {
+            id: $id,
+            name: $name,
+            default_variant: $default,
+            variant_syntax: $syntax,
+            listed_variants: $listed,
+            also_checked: $also,
+            source: include_str!($file),
+            make: made_by!($make),
+        };
+    };
+}
+pub(crate) use entry;
+
+/// A game's identity in its `impl Game`, from its catalog entry, where it is declared once; with
+/// a size class, the size class of every variant.
+macro_rules! declared {
+    ($entry:path) => {
+        fn id(&self) -> &'static str {
+            $entry.id
+        }
+        fn name(&self) -> &'static str {
+            $entry.name
+        }
+    };
+    ($entry:path, $size:ident) => {
+        $crate::declared!($entry);
+        fn size_class(&self) -> perfectplay_core::SizeClass {
+            perfectplay_core::SizeClass::$size
+        }
+    };
+}
+pub(crate) use declared;
+
 pub mod board;
-pub mod chessendgame;
-pub mod chomp;
-pub mod chungtoi;
-pub mod connect4;
 mod cross;
-pub mod dawsonschess;
-pub mod dodgem;
-pub mod fivefieldkono;
-pub mod foxandgeese;
-pub mod fuchsundhenne;
-pub mod konane;
-pub mod lgame;
-pub mod morris;
-pub mod mutorere;
-pub mod quarto;
-pub mod quickcross;
-pub mod shifttactoe;
-pub mod snake;
-pub mod tactix;
 pub mod themes;
-pub mod threespot;
-pub mod tictactoe;
-pub mod tictactwo;
-pub mod tootandotto;
-pub mod topitop;
 
 use perfectplay_core::Game;
 
@@ -62,15 +93,7 @@ pub use tictactwo::TicTacTwo;
 pub use tootandotto::TootAndOtto;
 pub use topitop::Topitop;
 
-/// A catalog entry's constructor from a game's: every game is made from its variant's name
-/// (`from_variant`, or a family's constructor per game: Morris's `nine`, `six`, `three`).
-macro_rules! made_by {
-    ($constructor:path) => {
-        |v| $constructor(v).map(|g| Box::new(g) as Box<dyn Game>)
-    };
-}
-
-/// `from_variant` of a game without variants: `regular` is the game.
+/// The constructor of a game whose one variant is `regular`: the game by `Default`.
 pub(crate) fn only_regular<G: Default>(variant: &str) -> Result<G, String> {
     (variant == "regular").then(G::default).ok_or_else(|| "regular".into())
 }
@@ -149,328 +172,48 @@ impl std::fmt::Display for LookupError {
 
 impl std::error::Error for LookupError {}
 
-const KONANE_VARIANTS: &[&str] = &[
-    "4x4-corner",
-    "4x4-center",
-    "5x5-corner",
-    "5x5-center",
-    "5x6-corner",
-    "6x5-corner",
-    "6x6-corner",
-    "6x6-center",
-];
+/// The games: each its module and its catalog entries (declared in the module), one line a game,
+/// in listing order.
+macro_rules! games {
+    ($($module:ident: $($entry:ident),+;)*) => {
+        $(pub mod $module;)*
+
+        /// Every game's entry, in listing order.
+        static CATALOG: &[&CatalogEntry] = &[$($(&$module::$entry),+),*];
+    };
+}
+
+games! {
+    tictactoe: ENTRY;
+    tictactwo: ENTRY;
+    konane: ENTRY;
+    fivefieldkono: ENTRY;
+    chomp: ENTRY;
+    dawsonschess: ENTRY;
+    achi: ENTRY;
+    mutorere: ENTRY;
+    lgame: ENTRY;
+    threespot: ENTRY;
+    connect4: ENTRY;
+    dodgem: ENTRY;
+    snake: ENTRY;
+    tootandotto: ENTRY;
+    shifttactoe: ENTRY;
+    quickcross: ENTRY;
+    chungtoi: ENTRY;
+    chessendgame: ENTRY;
+    tactix: ENTRY;
+    abrobad: ENTRY;
+    morris: NINE, SIX, THREE;
+    baghchal: ENTRY;
+    topitop: ENTRY;
+    quarto: ENTRY;
+    foxandgeese: ENTRY;
+    fuchsundhenne: ENTRY;
+}
 
 /// Every game, in listing order.
-pub fn catalog() -> &'static [CatalogEntry] {
-    static CATALOG: &[CatalogEntry] = &[
-        CatalogEntry {
-            id: "tictactoe",
-            name: "Tic-Tac-Toe",
-            default_variant: "regular",
-            variant_syntax: "regular",
-            listed_variants: &["regular"],
-            also_checked: &[],
-            source: include_str!("tictactoe.rs"),
-            make: made_by!(TicTacToe::from_variant),
-        },
-        CatalogEntry {
-            id: "tictactwo",
-            name: "Tic-Tac-Two",
-            default_variant: "regular",
-            variant_syntax: "regular | 3-marks | 2-marks (small versions with fewer marks each)",
-            listed_variants: &["regular", "2-marks"],
-            also_checked: &["3-marks"],
-            source: include_str!("tictactwo.rs"),
-            make: made_by!(TicTacTwo::from_variant),
-        },
-        CatalogEntry {
-            id: "konane",
-            name: "Konane",
-            default_variant: "5x5-corner",
-            variant_syntax:
-                "RxC-corner | RxC-center (rows x columns, 3 to 8 each, at most 63 cells)",
-            listed_variants: KONANE_VARIANTS,
-            also_checked: &["3x3-corner", "4x5-center", "7x8-corner", "7x8-center"],
-            source: include_str!("konane.rs"),
-            make: made_by!(Konane::from_variant),
-        },
-        CatalogEntry {
-            id: "fivefieldkono",
-            name: "Five Field Kono",
-            default_variant: "regular",
-            variant_syntax:
-                "regular | lose-if-stuck | win-if-stuck, optionally prefixed by 4x4- (a small board)",
-            listed_variants: &[
-                "regular",
-                "lose-if-stuck",
-                "win-if-stuck",
-                "4x4-regular",
-                "4x4-lose-if-stuck",
-                "4x4-win-if-stuck",
-            ],
-            also_checked: &[],
-            source: include_str!("fivefieldkono.rs"),
-            make: made_by!(FiveFieldKono::from_variant),
-        },
-        // New games: appended below, one entry each.
-        CatalogEntry {
-            id: "chomp",
-            name: "Chomp",
-            default_variant: "4x5",
-            variant_syntax: "RxC (rows x columns, 1 to 15 each)",
-            listed_variants: &[
-                "2x2", "2x3", "3x3", "3x4", "4x4", "4x5", "5x5", "5x6", "6x6", "6x7", "7x7", "8x8",
-                "10x10", "11x11",
-            ],
-            also_checked: &["1x1", "1x4", "5x2", "3x15", "15x15"],
-            source: include_str!("chomp.rs"),
-            make: made_by!(Chomp::from_variant),
-        },
-        CatalogEntry {
-            id: "dawsonschess",
-            name: "Dawson's Chess",
-            default_variant: "9",
-            variant_syntax: "n (the board length, 1 to 34)",
-            listed_variants: &[
-                "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
-                "16", "17", "18", "19", "20", "24", "30",
-            ],
-            also_checked: &["34"],
-            source: include_str!("dawsonschess.rs"),
-            make: made_by!(DawsonsChess::from_variant),
-        },
-        CatalogEntry {
-            id: "achi",
-            name: "Achi",
-            default_variant: "regular",
-            variant_syntax: "regular",
-            listed_variants: &["regular"],
-            also_checked: &[],
-            source: include_str!("achi.rs"),
-            make: made_by!(Achi::from_variant),
-        },
-        CatalogEntry {
-            id: "mutorere",
-            name: "Mū Tōrere",
-            default_variant: "regular",
-            variant_syntax:
-                "regular (a piece moves to the center only beside an opponent's) | no-putahi-rule",
-            listed_variants: &["regular", "no-putahi-rule"],
-            also_checked: &[],
-            source: include_str!("mutorere.rs"),
-            make: made_by!(MuTorere::from_variant),
-        },
-        CatalogEntry {
-            id: "lgame",
-            name: "L-game",
-            default_variant: "regular",
-            variant_syntax: "regular",
-            listed_variants: &["regular"],
-            also_checked: &[],
-            source: include_str!("lgame.rs"),
-            make: made_by!(LGame::from_variant),
-        },
-        CatalogEntry {
-            id: "threespot",
-            name: "3-Spot",
-            default_variant: "regular",
-            variant_syntax: "regular",
-            listed_variants: &["regular"],
-            also_checked: &[],
-            source: include_str!("threespot.rs"),
-            make: made_by!(ThreeSpot::from_variant),
-        },
-        CatalogEntry {
-            id: "connect4",
-            name: "Connect 4",
-            default_variant: "4x5",
-            variant_syntax: "WxH (columns x rows, 4 to 6 each, at most 30 slots)",
-            listed_variants: &["4x4", "4x5", "5x4", "4x6", "5x5", "6x4"],
-            also_checked: &["6x5", "5x6"],
-            source: include_str!("connect4.rs"),
-            make: made_by!(Connect4::from_variant),
-        },
-        CatalogEntry {
-            id: "dodgem",
-            name: "Dodgem",
-            default_variant: "regular",
-            variant_syntax: "regular (a player left without a move wins) | lose-if-stuck, \
-                             optionally prefixed by 4x4- (the larger board)",
-            listed_variants: &["regular", "lose-if-stuck", "4x4-regular"],
-            also_checked: &["4x4-lose-if-stuck"],
-            source: include_str!("dodgem.rs"),
-            make: made_by!(Dodgem::from_variant),
-        },
-        CatalogEntry {
-            id: "snake",
-            name: "Snake",
-            default_variant: "4x4",
-            variant_syntax: "CxR: columns x rows, 3 to 6 each (4x4 is GamesmanClassic's board)",
-            listed_variants: &["4x4", "5x5", "6x6"],
-            also_checked: &["3x3", "3x5", "6x4"],
-            source: include_str!("snake.rs"),
-            make: made_by!(Snake::from_variant),
-        },
-        CatalogEntry {
-            id: "tootandotto",
-            name: "Toot and Otto",
-            default_variant: "4x4",
-            variant_syntax: "regular (6x4) | WxH (columns x rows, 4 to 6 each, at most 24 cells, \
-                             a multiple of 4; W*H/4 of each letter per player)",
-            listed_variants: &["4x4", "4x5", "5x4"],
-            also_checked: &["regular", "4x6"],
-            source: include_str!("tootandotto.rs"),
-            make: made_by!(TootAndOtto::from_variant),
-        },
-        CatalogEntry {
-            id: "shifttactoe",
-            name: "Shift-Tac-Toe",
-            default_variant: "regular",
-            variant_syntax: "regular",
-            listed_variants: &["regular"],
-            also_checked: &[],
-            source: include_str!("shifttactoe.rs"),
-            make: made_by!(ShiftTacToe::from_variant),
-        },
-        CatalogEntry {
-            id: "quickcross",
-            name: "QuickCross",
-            default_variant: "3x3",
-            variant_syntax: "4x4 (four in a line) | 3x3 (three in a line)",
-            listed_variants: &["3x3", "4x4"],
-            also_checked: &[],
-            source: include_str!("quickcross.rs"),
-            make: made_by!(QuickCross::from_variant),
-        },
-        CatalogEntry {
-            id: "chungtoi",
-            name: "Chung-Toi",
-            default_variant: "regular",
-            variant_syntax: "regular",
-            listed_variants: &["regular"],
-            also_checked: &[],
-            source: include_str!("chungtoi.rs"),
-            make: made_by!(ChungToi::from_variant),
-        },
-        CatalogEntry {
-            id: "chessendgame",
-            name: "Chess Endgame",
-            default_variant: "krk",
-            variant_syntax: "kqk | krk (king and queen, or king and rook, against king)",
-            listed_variants: &["kqk", "krk"],
-            also_checked: &[],
-            source: include_str!("chessendgame.rs"),
-            make: made_by!(ChessEndgame::from_variant),
-        },
-        CatalogEntry {
-            id: "tactix",
-            name: "Tac Tix",
-            default_variant: "4x4",
-            variant_syntax: "NxN (normal play: no move loses) or NxN-misere (taking the last coin \
-                             loses), a side from 1 to 4",
-            listed_variants: &["3x3", "4x4", "3x3-misere", "4x4-misere"],
-            also_checked: &["1x1", "2x2", "2x2-misere"],
-            source: include_str!("tactix.rs"),
-            make: made_by!(TacTix::from_variant),
-        },
-        CatalogEntry {
-            id: "abrobad",
-            name: "Abrobad",
-            default_variant: "regular",
-            variant_syntax: "regular",
-            listed_variants: &["regular"],
-            also_checked: &[],
-            source: include_str!("abrobad.rs"),
-            make: made_by!(Abrobad::from_variant),
-        },
-        CatalogEntry {
-            id: "ninemensmorris",
-            name: "Nine Men's Morris",
-            default_variant: "regular",
-            variant_syntax: morris::NINE_VARIANTS,
-            listed_variants: &["regular", "mill-removal", "no-flying", "mill-removal-no-flying"],
-            also_checked: &["regular/moving-3", "no-flying/moving-4"],
-            source: include_str!("morris.rs"),
-            make: made_by!(Morris::nine),
-        },
-        CatalogEntry {
-            id: "sixmensmorris",
-            name: "Six Men's Morris",
-            default_variant: "regular",
-            variant_syntax: "regular",
-            listed_variants: &["regular"],
-            also_checked: &[],
-            source: include_str!("morris.rs"),
-            make: made_by!(Morris::six),
-        },
-        CatalogEntry {
-            id: "threemensmorris",
-            name: "Three Men's Morris",
-            default_variant: "regular",
-            variant_syntax: "regular (rows, columns and diagonals) or no-diagonals",
-            listed_variants: &["regular", "no-diagonals"],
-            also_checked: &[],
-            source: include_str!("morris.rs"),
-            make: made_by!(Morris::three),
-        },
-        CatalogEntry {
-            id: "baghchal",
-            name: "Bagh-Chal",
-            default_variant: "regular",
-            variant_syntax: "regular | 3x3 (4 goats) | 4x4 (12 goats, no diagonals) | gamesman-3x3, \
-                             gamesman-4x4 (GamesmanClassic's presets: 1 and 3 captures win)",
-            listed_variants: &["regular", "3x3", "4x4", "gamesman-3x3", "gamesman-4x4"],
-            also_checked: &[],
-            source: include_str!("baghchal.rs"),
-            make: made_by!(BaghChal::from_variant),
-        },
-        CatalogEntry {
-            id: "topitop",
-            name: "Topitop",
-            default_variant: "regular",
-            variant_syntax: "regular | small (one B, one R, two S, two L; one finished building wins)",
-            listed_variants: &["regular", "small"],
-            also_checked: &[],
-            source: include_str!("topitop.rs"),
-            make: made_by!(Topitop::from_variant),
-        },
-        CatalogEntry {
-            id: "quarto",
-            name: "Quarto",
-            default_variant: "regular",
-            variant_syntax: "regular (searched live) | 3x3 (8 pieces of three attributes)",
-            listed_variants: &["regular", "3x3"],
-            also_checked: &[],
-            source: include_str!("quarto.rs"),
-            make: made_by!(Quarto::from_variant),
-        },
-        CatalogEntry {
-            id: "foxandgeese",
-            name: "Fox and Geese",
-            // The issue's default is 002's selected 15 geese once solved; until then the
-            // largest solved.
-            default_variant: "15-geese",
-            variant_syntax: "N-geese, N from 4 to 15 (002's selected rules; all solved: 4 to 14 \
-                             draw, 15 the geese win)",
-            listed_variants: &[
-                "4-geese", "6-geese", "8-geese", "9-geese", "13-geese", "14-geese", "15-geese",
-            ],
-            also_checked: &[],
-            source: include_str!("foxandgeese.rs"),
-            make: made_by!(FoxAndGeese::from_variant),
-        },
-        CatalogEntry {
-            id: "fuchsundhenne",
-            name: "Fuchs und Henne",
-            default_variant: "9-hens",
-            variant_syntax: "N-hens, N from 9 to 20 (002's selected rules), or N-hens-goal-G \
-                             (G hens in the hen house win, fewer than G lose; G from 2 to 9)",
-            listed_variants: &["9-hens", "13-hens", "20-hens"],
-            also_checked: &["3-hens-goal-2", "5-hens-goal-3"],
-            source: include_str!("fuchsundhenne.rs"),
-            make: made_by!(FuchsUndHenne::from_variant),
-        },
-    ];
+pub fn catalog() -> &'static [&'static CatalogEntry] {
     CATALOG
 }
 

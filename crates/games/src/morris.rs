@@ -59,6 +59,9 @@ mod index;
 mod kernel;
 #[cfg(test)]
 mod tests;
+mod variants;
+pub use variants::NINE_VARIANTS;
+pub(crate) use variants::{NINE, SIX, THREE};
 
 use boards::Layout;
 
@@ -101,6 +104,17 @@ struct Parts {
 }
 
 impl Parts {
+    /// A point's character: `w`, `b`, or `-` where it is empty.
+    fn cell(self, c: usize) -> char {
+        if self.white >> c & 1 == 1 {
+            'w'
+        } else if self.black >> c & 1 == 1 {
+            'b'
+        } else {
+            '-'
+        }
+    }
+
     #[inline]
     fn of(p: Position) -> Parts {
         Parts {
@@ -214,76 +228,7 @@ pub struct Morris {
     moving_only: Option<u32>,
 }
 
-/// Variant names of Nine Men's Morris.
-pub const NINE_VARIANTS: &str =
-    "regular, mill-removal, no-flying or mill-removal-no-flying, optionally followed by \
-     /moving-N (the moving phase alone, at most N pieces a side, 3 <= N <= 9)";
-
 impl Morris {
-    /// Nine Men's Morris: `variant` is one of [`NINE_VARIANTS`].
-    pub fn nine(variant: &str) -> Result<Morris, String> {
-        let (rules, moving) = match variant.split_once("/moving-") {
-            Some((rules, n)) => {
-                let n: u32 = n.parse().map_err(|_| NINE_VARIANTS.to_string())?;
-                if !(3..=9).contains(&n) {
-                    return Err(NINE_VARIANTS.into());
-                }
-                (rules, Some(n))
-            }
-            None => (variant, None),
-        };
-        let (flying, removal) = match rules {
-            "regular" => (true, Removal::NotInMill),
-            "mill-removal" => (true, Removal::Any),
-            "no-flying" => (false, Removal::NotInMill),
-            "mill-removal-no-flying" => (false, Removal::Any),
-            _ => return Err(NINE_VARIANTS.into()),
-        };
-        Ok(Morris {
-            kind: Kind::Nine,
-            layout: Layout::shared(Kind::Nine, true),
-            pieces: 9,
-            flying,
-            removal,
-            diagonals: true,
-            moving_only: moving,
-        })
-    }
-
-    /// Six Men's Morris (variant `regular`).
-    pub fn six(variant: &str) -> Result<Morris, String> {
-        if variant != "regular" {
-            return Err("regular".into());
-        }
-        Ok(Morris {
-            kind: Kind::Six,
-            layout: Layout::shared(Kind::Six, true),
-            pieces: 6,
-            flying: true,
-            removal: Removal::NotInMill,
-            diagonals: true,
-            moving_only: None,
-        })
-    }
-
-    /// Three Men's Morris (variants `regular`, `no-diagonals`).
-    pub fn three(variant: &str) -> Result<Morris, String> {
-        let diagonals = match variant {
-            "regular" => true,
-            "no-diagonals" => false,
-            _ => return Err("regular or no-diagonals".into()),
-        };
-        Ok(Morris {
-            kind: Kind::Three,
-            layout: Layout::shared(Kind::Three, diagonals),
-            pieces: 3,
-            flying: false,
-            removal: Removal::NotInMill,
-            diagonals,
-            moving_only: None,
-        })
-    }
-
     fn n(&self) -> usize {
         self.layout.board.len()
     }
@@ -482,21 +427,11 @@ impl Morris {
 
 impl Game for Morris {
     fn id(&self) -> &'static str {
-        match self.kind {
-            Kind::Nine => "ninemensmorris",
-            Kind::Six => "sixmensmorris",
-            Kind::Three => "threemensmorris",
-        }
+        self.entry().id
     }
-
     fn name(&self) -> &'static str {
-        match self.kind {
-            Kind::Nine => "Nine Men's Morris",
-            Kind::Six => "Six Men's Morris",
-            Kind::Three => "Three Men's Morris",
-        }
+        self.entry().name
     }
-
     fn variant(&self) -> String {
         let rules = match (self.kind, self.flying, self.removal) {
             (Kind::Three, _, _) => {
@@ -602,17 +537,7 @@ impl Game for Morris {
     /// `------------------------ w 9 9`.
     fn position_to_string(&self, p: Position) -> String {
         let q = Parts::of(p);
-        let cells: String = (0..self.n())
-            .map(|c| {
-                if q.white >> c & 1 == 1 {
-                    'w'
-                } else if q.black >> c & 1 == 1 {
-                    'b'
-                } else {
-                    '-'
-                }
-            })
-            .collect();
+        let cells: String = (0..self.n()).map(|c| q.cell(c)).collect();
         let turn = if q.black_to_move { 'b' } else { 'w' };
         format!("{cells} {turn} {} {}", q.white_hand, q.black_hand)
     }

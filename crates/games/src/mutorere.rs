@@ -18,7 +18,7 @@
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, PositionSpace,
-    Rearranger, SizeClass, Symmetry, Value,
+    Rearranger, Symmetry, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -72,13 +72,16 @@ impl MuTorere {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = MuTorere::from_variant, "mutorere.rs", "mutorere", "Mū Tōrere";
+    default "regular";
+    syntax "regular (a piece moves to the center only beside an opponent's) | no-putahi-rule";
+    listed &["regular", "no-putahi-rule"]; also &[]
+}
+
 impl Game for MuTorere {
-    fn id(&self) -> &'static str {
-        "mutorere"
-    }
-    fn name(&self) -> &'static str {
-        "Mū Tōrere"
-    }
+    crate::declared!(ENTRY, Small);
     fn variant(&self) -> String {
         if self.putahi_rule { "regular" } else { "no-putahi-rule" }.into()
     }
@@ -88,9 +91,6 @@ impl Game for MuTorere {
         } else {
             "Any piece next to the empty center may move there (the seed taken literally)".into()
         }
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
     }
     fn start(&self) -> Position {
         self.encode(&[1, 1, 1, 1, 2, 2, 2, 2, 0], 1)

@@ -418,13 +418,15 @@ pub fn piece_symmetries(a: u32) -> Vec<Vec<u8>> {
     out
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = Quarto::from_variant, "quarto.rs", "quarto", "Quarto";
+    default "regular"; syntax "regular (searched live) | 3x3 (8 pieces of three attributes)";
+    listed &["regular", "3x3"]; also &[]
+}
+
 impl Game for Quarto {
-    fn id(&self) -> &'static str {
-        "quarto"
-    }
-    fn name(&self) -> &'static str {
-        "Quarto"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         self.variant.into()
     }

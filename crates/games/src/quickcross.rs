@@ -89,13 +89,15 @@ impl QuickCross {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = QuickCross::from_variant, "quickcross.rs", "quickcross", "QuickCross";
+    default "3x3"; syntax "4x4 (four in a line) | 3x3 (three in a line)";
+    listed &["3x3", "4x4"]; also &[]
+}
+
 impl Game for QuickCross {
-    fn id(&self) -> &'static str {
-        "quickcross"
-    }
-    fn name(&self) -> &'static str {
-        "QuickCross"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         format!("{0}x{0}", self.n)
     }
@@ -188,11 +190,6 @@ impl Game for QuickCross {
 impl Symmetry for QuickCross {
     fn symmetry_count(&self) -> usize {
         2 * self.rows.len()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        let mut images = Vec::with_capacity(16);
-        self.symmetry_images(p, &mut images);
-        images.into_iter().min().unwrap_or(p)
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (chips, turn) = (self.chips(p), p.0 & self.turn_bit());

@@ -22,7 +22,7 @@
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    PositionSpace, SizeClass, Symmetry, UndoMoves, Value,
+    PositionSpace, Symmetry, UndoMoves, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -43,13 +43,6 @@ impl Default for ShiftTacToe {
     fn default() -> Self {
         let board = Board::grid(3, 3);
         ShiftTacToe { lines: board.lines(3), symmetries: board.symmetries(&board::MIRROR), board }
-    }
-}
-
-impl ShiftTacToe {
-    /// The game: its one variant is `regular`.
-    pub fn from_variant(variant: &str) -> Result<ShiftTacToe, String> {
-        crate::only_regular(variant)
     }
 }
 
@@ -92,19 +85,11 @@ impl ShiftTacToe {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! { ENTRY = ShiftTacToe, "shifttactoe.rs", "shifttactoe", "Shift-Tac-Toe" }
+
 impl Game for ShiftTacToe {
-    fn id(&self) -> &'static str {
-        "shifttactoe"
-    }
-    fn name(&self) -> &'static str {
-        "Shift-Tac-Toe"
-    }
-    fn variant(&self) -> String {
-        "regular".into()
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
-    }
+    crate::declared!(ENTRY, Small);
     fn start(&self) -> Position {
         State { cells: vec![0; 9], sliders: [1; 3], o_to_move: false }.code()
     }
@@ -228,11 +213,6 @@ impl Game for ShiftTacToe {
 impl Symmetry for ShiftTacToe {
     fn symmetry_count(&self) -> usize {
         self.symmetries.len()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        let mut images = Vec::with_capacity(2);
-        self.symmetry_images(p, &mut images);
-        images.into_iter().min().unwrap_or(p)
     }
     /// The mirror maps the cells and turns each slider's left into right.
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {

@@ -82,13 +82,15 @@ impl Snake {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = Snake::from_variant, "snake.rs", "snake", "Snake";
+    default "4x4"; syntax "CxR: columns x rows, 3 to 6 each (4x4 is GamesmanClassic's board)";
+    listed &["4x4", "5x5", "6x6"]; also &["3x3", "3x5", "6x4"]
+}
+
 impl Game for Snake {
-    fn id(&self) -> &'static str {
-        "snake"
-    }
-    fn name(&self) -> &'static str {
-        "Snake"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         format!("{}x{}", self.board.cols, self.board.rows)
     }

@@ -15,7 +15,7 @@
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
     AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    Position, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -84,22 +84,22 @@ impl TacTix {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = TacTix::from_variant, "tactix.rs", "tactix", "Tac Tix";
+    default "4x4"; syntax "NxN (normal play: no move loses) or NxN-misere (taking the last coin \
+        loses), a side from 1 to 4";
+    listed &["3x3", "4x4", "3x3-misere", "4x4-misere"]; also &["1x1", "2x2", "2x2-misere"]
+}
+
 impl Game for TacTix {
-    fn id(&self) -> &'static str {
-        "tactix"
-    }
-    fn name(&self) -> &'static str {
-        "Tac Tix"
-    }
+    crate::declared!(ENTRY, Small);
     fn variant(&self) -> String {
         format!("{0}x{0}{1}", self.n, if self.misere { "-misere" } else { "" })
     }
     fn variant_description(&self) -> String {
         let last = if self.misere { "loses (misère)" } else { "wins (normal play)" };
         format!("A {0}x{0} square of coins; taking the last coin {last}", self.n)
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
     }
     fn start(&self) -> Position {
         Self::code((1 << (self.n * self.n)) - 1, false)

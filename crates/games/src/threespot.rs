@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
     AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, Value,
+    Position, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -71,13 +71,6 @@ impl Default for ThreeSpot {
     }
 }
 
-impl ThreeSpot {
-    /// The game: its one variant is `regular`.
-    pub fn from_variant(variant: &str) -> Result<ThreeSpot, String> {
-        crate::only_regular(variant)
-    }
-}
-
 /// A position's parts: the places of blue's, red's and white's pieces, the scores (blue's, red's)
 /// and the player to move (0 blue).
 #[derive(Clone, Copy)]
@@ -116,19 +109,11 @@ impl ThreeSpot {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! { ENTRY = ThreeSpot, "threespot.rs", "threespot", "3-Spot" }
+
 impl Game for ThreeSpot {
-    fn id(&self) -> &'static str {
-        "threespot"
-    }
-    fn name(&self) -> &'static str {
-        "3-Spot"
-    }
-    fn variant(&self) -> String {
-        "regular".into()
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
-    }
+    crate::declared!(ENTRY, Small);
     fn start(&self) -> Position {
         self.parse_position("---/rwb/rwb 0 0 b").expect("the start is legal")
     }
@@ -239,11 +224,6 @@ impl Tiers for ThreeSpot {
 impl Symmetry for ThreeSpot {
     fn symmetry_count(&self) -> usize {
         self.symmetries.len()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        let mut images = Vec::new();
-        self.symmetry_images(p, &mut images);
-        images.into_iter().min().expect("the identity")
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let s = Parts::of(p);

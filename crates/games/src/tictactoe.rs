@@ -6,7 +6,7 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, SizeClass,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
     Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
@@ -24,13 +24,6 @@ impl Default for TicTacToe {
     fn default() -> Self {
         let board = Board::grid(3, 3);
         TicTacToe { lines: board.lines(3), symmetries: board.symmetries(&board::SQUARE), board }
-    }
-}
-
-impl TicTacToe {
-    /// The game: its one variant is `regular`.
-    pub fn from_variant(variant: &str) -> Result<TicTacToe, String> {
-        crate::only_regular(variant)
     }
 }
 
@@ -57,19 +50,11 @@ impl TicTacToe {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! { ENTRY = TicTacToe, "tictactoe.rs", "tictactoe", "Tic-Tac-Toe" }
+
 impl Game for TicTacToe {
-    fn id(&self) -> &'static str {
-        "tictactoe"
-    }
-    fn name(&self) -> &'static str {
-        "Tic-Tac-Toe"
-    }
-    fn variant(&self) -> String {
-        "regular".into()
-    }
-    fn size_class(&self) -> SizeClass {
-        SizeClass::Small
-    }
+    crate::declared!(ENTRY, Small);
     fn start(&self) -> Position {
         Position(0)
     }

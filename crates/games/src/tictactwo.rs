@@ -310,15 +310,15 @@ impl TicTacTwo {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = TicTacTwo::from_variant, "tictactwo.rs", "tictactwo", "Tic-Tac-Two";
+    default "regular"; syntax "regular | 3-marks | 2-marks (small versions with fewer marks each)";
+    listed &["regular", "2-marks"]; also &["3-marks"]
+}
+
 impl Game for TicTacTwo {
-    fn id(&self) -> &'static str {
-        "tictactwo"
-    }
-
-    fn name(&self) -> &'static str {
-        "Tic-Tac-Two"
-    }
-
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         if self.marks == MARKS {
             "regular".into()

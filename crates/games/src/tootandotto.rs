@@ -113,13 +113,17 @@ impl TootAndOtto {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = TootAndOtto::from_variant, "tootandotto.rs",
+        "tootandotto", "Toot and Otto";
+    default "4x4"; syntax "regular (6x4) | WxH (columns x rows, 4 to 6 each, at most 24 cells, \
+        a multiple of 4; W*H/4 of each letter per player)";
+    listed &["4x4", "4x5", "5x4"]; also &["regular", "4x6"]
+}
+
 impl Game for TootAndOtto {
-    fn id(&self) -> &'static str {
-        "tootandotto"
-    }
-    fn name(&self) -> &'static str {
-        "Toot and Otto"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         match (self.stacks.cols, self.stacks.rows) {
             (6, 4) => "regular".into(),
@@ -250,11 +254,6 @@ impl Tiers for TootAndOtto {
 impl Symmetry for TootAndOtto {
     fn symmetry_count(&self) -> usize {
         self.column_maps.len()
-    }
-    fn canonical(&self, p: Position) -> Position {
-        let mut images = Vec::with_capacity(2);
-        self.symmetry_images(p, &mut images);
-        images.into_iter().min().unwrap_or(p)
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let counts = p.0 - self.board(p);

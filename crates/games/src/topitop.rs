@@ -455,13 +455,16 @@ impl Topitop {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    ENTRY = Topitop::from_variant, "topitop.rs", "topitop", "Topitop";
+    default "regular";
+    syntax "regular | small (one B, one R, two S, two L; one finished building wins)";
+    listed &["regular", "small"]; also &[]
+}
+
 impl Game for Topitop {
-    fn id(&self) -> &'static str {
-        "topitop"
-    }
-    fn name(&self) -> &'static str {
-        "Topitop"
-    }
+    crate::declared!(ENTRY);
     fn variant(&self) -> String {
         self.variant.into()
     }

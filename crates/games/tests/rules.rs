@@ -18,21 +18,6 @@ fn games() -> &'static [Box<dyn Game>] {
     })
 }
 
-/// A position reached by `steps` random moves (fewer if the game ends).
-fn random_walk(game: &dyn Game, choices: &[usize]) -> Vec<Position> {
-    let mut p = game.start();
-    let mut path = vec![p];
-    for &choice in choices {
-        let moves = game.legal_moves(p);
-        if moves.is_empty() {
-            break;
-        }
-        p = game.do_move(p, moves[choice % moves.len()]);
-        path.push(p);
-    }
-    path
-}
-
 #[test]
 fn konane_starts_match_the_seed() {
     let k = Konane::new(6, 6, KonaneStart::Corner).unwrap();
@@ -102,7 +87,7 @@ proptest! {
             c.dedup();
             c
         };
-        for p in random_walk(game, &choices) {
+        for p in game.walk(&choices) {
             let images = fivefieldkono_images(&game.position_to_string(p));
             let least = images.iter().map(|t| game.parse_position(t).unwrap()).min().unwrap();
             prop_assert_eq!(game.canonical(p), least);

@@ -23,7 +23,7 @@ use perfectplay_core::{Game, GameExt, Tier};
 use perfectplay_db::TierFiles;
 use perfectplay_solve::{NoProgress, Progress, ResultSink, SolveOptions};
 
-use crate::solving;
+use crate::solving::{self, SolveRequest};
 
 /// Messages, each two words: what, and the tier.
 const SOLVE: u64 = 1;
@@ -34,14 +34,11 @@ const TERMINATE: u64 = 4;
 /// Solves `game` into `path` as [`solving::solve_into`] does, with the tiers shared out over the
 /// ranks of the MPI run. Every rank calls it; rank 0 writes the summary to `out`.
 pub fn solve_into(
-    game: &dyn Game,
-    path: &Path,
-    options: SolveOptions,
-    force: bool,
-    analysis: bool,
+    job: SolveRequest<'_>,
     progress: &dyn Progress,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<()> {
+    let SolveRequest { game, path, options, force, analysis } = job;
     if !game.space().is_tiered() {
         bail!("--mpi: {} is not solved by tiers; solve it without --mpi", game.id());
     }
@@ -80,7 +77,7 @@ pub fn solve_into(
     }
     // Every tier has its file now (or, with one rank, is solved here): the database from them.
     let force = force && size == 1;
-    solving::solve_into(game, path, options, force, analysis, progress, out)?;
+    solving::solve_into(SolveRequest { game, path, options, force, analysis }, progress, out)?;
     out(format!("mpi:        {size} ranks, {:.2} s in all", started.elapsed().as_secs_f64()))?;
     Ok(())
 }
@@ -110,11 +107,9 @@ fn work(
         match message[..] {
             [SOLVE, tier] => {
                 let tier = Tier(tier as u32);
-                let only = SolveOptions { only: Some(vec![tier]), ..options.clone() };
-                let solved =
-                    solving::solve_into(game, path, only, false, false, &NoProgress, &mut |_| {
-                        Ok(())
-                    });
+                let options = SolveOptions { only: Some(vec![tier]), ..options.clone() };
+                let job = SolveRequest { game, path, options, force: false, analysis: false };
+                let solved = solving::solve_into(job, &NoProgress, &mut |_| Ok(()));
                 let report = match solved {
                     Ok(()) => SOLVED,
                     Err(e) => {

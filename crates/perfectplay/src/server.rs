@@ -7,9 +7,8 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use axum::extract::{Path as UrlPath, Query, State};
@@ -17,131 +16,35 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use perfectplay_core::{Game, GameExt, Position, SizeClass};
+use perfectplay_core::{Game, GameExt, Position};
 use perfectplay_db::Fetch;
-use perfectplay_solve::SolveOptions;
 use serde_json::{json, Value as JsonValue};
 
 mod solves;
+mod variant;
 
 use crate::live::{Answer, LiveSearches};
 use crate::oracle::{Oracle, Source, Stored};
 use crate::store::Store;
 use crate::uwapi;
 use solves::{start_solve, SolveJob};
-
-/// Decoded database blocks the server keeps per variant, at least: 256 MiB holds 5,400 of Five
-/// Field Kono's 36,292 blocks (a sixth of the file). See [`cache_budget`].
-const SERVER_CACHE_BYTES: usize = 256 << 20;
-
-/// The block cache of a database file of `file_len` bytes: twice the file (blocks decode to
-/// about three times their compressed size), at least [`SERVER_CACHE_BYTES`] and at most a
-/// quarter of the machine's memory. A large game's answer reads a block per child (Nine Men's
-/// Morris: about 25, spread over a 9.8 GB file), and a miss costs a whole block's decode.
-fn cache_budget(file_len: u64) -> usize {
-    let memory = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-            line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kib| kib << 10)
-        })
-        .unwrap_or(0);
-    let wanted = file_len.saturating_mul(2).min(memory / 4);
-    usize::try_from(wanted).unwrap_or(usize::MAX).max(SERVER_CACHE_BYTES)
-}
-
-/// One variant and where its answers come from.
-struct Variant {
-    game: &'static dyn Game,
-    /// Where its database is (or will be, once solved from the page).
-    path: PathBuf,
-    /// The data directory it lives in.
-    store: Store,
-    answers: RwLock<Answers>,
-    /// The Image AutoGUI data as the API sends it, built once.
-    theme: Option<JsonValue>,
-    /// How its AutoGUI maps onto GamesmanUni's.
-    map: uwapi::Mapping,
-    /// Whether some moves come in parts.
-    multipart: bool,
-}
-
-/// A variant's answers: ready, not solved, or being solved in the background.
-enum Answers {
-    /// From a database or a solve in memory (`source`: "database" or "memory").
-    Ready { oracle: Arc<Oracle<'static>>, source: &'static str },
-    /// Not solved; `command` solves it from a shell, or the page asks the server to.
-    Unsolved { command: String, failed: Option<String> },
-    /// Queued for, or in, the server's one background solve at a time.
-    Solving(Arc<SolveJob>),
-}
-
-impl Variant {
-    fn status(&self) -> &'static str {
-        match &*self.answers.read().unwrap_or_else(|e| e.into_inner()) {
-            Answers::Ready { .. } => "solved",
-            Answers::Unsolved { .. } => "unsolved",
-            Answers::Solving(job) => {
-                if job.is_started() {
-                    "solving"
-                } else {
-                    "queued"
-                }
-            }
-        }
-    }
-
-    /// The status fields of the listings: `status`, `source`, and `solveCommand`, `solveError`
-    /// or `solving` (the progress) where they apply.
-    fn status_json(&self, o: &mut JsonValue) {
-        self.refresh();
-        o["status"] = json!(self.status());
-        let answers = self.answers.read().unwrap_or_else(|e| e.into_inner());
-        let elsewhere = match &*answers {
-            Answers::Unsolved { .. } => self.solved_elsewhere(),
-            _ => None,
-        };
-        if let Some(holder) = elsewhere {
-            o["status"] = json!("solving");
-            o["source"] = json!("unsolved");
-            o["solving"] = self.elsewhere_json(&holder);
-            return;
-        }
-        match &*answers {
-            Answers::Ready { source, .. } => o["source"] = json!(source),
-            Answers::Unsolved { command, failed } => {
-                o["source"] = json!("unsolved");
-                o["solveCommand"] = json!(command);
-                if let Some(e) = failed {
-                    o["solveError"] = json!(e);
-                }
-            }
-            Answers::Solving(job) => {
-                o["source"] = json!("unsolved");
-                o["solving"] = job.status_json();
-            }
-        }
-    }
-
-    fn oracle(&self) -> Option<Arc<Oracle<'static>>> {
-        self.refresh();
-        match &*self.answers.read().unwrap_or_else(|e| e.into_inner()) {
-            Answers::Ready { oracle, .. } => Some(oracle.clone()),
-            _ => None,
-        }
-    }
-}
+use variant::{open_database, Answers, Variant};
 
 struct GameEntry {
     id: &'static str,
     name: &'static str,
     default_variant: &'static str,
+    /// The listed variants.
     variants: Vec<(String, Variant)>,
+    /// Variants asked for by name that are not listed, made on first request.
+    unlisted: Mutex<Vec<(String, &'static Variant)>>,
 }
 
 /// What the handlers share.
 pub struct AppState {
     games: Vec<GameEntry>,
+    /// The data directory.
+    store: Store,
     /// Held by the one background solve running.
     solving: Mutex<()>,
     /// The live searches of games searched rather than solved.
@@ -163,55 +66,22 @@ impl AppState {
             let mut variants = Vec::new();
             for &v in entry.listed_variants {
                 let game: &'static dyn Game = Box::leak(entry.variant(Some(v))?);
-                let (theme, map) = match game.image_autogui() {
-                    Some(t) => {
-                        let (json, map) = uwapi::theme(game, &t);
-                        (Some(json), map)
-                    }
-                    None => (None, uwapi::Mapping::default()),
-                };
-                let path = store.path(game);
-                let answers = if let Some(oracle) = open_database(game, store)? {
-                    Answers::Ready { oracle: Arc::new(oracle), source: "database" }
-                } else if Oracle::searched_live(game) {
-                    Answers::Ready { oracle: Arc::new(Oracle::live(game)), source: "live" }
-                } else if game.size_class() == SizeClass::Small {
-                    let started = Instant::now();
-                    let oracle = Oracle::solve_quietly(game, SolveOptions::default())?;
-                    if log {
-                        eprintln!(
-                            "solved {} {} in memory ({:.2} s)",
-                            game.id(),
-                            v,
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                    Answers::Ready { oracle: Arc::new(oracle), source: "memory" }
-                } else {
-                    let command = format!("perfectplay solve {} --variant {v}", game.id());
-                    Answers::Unsolved { command, failed: None }
-                };
-                variants.push((
-                    v.to_string(),
-                    Variant {
-                        game,
-                        path,
-                        store: store.clone(),
-                        answers: RwLock::new(answers),
-                        theme,
-                        map,
-                        multipart: game.is_multipart(),
-                    },
-                ));
+                variants.push((v.to_string(), Variant::load(store, game, log)?));
             }
             games.push(GameEntry {
                 id: entry.id,
                 name: entry.name,
                 default_variant: entry.default_variant,
                 variants,
+                unlisted: Mutex::new(Vec::new()),
             });
         }
-        Ok(AppState { games, solving: Mutex::new(()), live: LiveSearches::default() })
+        Ok(AppState {
+            games,
+            store: store.clone(),
+            solving: Mutex::new(()),
+            live: LiveSearches::default(),
+        })
     }
 
     fn game(&self, id: &str) -> Result<&GameEntry, ApiError> {
@@ -226,25 +96,27 @@ impl AppState {
         })
     }
 
+    /// A variant by its name: a listed one, else any other the game accepts (made, and solved
+    /// in memory if it is small, on its first request), as the command line accepts it.
     fn variant(&self, game: &str, variant: &str) -> Result<&Variant, ApiError> {
         let g = self.game(game)?;
-        g.variants.iter().find(|(id, _)| id == variant).map(|(_, v)| v).ok_or_else(|| {
-            ApiError::not_found(
-                format!("unknown variant {variant:?} of {game}"),
-                format!(
-                    "one of: {}",
-                    g.variants.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-            )
-        })
+        if let Some((_, v)) = g.variants.iter().find(|(id, _)| id == variant) {
+            return Ok(v);
+        }
+        let mut unlisted = g.unlisted.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, v)) = unlisted.iter().find(|(id, _)| id == variant) {
+            return Ok(v);
+        }
+        let made = perfectplay_games::lookup(game, Some(variant)).map_err(|e| {
+            ApiError::not_found(format!("unknown variant {variant:?} of {game}"), e.to_string())
+        })?;
+        let made: &'static dyn Game = Box::leak(made);
+        let v = Variant::load(&self.store, made, false).map_err(|e| ApiError::internal(&e))?;
+        // Made once: a variant is kept for the server's life, as the listed ones are.
+        let v: &'static Variant = Box::leak(Box::new(v));
+        unlisted.push((variant.to_string(), v));
+        Ok(v)
     }
-}
-
-/// A variant's answers from its database, opened with the server's block cache; `None` where it
-/// has none.
-fn open_database(game: &'static dyn Game, store: &Store) -> Result<Option<Oracle<'static>>> {
-    let db = store.database_cached(game, cache_budget)?;
-    Ok(db.map(|db| Oracle::from_database(game, db)))
 }
 
 /// An error answer: a status and `{"error": ..., "expected": ...}`.
@@ -381,12 +253,15 @@ async fn bounded(request: axum::extract::Request, next: axum::middleware::Next) 
 async fn health(State(s): Shared) -> Json<JsonValue> {
     let (running, waiting) = s.live.load();
     let (mut cached, mut budget) = (0usize, 0usize);
-    for (_, v) in s.games.iter().flat_map(|g| &g.variants) {
-        if let Answers::Ready { oracle, .. } = &*v.answers.read().unwrap_or_else(|e| e.into_inner())
-        {
-            if let Source::Disk(db) = oracle.source() {
-                let (bytes, most) = db.cache_bytes();
-                (cached, budget) = (cached + bytes, budget + most);
+    for g in &s.games {
+        let unlisted = g.unlisted.lock().unwrap_or_else(|e| e.into_inner());
+        for v in g.variants.iter().map(|(_, v)| v).chain(unlisted.iter().map(|&(_, v)| v)) {
+            let answers = v.answers.read().unwrap_or_else(|e| e.into_inner());
+            if let Answers::Ready { oracle, .. } = &*answers {
+                if let Source::Disk(db) = oracle.source() {
+                    let (bytes, most) = db.cache_bytes();
+                    (cached, budget) = (cached + bytes, budget + most);
+                }
             }
         }
     }
@@ -766,22 +641,4 @@ pub fn serve(store: &Store, port: u16) -> Result<()> {
         }
         Ok(())
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_block_cache_grows_with_the_file_up_to_a_quarter_of_memory() {
-        assert_eq!(cache_budget(1 << 20), SERVER_CACHE_BYTES);
-        let big = cache_budget(1 << 34);
-        assert!(big >= SERVER_CACHE_BYTES);
-        if let Some(kib) = std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|m| m.lines().next()?.split_whitespace().nth(1)?.parse::<usize>().ok())
-        {
-            assert!(big <= (kib << 10) / 4 || big == SERVER_CACHE_BYTES, "{big}");
-        }
-    }
 }

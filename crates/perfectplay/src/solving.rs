@@ -13,17 +13,23 @@ use perfectplay_solve::{Progress, SolveOptions};
 /// The most tiers the summary names as read back; the others are counted.
 const RESUMED_NAMED: usize = 12;
 
-/// Solves `game` into the database at `path` (with `options.only`, only those tiers into the
-/// tier files), reporting each summary line to `out` as it is known.
+/// A solve to run: `game` into the database at `path` (with `options.only`, only those tiers
+/// into the tier files), from nothing where `force`, with the analysis stored where `analysis`.
+pub struct SolveRequest<'a> {
+    pub game: &'a dyn Game,
+    pub path: &'a Path,
+    pub options: SolveOptions,
+    pub force: bool,
+    pub analysis: bool,
+}
+
+/// Runs a solve ([`SolveRequest`]), reporting each summary line to `out` as it is known.
 pub fn solve_into(
-    game: &dyn Game,
-    path: &Path,
-    options: SolveOptions,
-    force: bool,
-    analysis: bool,
+    job: SolveRequest<'_>,
     progress: &dyn Progress,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<()> {
+    let SolveRequest { game, path, options, force, analysis } = job;
     let started = Instant::now();
     let only = options.only.clone();
     // Without an analysis nothing reads the solution but the start's value: the solve holds

@@ -166,6 +166,30 @@ fn every_error_is_json_saying_what_was_expected() {
     }
 }
 
+/// A variant the game accepts that is not listed is served as the command line would serve it:
+/// a small one solved in memory on its first request (Chomp 5x2), a large one unsolved with the
+/// command that solves it (Konane 7x8); it stays out of the listings.
+#[test]
+fn a_variant_not_listed_is_served_as_the_command_line_accepts_it() {
+    let server = Server::start("unlisted");
+    let (status, body) = server.get("/api/chomp/5x2/");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["id"], "5x2");
+    let (status, body) = server.get("/api/chomp/5x2/positions/?p=start");
+    assert_eq!(status, 200, "{body}");
+    check_position(&server, "chomp", "5x2", &body);
+    // Asked again, the same variant answers (made once).
+    let (again, _) = server.get("/api/chomp/5x2/positions/?p=start");
+    assert_eq!(again, 200);
+    let (status, body) = server.get("/api/konane/7x8-corner/positions/?p=start");
+    assert_eq!(status, 404, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("not solved yet"), "{body}");
+    let (_, game) = server.get("/api/chomp/?all");
+    let listed: Vec<&str> =
+        game["variants"].as_array().unwrap().iter().map(|v| v["id"].as_str().unwrap()).collect();
+    assert!(!listed.contains(&"5x2"), "{listed:?}");
+}
+
 /// Random and mutated position strings: every answer is 200 with a consistent body, or a 4xx
 /// JSON error; the server never fails or goes away.
 #[test]

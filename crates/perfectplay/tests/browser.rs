@@ -114,27 +114,7 @@ fn tictactoe_played_by_clicking_matches_the_api() {
 
         // One button per move, colored by the move's value.
         let api_moves = api["moves"].as_array().unwrap();
-        let mut buttons = eval(&tab, BUTTONS).as_array().unwrap().clone();
-        assert_eq!(buttons.len(), api_moves.len(), "{position}");
-        buttons.sort_by_key(|b| b["move"].as_str().unwrap().to_string());
-        let mut expected: Vec<&Value> = api_moves.iter().collect();
-        expected.sort_by_key(|m| m["move"].as_str().unwrap().to_string());
-        for (b, m) in buttons.iter().zip(&expected) {
-            assert_eq!(b["move"], m["move"]);
-            assert_eq!(b["value"], m["moveValue"], "{position} {}", m["move"]);
-            assert_eq!(
-                b["fill"],
-                color(m["moveValue"].as_str().unwrap()),
-                "{position} {}",
-                m["move"]
-            );
-            // The remoteness is on the button, not only in a hover title.
-            assert_eq!(b["label"], label(m).as_str(), "{position} {}", m["move"]);
-            // Worse moves of a value are paler, by their delta remoteness.
-            let delta = m["deltaRemoteness"].as_f64().unwrap();
-            let opacity = b["opacity"].as_f64().unwrap();
-            assert_eq!(delta == 0.0, opacity == 1.0, "{position} {}: {opacity}", m["move"]);
-        }
+        assert_move_buttons(&tab, api_moves, &position);
         // The moves list says who made each move.
         let played = eval(&tab, MOVES_PLAYED);
         assert_eq!(played.as_array().unwrap().len(), turn, "{played}");
@@ -176,34 +156,59 @@ fn tictactoe_played_by_clicking_matches_the_api() {
     // The final position is marked with its result, and nothing is live.
     assert_eq!(eval(&tab, "document.getElementById('final').dataset.winner"), "X");
     assert_eq!(eval(&tab, LIVE), 0);
-    let played = values.len();
+    undo_redo_and_the_computer(&server, &tab, values.len());
+}
 
+/// One button per move of `api_moves`, each with the move's value, color, remoteness label and
+/// paleness by its delta remoteness.
+fn assert_move_buttons(tab: &Tab, api_moves: &[Value], position: &str) {
+    let mut buttons = eval(tab, BUTTONS).as_array().unwrap().clone();
+    assert_eq!(buttons.len(), api_moves.len(), "{position}");
+    buttons.sort_by_key(|b| b["move"].as_str().unwrap().to_string());
+    let mut expected: Vec<&Value> = api_moves.iter().collect();
+    expected.sort_by_key(|m| m["move"].as_str().unwrap().to_string());
+    for (b, m) in buttons.iter().zip(&expected) {
+        assert_eq!(b["move"], m["move"]);
+        assert_eq!(b["value"], m["moveValue"], "{position} {}", m["move"]);
+        assert_eq!(b["fill"], color(m["moveValue"].as_str().unwrap()), "{position} {}", m["move"]);
+        // The remoteness is on the button, not only in a hover title.
+        assert_eq!(b["label"], label(m).as_str(), "{position} {}", m["move"]);
+        // Worse moves of a value are paler, by their delta remoteness.
+        let delta = m["deltaRemoteness"].as_f64().unwrap();
+        let opacity = b["opacity"].as_f64().unwrap();
+        assert_eq!(delta == 0.0, opacity == 1.0, "{position} {}: {opacity}", m["move"]);
+    }
+}
+
+/// After a played game of `played` positions: undo and redo walk the history; restarted
+/// against the computer as O, it answers with one of its best moves, and undo takes back both.
+fn undo_redo_and_the_computer(server: &Server, tab: &Tab, played: usize) {
     // Undo and redo walk the history.
     tab.find_element("#undo").unwrap().click().unwrap();
-    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(played - 1));
-    assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("X should win in 1"));
+    wait_for(tab, &format!("{POINTS}.length"), &Value::from(played - 1));
+    assert!(eval(tab, PREDICTION).as_str().unwrap().starts_with("X should win in 1"));
     tab.find_element("#redo").unwrap().click().unwrap();
-    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(played));
+    wait_for(tab, &format!("{POINTS}.length"), &Value::from(played));
 
     // Restart, and the computer answers as O with one of its best moves.
     tab.find_element("#restart").unwrap().click().unwrap();
-    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(1));
+    wait_for(tab, &format!("{POINTS}.length"), &Value::from(1));
     tab.evaluate("(() => { const s = document.getElementById('p2'); s.value = 'computer'; s.dispatchEvent(new Event('change')); return 1; })()", false).unwrap();
     tab.find_element("#board .move[data-move=\"a1\"]").unwrap().click().unwrap();
     // While the computer is to move nothing is live, and the page says it is thinking.
     wait_for(
-        &tab,
+        tab,
         &format!("[{LIVE}, {PREDICTION}.startsWith('O (computer) is thinking')]"),
         &serde_json::json!([0, true]),
     );
-    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(3));
-    assert!(eval(&tab, LIVE).as_u64().unwrap() > 0);
+    wait_for(tab, &format!("{POINTS}.length"), &Value::from(3));
+    assert!(eval(tab, LIVE).as_u64().unwrap() > 0);
     let (_, after) = server.get("/api/tictactoe/regular/positions/?p=x--------");
     let best = &after["moves"][0];
-    let reply = eval(&tab, PIECES);
+    let reply = eval(tab, PIECES);
     assert_eq!(reply.as_str().unwrap().len(), 2);
     assert_eq!(
-        eval(&tab, PREDICTION).as_str().unwrap(),
+        eval(tab, PREDICTION).as_str().unwrap(),
         format!(
             "X should {} in {}.",
             parent(best["moveValue"].as_str().unwrap()),
@@ -212,11 +217,11 @@ fn tictactoe_played_by_clicking_matches_the_api() {
     );
     // Undo against the computer takes back its reply and your move together; redo replays both.
     tab.find_element("#undo").unwrap().click().unwrap();
-    wait_for(&tab, &format!("[{POINTS}.length, {PIECES}]"), &serde_json::json!([1, ""]));
-    assert_eq!(eval(&tab, LIVE), 9);
+    wait_for(tab, &format!("[{POINTS}.length, {PIECES}]"), &serde_json::json!([1, ""]));
+    assert_eq!(eval(tab, LIVE), 9);
     tab.find_element("#redo").unwrap().click().unwrap();
-    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(3));
-    assert_eq!(eval(&tab, PIECES).as_str().unwrap(), reply.as_str().unwrap());
+    wait_for(tab, &format!("{POINTS}.length"), &Value::from(3));
+    assert_eq!(eval(tab, PIECES).as_str().unwrap(), reply.as_str().unwrap());
 }
 
 fn parent(v: &str) -> &str {

@@ -49,70 +49,15 @@ pub fn analyze_counting<G: Game + ?Sized>(
         game.symmetry_images(game.start(), &mut images);
         !images.is_empty() && images.iter().all(|&q| q == game.start())
     };
-    // Per value: positions, and (when `orbits`) the sum of their distinct symmetric images.
-    let count_tier = |positions: &SortedPositions,
-                      canonical: bool,
-                      orbits: bool|
-     -> Result<Vec<(ValueRemoteness, u64, u64)>, SolveError> {
-        const CHUNK: usize = 1 << 14;
-        let missing = AtomicBool::new(false);
-        let counts = (0..positions.len().div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|chunk| {
-                let mut local: BTreeMap<u16, (u64, u64)> = BTreeMap::new();
-                let mut images = Vec::new();
-                let mut keys = Vec::with_capacity(CHUNK);
-                let end = ((chunk + 1) * CHUNK).min(positions.len());
-                positions.keys_into(chunk * CHUNK..end, &mut keys);
-                for &p in &keys {
-                    let p = perfectplay_core::Position(p);
-                    let vr = if canonical {
-                        solution.get_stored(game, p)
-                    } else {
-                        solution.get(game, p)
-                    };
-                    let orbit = if orbits {
-                        images.clear();
-                        game.symmetry_images(p, &mut images);
-                        images.sort_unstable();
-                        images.dedup();
-                        images.len() as u64
-                    } else {
-                        1
-                    };
-                    match vr {
-                        Some(vr) => {
-                            let e = local.entry(vr.to_bits()).or_default();
-                            e.0 += 1;
-                            e.1 += orbit;
-                        }
-                        None => missing.store(true, Ordering::Relaxed),
-                    }
-                }
-                local
-            })
-            .reduce(BTreeMap::new, |mut a, b| {
-                for (k, (n, w)) in b {
-                    let e = a.entry(k).or_default();
-                    e.0 += n;
-                    e.1 += w;
-                }
-                a
-            });
-        if missing.load(Ordering::Relaxed) {
-            return Err(SolveError::ChildNotSolved { position: perfectplay_core::Position(0) });
-        }
-        Ok(counts
-            .into_iter()
-            .filter_map(|(k, (n, w))| Some((ValueRemoteness::from_bits(k)?, n, w)))
-            .collect())
+    let tier_counts = |positions: &SortedPositions, canonical: bool, orbits: bool| {
+        count_tier(game, solution, positions, canonical, orbits)
     };
     let canonicalize = solution.is_canonical();
     if sparse && (canonicalize || !has_symmetry) {
         // The solution holds exactly the canonical reachable positions.
         for t in solution.tiers() {
             if let TierSpace::Sorted(s) = &t.space {
-                for (vr, n, orbits) in count_tier(s, true, closed)? {
+                for (vr, n, orbits) in tier_counts(s, true, closed)? {
                     let all = if !has_symmetry {
                         n
                     } else if closed {
@@ -138,7 +83,7 @@ pub fn analyze_counting<G: Game + ?Sized>(
         return Ok(analysis);
     } else {
         discover_tiers(game, has_symmetry, progress, |_, s| {
-            for (vr, n, _) in count_tier(&s, false, false)? {
+            for (vr, n, _) in tier_counts(&s, false, false)? {
                 analysis.add(vr, if has_symmetry { 0 } else { n }, n);
             }
             Ok::<(), SolveError>(())
@@ -146,13 +91,74 @@ pub fn analyze_counting<G: Game + ?Sized>(
     }
     if has_symmetry && !(closed && canonicalize) {
         discover_tiers(game, false, progress, |_, s| {
-            for (vr, n, _) in count_tier(&s, false, false)? {
+            for (vr, n, _) in tier_counts(&s, false, false)? {
                 analysis.add(vr, n, 0);
             }
             Ok::<(), SolveError>(())
         })?;
     }
     Ok(analysis)
+}
+
+/// Per value, the positions of a sorted tier (their stored values where `canonical`, else each
+/// position's through its canonical form) and, where `orbits`, the sum of their distinct
+/// symmetric images.
+fn count_tier<G: Game + ?Sized>(
+    game: &G,
+    solution: &Solution,
+    positions: &SortedPositions,
+    canonical: bool,
+    orbits: bool,
+) -> Result<Vec<(ValueRemoteness, u64, u64)>, SolveError> {
+    const CHUNK: usize = 1 << 14;
+    let missing = AtomicBool::new(false);
+    let counts = (0..positions.len().div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let mut local: BTreeMap<u16, (u64, u64)> = BTreeMap::new();
+            let mut images = Vec::new();
+            let mut keys = Vec::with_capacity(CHUNK);
+            let end = ((chunk + 1) * CHUNK).min(positions.len());
+            positions.keys_into(chunk * CHUNK..end, &mut keys);
+            for &p in &keys {
+                let p = perfectplay_core::Position(p);
+                let vr =
+                    if canonical { solution.get_stored(game, p) } else { solution.get(game, p) };
+                let orbit = if orbits {
+                    images.clear();
+                    game.symmetry_images(p, &mut images);
+                    images.sort_unstable();
+                    images.dedup();
+                    images.len() as u64
+                } else {
+                    1
+                };
+                match vr {
+                    Some(vr) => {
+                        let e = local.entry(vr.to_bits()).or_default();
+                        e.0 += 1;
+                        e.1 += orbit;
+                    }
+                    None => missing.store(true, Ordering::Relaxed),
+                }
+            }
+            local
+        })
+        .reduce(BTreeMap::new, |mut a, b| {
+            for (k, (n, w)) in b {
+                let e = a.entry(k).or_default();
+                e.0 += n;
+                e.1 += w;
+            }
+            a
+        });
+    if missing.load(Ordering::Relaxed) {
+        return Err(SolveError::ChildNotSolved { position: perfectplay_core::Position(0) });
+    }
+    Ok(counts
+        .into_iter()
+        .filter_map(|(k, (n, w))| Some((ValueRemoteness::from_bits(k)?, n, w)))
+        .collect())
 }
 
 /// Per value, the positions of a tier and their symmetry classes (distinct canonical forms): the

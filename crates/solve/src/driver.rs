@@ -49,57 +49,15 @@ pub fn solve<G: Game + ?Sized>(
 ) -> Result<Solution, SolveError> {
     let canonicalize = options.canonicalize && game.symmetry_count() > 1;
     let mut solution = Solution::new(canonicalize);
-    let one_tier = matches!(game.space(), PositionSpace::Dense { .. });
-    let spaces: Vec<(Tier, TierSpace)> = match game.space() {
-        PositionSpace::Dense { size } => {
-            if game.tier(game.start()) != Tier(0) {
-                return Err(SolveError::DenseWithTiers);
-            }
-            vec![(Tier(0), TierSpace::Dense { size })]
-        }
-        PositionSpace::Tiered(_) => {
-            if !canonicalize && game.symmetry_count() > 1 {
-                return Err(SolveError::NeedsSymmetry { game: game.id().to_string() });
-            }
-            game.tiers()
-                .into_iter()
-                .map(|t| (t, TierSpace::Dense { size: game.tier_size(t) }))
-                .collect()
-        }
-        PositionSpace::Sparse(_) => {
-            let mut tiers = Vec::new();
-            discover::discover_tiers(game, canonicalize, progress, |t, s| {
-                tiers.push((t, TierSpace::Sorted(s)));
-                Ok::<(), SolveError>(())
-            })?;
-            tiers.reverse();
-            tiers
-        }
-    };
+    let spaces = tier_spaces(game, canonicalize, progress)?;
     let chosen = |t: &Tier| options.only.as_ref().is_none_or(|only| only.contains(t));
     let total: u64 = spaces.iter().filter(|(t, _)| chosen(t)).map(|(_, s)| s.len()).sum();
     let (mut done, mut solved_here) = (0u64, 0u64);
     let overall = std::time::Instant::now();
-    let order: Vec<Tier> = spaces.iter().map(|(t, _)| *t).collect();
+    let tiers = spaces.len();
+    let one_tier = matches!(game.space(), PositionSpace::Dense { .. });
     let tiered = game.space().is_tiered();
-    // Whether a solved tier is still a child of a tier from `from` on (tiered games declare their
-    // child tiers; other games' children may lie in any lower tier, so nothing is dropped): the
-    // last position in `order` of a tier that lists each tier as a child, counted once.
-    let mut last_parent: Vec<Option<usize>> = Vec::new();
-    if tiered {
-        for (k, &t) in order.iter().enumerate() {
-            for c in game.child_tiers(t) {
-                let c = c.0 as usize;
-                if last_parent.len() <= c {
-                    last_parent.resize(c + 1, None);
-                }
-                last_parent[c] = Some(k);
-            }
-        }
-    }
-    let needed_by = |tier: Tier, from: usize| {
-        !tiered || last_parent.get(tier.0 as usize).copied().flatten().is_some_and(|k| k >= from)
-    };
+    let parents = LastParents::new(game, spaces.iter().map(|(t, _)| *t));
     // Under a memory limit, for chosen tiers, or without `hold_all`, with a sink that keeps tiers,
     // the solve holds only what the tiers in progress need ("lean").
     let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
@@ -124,43 +82,11 @@ pub fn solve<G: Game + ?Sized>(
             }
             // Under a bound, only the child tiers stay; without one, every tier a tier still to
             // solve needs.
-            let children = game.child_tiers(tier);
-            let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
-            for t in held {
-                if !children.contains(&t) && (bounded || !needed_by(t, k)) {
-                    solution.evict(t);
-                }
-            }
-            for &c in &children {
-                // Under a memory limit, only the part of a child tier this tier's moves reach.
-                let window = options.memory_limit.and_then(|_| game.child_window(tier, c));
-                if solution.tier(c).is_some() && !solution.covers(c, window.as_ref()) {
-                    solution.evict(c);
-                }
-                if solution.tier(c).is_none() {
-                    let back = sink.reload(c).map_err(SolveError::Sink)?.ok_or_else(|| {
-                        SolveError::Sink(
-                            format!(
-                                "tier {} is needed by tier {name} but could not be read back; \
-                                 solve again to redo it",
-                                game.tier_name(c)
-                            )
-                            .into(),
-                        )
-                    })?;
-                    solution.push(back);
-                    if let Some(w) = window.clone() {
-                        solution.cut(c, w);
-                    }
-                    if let Some(limit) = options.memory_limit {
-                        // Read back whole, it may need packing before the next is read.
-                        let own = retrograde::bytes_needed(game, tier, &space);
-                        solution.fit(own, limit, &name, progress);
-                    }
-                } else if let Some(w) = window {
-                    solution.cut(c, w);
-                }
-            }
+            let needed = |t: Tier| !bounded && parents.needed_by(t, k);
+            let fit = options
+                .memory_limit
+                .map(|limit| (retrograde::bytes_needed(game, tier, &space), limit));
+            hold_children(game, tier, &mut solution, sink, needed, fit, progress)?;
         } else if let Some(sink) = sink.as_deref_mut() {
             if let Some(kept) = sink.resume(tier).map_err(SolveError::Sink)? {
                 progress.note(&format!("tier {name}: finished by an earlier solve, read back"));
@@ -170,11 +96,10 @@ pub fn solve<G: Game + ?Sized>(
             }
         }
         if let Some(limit) = options.memory_limit {
-            let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
             if keeps && !lean {
                 let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
                 for t in held {
-                    if !needed_by(t, k) {
+                    if !parents.needed_by(t, k) {
                         solution.evict(t);
                     }
                 }
@@ -187,37 +112,8 @@ pub fn solve<G: Game + ?Sized>(
             }
         }
         let started = std::time::Instant::now();
-        let values = {
-            let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
-            let child_values: Vec<(Tier, u64, &TierValues)> = game
-                .child_tiers(tier)
-                .into_iter()
-                .filter_map(|c| solution.held(c).map(|(first, s)| (c, first, &s.values)))
-                .collect();
-            let kernel = game.kernel().filter(|_| tiered && canonicalize);
-            // One-byte cells hold 127 codes: children that already use nearly as many make a
-            // one-byte attempt unlikely to finish.
-            let start_wide = game.child_tiers(tier).iter().any(|&c| {
-                solution.tier(c).is_some_and(|t| match &t.values {
-                    TierValues::Narrow { dictionary, .. } => dictionary.len() > 100,
-                    TierValues::Packed(p) => p.dictionary.len() > 100,
-                    TierValues::Wide(_) => true,
-                })
-            });
-            let problem = retrograde::TierProblem {
-                game,
-                tier,
-                space: &space,
-                canonicalize,
-                one_tier,
-                external: &lookup,
-                child_values: &child_values,
-                kernel,
-                start_wide,
-            };
-            problem.solve(progress)?
-        };
-        let (values, care) = values;
+        let (values, care) =
+            solve_tier(game, tier, &space, &solution, canonicalize, one_tier, progress)?;
         let mut solved = SolvedTier { tier, space, values, care };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
@@ -225,7 +121,7 @@ pub fn solve<G: Game + ?Sized>(
         solved.care = None;
         done += size;
         solved_here += size;
-        if order.len() > 1 {
+        if tiers > 1 {
             // Time left, at this solve's rate so far per index.
             let elapsed = overall.elapsed().as_secs_f64();
             let left = elapsed / solved_here.max(1) as f64 * (total - done) as f64;
@@ -245,4 +141,163 @@ pub fn solve<G: Game + ?Sized>(
         solution.evict(t);
     }
     Ok(solution)
+}
+
+/// The tiers to solve, lowest first, each with its space: a dense game's one tier, a tiered
+/// game's declared tiers, or a sparse game's tiers as discovered from the start.
+fn tier_spaces<G: Game + ?Sized>(
+    game: &G,
+    canonicalize: bool,
+    progress: &dyn Progress,
+) -> Result<Vec<(Tier, TierSpace)>, SolveError> {
+    Ok(match game.space() {
+        PositionSpace::Dense { size } => {
+            if game.tier(game.start()) != Tier(0) {
+                return Err(SolveError::DenseWithTiers);
+            }
+            vec![(Tier(0), TierSpace::Dense { size })]
+        }
+        PositionSpace::Tiered(_) => {
+            if !canonicalize && game.symmetry_count() > 1 {
+                return Err(SolveError::NeedsSymmetry { game: game.id().to_string() });
+            }
+            game.tiers()
+                .into_iter()
+                .map(|t| (t, TierSpace::Dense { size: game.tier_size(t) }))
+                .collect()
+        }
+        PositionSpace::Sparse(_) => {
+            let mut tiers = Vec::new();
+            discover::discover_tiers(game, canonicalize, progress, |t, s| {
+                tiers.push((t, TierSpace::Sorted(s)));
+                Ok::<(), SolveError>(())
+            })?;
+            tiers.reverse();
+            tiers
+        }
+    })
+}
+
+/// Whether a solved tier is still a child of a tier from a place in the order on (tiered games
+/// declare their child tiers; other games' children may lie in any lower tier, so nothing is
+/// dropped): per tier, the last place in the order of a tier that lists it as a child.
+struct LastParents {
+    tiered: bool,
+    last: Vec<Option<usize>>,
+}
+
+impl LastParents {
+    fn new<G: Game + ?Sized>(game: &G, order: impl Iterator<Item = Tier>) -> LastParents {
+        let tiered = game.space().is_tiered();
+        let mut last: Vec<Option<usize>> = Vec::new();
+        if tiered {
+            for (k, t) in order.enumerate() {
+                for c in game.child_tiers(t) {
+                    let c = c.0 as usize;
+                    if last.len() <= c {
+                        last.resize(c + 1, None);
+                    }
+                    last[c] = Some(k);
+                }
+            }
+        }
+        LastParents { tiered, last }
+    }
+
+    fn needed_by(&self, tier: Tier, from: usize) -> bool {
+        !self.tiered || self.last.get(tier.0 as usize).copied().flatten().is_some_and(|k| k >= from)
+    }
+}
+
+/// A lean solve's holdings before `tier`: held tiers that are not its children are dropped unless
+/// `needed` keeps them; its child tiers are read back from the sink where not held (under a
+/// memory limit, only the window of a child tier the tier's moves reach, packing held tiers to fit
+/// `fit`: the tier's own bytes and the limit).
+fn hold_children<G: Game + ?Sized>(
+    game: &G,
+    tier: Tier,
+    solution: &mut Solution,
+    sink: &mut dyn ResultSink,
+    needed: impl Fn(Tier) -> bool,
+    fit: Option<(u64, u64)>,
+    progress: &dyn Progress,
+) -> Result<(), SolveError> {
+    let name = game.tier_name(tier);
+    let children = game.child_tiers(tier);
+    let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
+    for t in held {
+        if !children.contains(&t) && !needed(t) {
+            solution.evict(t);
+        }
+    }
+    for &c in &children {
+        // Under a memory limit, only the part of a child tier this tier's moves reach.
+        let window = fit.and_then(|_| game.child_window(tier, c));
+        if solution.tier(c).is_some() && !solution.covers(c, window.as_ref()) {
+            solution.evict(c);
+        }
+        if solution.tier(c).is_none() {
+            let back = sink.reload(c).map_err(SolveError::Sink)?.ok_or_else(|| {
+                SolveError::Sink(
+                    format!(
+                        "tier {} is needed by tier {name} but could not be read back; solve \
+                         again to redo it",
+                        game.tier_name(c)
+                    )
+                    .into(),
+                )
+            })?;
+            solution.push(back);
+            if let Some(w) = window.clone() {
+                solution.cut(c, w);
+            }
+            if let Some((own, limit)) = fit {
+                // Read back whole, it may need packing before the next is read.
+                solution.fit(own, limit, &name, progress);
+            }
+        } else if let Some(w) = window {
+            solution.cut(c, w);
+        }
+    }
+    Ok(())
+}
+
+/// One tier solved by the retrograde engine, its child tiers' values taken from `solution`.
+fn solve_tier<G: Game + ?Sized>(
+    game: &G,
+    tier: Tier,
+    space: &TierSpace,
+    solution: &Solution,
+    canonicalize: bool,
+    one_tier: bool,
+    progress: &dyn Progress,
+) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
+    let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
+    let child_values: Vec<(Tier, u64, &TierValues)> = game
+        .child_tiers(tier)
+        .into_iter()
+        .filter_map(|c| solution.held(c).map(|(first, s)| (c, first, &s.values)))
+        .collect();
+    let kernel = game.kernel().filter(|_| game.space().is_tiered() && canonicalize);
+    // One-byte cells hold 127 codes: children that already use nearly as many make a one-byte
+    // attempt unlikely to finish.
+    let start_wide = game.child_tiers(tier).iter().any(|&c| {
+        solution.tier(c).is_some_and(|t| match &t.values {
+            TierValues::Narrow { dictionary, .. } => dictionary.len() > 100,
+            TierValues::Packed(p) => p.dictionary.len() > 100,
+            TierValues::Wide(_) => true,
+        })
+    });
+    let problem = retrograde::TierProblem {
+        game,
+        tier,
+        space,
+        canonicalize,
+        one_tier,
+        external: &lookup,
+        child_values: &child_values,
+        kernel,
+        start_wide,
+    };
+    problem.solve(progress)
 }

@@ -252,169 +252,34 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         } else {
             Vec::new()
         };
-        let collect_edges = !self.game.has_undo_moves();
-        progress
-            .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
-        // Fox and Geese's tiers have a hundred children and more: found by their number.
-        let child_tiers = ChildTiers::new(
-            self.child_values
-                .iter()
-                .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
-                .collect(),
-        );
         // One bit per index, written by each chunk in place.
         let care_words: Vec<AtomicU64> =
             (0..if keeps_care { n.div_ceil(64) } else { 0 }).map(|_| AtomicU64::new(0)).collect();
+        let start = Start {
+            state: State { cells: &cells, codes: &codes, external: &external },
+            // Fox and Geese's tiers have a hundred children and more: found by their number.
+            child_tiers: ChildTiers::new(
+                self.child_values
+                    .iter()
+                    .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
+                    .collect(),
+            ),
+            max_counter,
+            one_byte,
+            collect_edges: !self.game.has_undo_moves(),
+            dense,
+            care_words: keeps_care.then_some(&care_words[..]),
+        };
+        progress
+            .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
         let chunks: Vec<ChunkStart> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|chunk| -> Result<ChunkStart, Fail> {
-                let mut children = Vec::new();
-                let mut locations = Vec::new();
-                let mut cache = KernelCache::default();
-                let mut blocks = BlockCache::default();
-                let mut edges = Vec::new();
-                let mut keys = Vec::with_capacity(CHUNK);
-                let first = (chunk * CHUNK) as u64;
-                let last = (first + CHUNK as u64).min(n as u64);
-                let mut care = [0u64; CHUNK / 64];
-                let positions: Vec<Option<Position>> = if let Some(kernel) = self.kernel {
-                    let mut positions = vec![None; (last - first) as usize];
-                    kernel.tier_positions(self.tier, first, &mut positions);
-                    positions
-                } else if dense {
-                    (first..last).map(|i| self.game.tier_position(self.tier, i)).collect()
-                } else {
-                    self.space.positions_into(first..last, &mut keys);
-                    keys.iter().map(|&k| Some(Position(k))).collect()
-                };
-                for (k, &p) in positions.iter().enumerate() {
-                    let index = first + k as u64;
-                    let i = index as usize;
-                    // Indices that name no position, or a position that is not canonical, are
-                    // placeholders: nothing refers to them.
-                    let p = match p {
-                        Some(p)
-                            if !(dense
-                                && self.canonicalize
-                                && !self.is_canonical(p, index, &mut cache)) =>
-                        {
-                            p
-                        }
-                        _ => {
-                            cells.store(i, DECIDED | DRAW_CODE);
-                            continue;
-                        }
-                    };
-                    if keeps_care {
-                        care[k / 64] |= 1 << (k % 64);
-                    }
-                    if let Some(v) = self.game.primitive(p) {
-                        let vr = ValueRemoteness::new(v, Remoteness(0));
-                        cells.store(i, DECIDED | codes.code(vr));
-                        continue;
-                    }
-                    let mut best: Option<ValueRemoteness> = None;
-                    let mut inside = 0u32;
-                    if let Some(kernel) = self.kernel {
-                        kernel.child_locations_unsorted(p, &mut locations, &mut cache);
-                        children.clear();
-                    } else {
-                        self.children(p, &mut children);
-                        locations.clear();
-                    }
-                    if children.is_empty() && locations.is_empty() {
-                        return Err(SolveError::NoMoves { position: p }.into());
-                    }
-                    let mut best_key = i32::MIN;
-                    for &(child_tier, ci) in &locations {
-                        if child_tier == self.tier {
-                            inside += 1;
-                            if collect_edges {
-                                edges.push((ci, index));
-                            }
-                        } else {
-                            let (key, vr) = child_tiers
-                                .find(child_tier)
-                                .and_then(|c| c.parent_value(ci, &mut blocks))
-                                .ok_or(SolveError::ChildNotSolved { position: p })?;
-                            if key > best_key {
-                                best_key = key;
-                                best = Some(vr);
-                            }
-                        }
-                    }
-                    for &c in &children {
-                        let child_tier = if self.one_tier { self.tier } else { self.game.tier(c) };
-                        if child_tier == self.tier {
-                            inside += 1;
-                            if collect_edges {
-                                let ci = self
-                                    .index(c)
-                                    .ok_or(SolveError::ChildNotSolved { position: c })?;
-                                edges.push((ci, index));
-                            }
-                        } else {
-                            let vr = (self.external)(child_tier, c)
-                                .ok_or(SolveError::ChildNotSolved { position: c })?
-                                .to_parent();
-                            best = Some(best.map_or(vr, |b| b.max(vr)));
-                        }
-                    }
-                    if inside == 0 {
-                        // `children` is non-empty, so `best` is set.
-                        let best = best.unwrap_or(ValueRemoteness::DRAW);
-                        cells.store(i, DECIDED | codes.code(best));
-                        continue;
-                    }
-                    if let Some(b) = best {
-                        match b.value() {
-                            // A tie or draw outside the tier means this position never loses: a
-                            // counter that never reaches zero.
-                            Value::Tie | Value::Draw => inside += 1,
-                            _ => {}
-                        }
-                        // A win or tie is a candidate: read back after initialisation.
-                        // A child outside a tier that declared no child tiers: the game's tiers
-                        // are inconsistent.
-                        external
-                            .get(i)
-                            .ok_or(SolveError::ChildNotSolved { position: p })?
-                            .store(b.to_bits(), Relaxed);
-                    }
-                    if inside > max_counter {
-                        return Err(if one_byte {
-                            Fail::Narrow(NARROW_CHILDREN)
-                        } else {
-                            SolveError::TooManyChildren { position: p }.into()
-                        });
-                    }
-                    cells.store(i, inside as u16);
-                }
-                if keeps_care {
-                    for (k, &word) in care.iter().enumerate() {
-                        if let Some(w) = care_words.get(chunk * (CHUNK / 64) + k) {
-                            w.store(word, Relaxed);
-                        }
-                    }
-                }
-                progress.advance(positions.len() as u64);
-                Ok(edges)
-            })
+            .map(|chunk| self.initialise(&start, chunk, progress))
             .collect::<Result<_, Fail>>()?;
         progress.end();
         if codes.overflow.load(Relaxed) {
             return Err(Fail::Narrow(NARROW_VALUES));
         }
-
-        let mut win_lose = Levels::new(n);
-        let mut ties = Levels::new(n);
-        let mut win_lose_candidates = Levels::new(n);
-        let mut tie_candidates = Levels::new(n);
-        let mut edges = Vec::new();
-        for mut e in chunks {
-            edges.append(&mut e);
-        }
-
         let undecided = (0..cells.len().div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
@@ -424,69 +289,227 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             })
             .sum::<u64>();
         if undecided > 0 {
-            // The sources: positions initialisation decided as wins, losses or ties; and the
-            // candidates: undecided positions whose best external result is a win or a tie.
-            let dictionary = codes.snapshot();
-            let mut sources = 0u64;
-            // A batch of chunks at a time, so that the list of what a batch found stays small
-            // beside the queues it goes into.
-            let chunks = n.div_ceil(CHUNK);
-            for batch in (0..chunks).step_by(SOURCE_BATCH) {
-                let found: Vec<Vec<(u64, ValueRemoteness, bool)>> = (batch
-                    ..(batch + SOURCE_BATCH).min(chunks))
-                    .into_par_iter()
-                    .map(|c| {
-                        (c * CHUNK..((c + 1) * CHUNK).min(n))
-                            .filter_map(|i| {
-                                let s = cells.load(i);
-                                if s & DECIDED != 0 {
-                                    let vr = *dictionary.get(usize::from(s & !DECIDED))?;
-                                    return (vr.value() != Value::Draw)
-                                        .then_some((i as u64, vr, true));
-                                }
-                                let e = external.get(i)?.load(Relaxed);
-                                let vr = ValueRemoteness::from_bits(e)?;
-                                matches!(vr.value(), Value::Win | Value::Tie)
-                                    .then_some((i as u64, vr, false))
-                            })
-                            .collect()
-                    })
-                    .collect();
-                for (i, vr, decided) in found.into_iter().flatten() {
-                    let tie = vr.value() == Value::Tie;
-                    let levels = match (decided, tie) {
-                        (true, true) => &mut ties,
-                        (true, false) => &mut win_lose,
-                        (false, true) => &mut tie_candidates,
-                        (false, false) => &mut win_lose_candidates,
-                    };
-                    levels.push(vr.remoteness_or_zero(), i);
-                    sources += u64::from(decided);
-                }
+            let mut edges = Vec::new();
+            for mut e in chunks {
+                edges.append(&mut e);
             }
-            let reverse = collect_edges.then(|| reverse_edges(n, edges));
-            let state = State { cells: &cells, codes: &codes, external: &external };
-            progress.begin(
-                &format!("tier {}: retrograde", self.game.tier_name(self.tier)),
-                Some(undecided + sources),
-            );
-            self.phase(
-                &state,
-                &mut win_lose,
-                &mut win_lose_candidates,
-                false,
-                reverse.as_ref(),
-                progress,
-            );
-            self.phase(&state, &mut ties, &mut tie_candidates, true, reverse.as_ref(), progress);
-            progress.end();
+            let reverse = start.collect_edges.then(|| reverse_edges(n, edges));
+            self.retrograde(&start.state, undecided, reverse.as_ref(), progress);
             if codes.overflow.load(Relaxed) {
                 return Err(Fail::Narrow(NARROW_VALUES));
             }
         }
+        drop(start);
         drop(external);
         let care = keeps_care.then(|| care_words.into_iter().map(AtomicU64::into_inner).collect());
         Ok((cells.into_values(codes.snapshot()), care))
+    }
+
+    /// Initialises one chunk of the tier: its cells, external results and words of the bitmap of
+    /// canonical indices; returns its edges inside the tier.
+    fn initialise(
+        &self,
+        start: &Start<'_, '_>,
+        chunk: usize,
+        progress: &dyn Progress,
+    ) -> Result<ChunkStart, Fail> {
+        let n = start.state.cells.len() as u64;
+        let mut scratch = Scratch::default();
+        let mut edges = Vec::new();
+        let first = (chunk * CHUNK) as u64;
+        let last = (first + CHUNK as u64).min(n);
+        let mut care = [0u64; CHUNK / 64];
+        let positions: Vec<Option<Position>> = if let Some(kernel) = self.kernel {
+            let mut positions = vec![None; (last - first) as usize];
+            kernel.tier_positions(self.tier, first, &mut positions);
+            positions
+        } else if start.dense {
+            (first..last).map(|i| self.game.tier_position(self.tier, i)).collect()
+        } else {
+            let mut keys = Vec::with_capacity(CHUNK);
+            self.space.positions_into(first..last, &mut keys);
+            keys.iter().map(|&k| Some(Position(k))).collect()
+        };
+        for (k, &p) in positions.iter().enumerate() {
+            let index = first + k as u64;
+            // Indices that name no position, or a position that is not canonical, are
+            // placeholders: nothing refers to them.
+            let p = match p {
+                Some(p)
+                    if !(start.dense
+                        && self.canonicalize
+                        && !self.is_canonical(p, index, &mut scratch.cache)) =>
+                {
+                    p
+                }
+                _ => {
+                    start.state.cells.store(index as usize, DECIDED | DRAW_CODE);
+                    continue;
+                }
+            };
+            care[k / 64] |= 1 << (k % 64);
+            self.initialise_position(start, p, index, &mut scratch, &mut edges)?;
+        }
+        if let Some(words) = start.care_words {
+            for (k, &word) in care.iter().enumerate() {
+                if let Some(w) = words.get(chunk * (CHUNK / 64) + k) {
+                    w.store(word, Relaxed);
+                }
+            }
+        }
+        progress.advance(positions.len() as u64);
+        Ok(edges)
+    }
+
+    /// Initialises the cell of canonical position `p` at `index`: decided where it is primitive
+    /// or has no children inside the tier, else the count of its children inside the tier, with
+    /// its best result from outside the tier kept; its edges inside the tier go to `edges`.
+    #[inline]
+    fn initialise_position(
+        &self,
+        start: &Start<'_, '_>,
+        p: Position,
+        index: u64,
+        scratch: &mut Scratch,
+        edges: &mut ChunkStart,
+    ) -> Result<(), Fail> {
+        let i = index as usize;
+        let State { cells, codes, external } = start.state;
+        if let Some(v) = self.game.primitive(p) {
+            let vr = ValueRemoteness::new(v, Remoteness(0));
+            cells.store(i, DECIDED | codes.code(vr));
+            return Ok(());
+        }
+        let mut best: Option<ValueRemoteness> = None;
+        let mut inside = 0u32;
+        let Scratch { children, locations, cache, blocks } = scratch;
+        if let Some(kernel) = self.kernel {
+            kernel.child_locations_unsorted(p, locations, cache);
+            children.clear();
+        } else {
+            self.children(p, children);
+            locations.clear();
+        }
+        if children.is_empty() && locations.is_empty() {
+            return Err(SolveError::NoMoves { position: p }.into());
+        }
+        let mut best_key = i32::MIN;
+        for &(child_tier, ci) in locations.iter() {
+            if child_tier == self.tier {
+                inside += 1;
+                if start.collect_edges {
+                    edges.push((ci, index));
+                }
+            } else {
+                let (key, vr) = start
+                    .child_tiers
+                    .find(child_tier)
+                    .and_then(|c| c.parent_value(ci, blocks))
+                    .ok_or(SolveError::ChildNotSolved { position: p })?;
+                if key > best_key {
+                    best_key = key;
+                    best = Some(vr);
+                }
+            }
+        }
+        for &c in children.iter() {
+            let child_tier = if self.one_tier { self.tier } else { self.game.tier(c) };
+            if child_tier == self.tier {
+                inside += 1;
+                if start.collect_edges {
+                    let ci = self.index(c).ok_or(SolveError::ChildNotSolved { position: c })?;
+                    edges.push((ci, index));
+                }
+            } else {
+                let vr = (self.external)(child_tier, c)
+                    .ok_or(SolveError::ChildNotSolved { position: c })?
+                    .to_parent();
+                best = Some(best.map_or(vr, |b| b.max(vr)));
+            }
+        }
+        if inside == 0 {
+            // `children` is non-empty, so `best` is set.
+            let best = best.unwrap_or(ValueRemoteness::DRAW);
+            cells.store(i, DECIDED | codes.code(best));
+            return Ok(());
+        }
+        if let Some(b) = best {
+            match b.value() {
+                // A tie or draw outside the tier means this position never loses: a counter that
+                // never reaches zero.
+                Value::Tie | Value::Draw => inside += 1,
+                _ => {}
+            }
+            // A win or tie is a candidate: read back after initialisation. A child outside a
+            // tier that declared no child tiers: the game's tiers are inconsistent.
+            external
+                .get(i)
+                .ok_or(SolveError::ChildNotSolved { position: p })?
+                .store(b.to_bits(), Relaxed);
+        }
+        if inside > start.max_counter {
+            return Err(if start.one_byte {
+                Fail::Narrow(NARROW_CHILDREN)
+            } else {
+                SolveError::TooManyChildren { position: p }.into()
+            });
+        }
+        cells.store(i, inside as u16);
+        Ok(())
+    }
+
+    /// The retrograde phases after initialisation, over the `undecided` positions left: the
+    /// sources (positions initialisation decided as wins, losses or ties) and the candidates
+    /// (undecided positions whose best external result is a win or a tie) queued by remoteness,
+    /// then win/lose and ties propagated level by level.
+    fn retrograde(
+        &self,
+        state: &State<'_>,
+        undecided: u64,
+        reverse: Option<&ReverseEdges>,
+        progress: &dyn Progress,
+    ) {
+        let n = state.cells.len();
+        let mut win_lose = Levels::new(n);
+        let mut ties = Levels::new(n);
+        let mut win_lose_candidates = Levels::new(n);
+        let mut tie_candidates = Levels::new(n);
+        let dictionary = state.codes.snapshot();
+        let mut sources = 0u64;
+        // A batch of chunks at a time, so that the list of what a batch found stays small beside
+        // the queues it goes into.
+        let chunks = n.div_ceil(CHUNK);
+        for batch in (0..chunks).step_by(SOURCE_BATCH) {
+            let found: Vec<Vec<(u64, ValueRemoteness, bool)>> = (batch
+                ..(batch + SOURCE_BATCH).min(chunks))
+                .into_par_iter()
+                .map(|c| {
+                    (c * CHUNK..((c + 1) * CHUNK).min(n))
+                        .filter_map(|i| {
+                            state.source(i, &dictionary).map(|(vr, d)| (i as u64, vr, d))
+                        })
+                        .collect()
+                })
+                .collect();
+            for (i, vr, decided) in found.into_iter().flatten() {
+                let tie = vr.value() == Value::Tie;
+                let levels = match (decided, tie) {
+                    (true, true) => &mut ties,
+                    (true, false) => &mut win_lose,
+                    (false, true) => &mut tie_candidates,
+                    (false, false) => &mut win_lose_candidates,
+                };
+                levels.push(vr.remoteness_or_zero(), i);
+                sources += u64::from(decided);
+            }
+        }
+        progress.begin(
+            &format!("tier {}: retrograde", self.game.tier_name(self.tier)),
+            Some(undecided + sources),
+        );
+        self.phase(state, &mut win_lose, &mut win_lose_candidates, false, reverse, progress);
+        self.phase(state, &mut ties, &mut tie_candidates, true, reverse, progress);
+        progress.end();
     }
 
     /// One phase (win/lose or ties): every level in increasing remoteness.
@@ -638,7 +661,31 @@ impl<'v> ChildTier<'v> {
 /// Parents decided by one task: those of the next level, and (level, index) of later ones.
 type Decided = (Vec<u64>, Vec<(u16, u64)>);
 
+/// What initialising a tier's chunks share.
+struct Start<'a, 'v> {
+    state: State<'a>,
+    child_tiers: ChildTiers<'v>,
+    /// The largest count of children inside the tier a cell holds.
+    max_counter: u32,
+    one_byte: bool,
+    /// Whether edges inside the tier are listed (games without undo-moves).
+    collect_edges: bool,
+    dense: bool,
+    /// The bitmap of canonical indices, where it is kept.
+    care_words: Option<&'a [AtomicU64]>,
+}
+
+/// One chunk's buffers and caches.
+#[derive(Default)]
+struct Scratch {
+    children: Vec<Position>,
+    locations: Vec<(Tier, u64)>,
+    cache: KernelCache,
+    blocks: BlockCache,
+}
+
 /// The shared state of a solve's retrograde phases.
+#[derive(Clone, Copy)]
 struct State<'a> {
     cells: &'a Cells,
     codes: &'a Codes,
@@ -659,6 +706,21 @@ struct Step {
 }
 
 impl State<'_> {
+    /// What position `i` starts the retrograde phases as: decided (`true`) as a win, loss or tie
+    /// by initialisation, or a candidate (`false`) for the win or tie its best external result
+    /// gives; `None` for a draw or a position with nothing to propagate yet.
+    #[inline]
+    fn source(&self, i: usize, dictionary: &[ValueRemoteness]) -> Option<(ValueRemoteness, bool)> {
+        let s = self.cells.load(i);
+        if s & DECIDED != 0 {
+            let vr = *dictionary.get(usize::from(s & !DECIDED))?;
+            return (vr.value() != Value::Draw).then_some((vr, true));
+        }
+        let e = self.external.get(i)?.load(Relaxed);
+        let vr = ValueRemoteness::from_bits(e)?;
+        matches!(vr.value(), Value::Win | Value::Tie).then_some((vr, false))
+    }
+
     fn external_value(&self, i: usize) -> Option<ValueRemoteness> {
         self.external.get(i).and_then(|e| ValueRemoteness::from_bits(e.load(Relaxed)))
     }

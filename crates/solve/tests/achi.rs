@@ -4,11 +4,9 @@
 
 mod plain;
 
-use std::collections::BTreeMap;
-
-use perfectplay_core::{Game, GameExt, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Value};
 use perfectplay_games::Achi;
-use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
+use perfectplay_solve::{solve, NoProgress, SolveOptions};
 use plain::Plain;
 
 /// Points 0-8 in reading order; 0 empty, 1 the first player (o), 2 the second (x).
@@ -70,21 +68,7 @@ fn achi_agrees_with_a_plain_solver_everywhere() {
     let game = Achi::default();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let plain = Plain::solve(([0u8; 9], 1), primitive, children);
-    for (s, &(v, r)) in plain.states.iter().zip(&plain.values) {
-        let p = game.parse_position(&text(s)).unwrap();
-        assert_eq!(
-            solution.get(&game, p),
-            Some(ValueRemoteness::new(v, Remoteness(r))),
-            "{}",
-            text(s)
-        );
-    }
-    let analysis = analyze(&game, &solution, &NoProgress).unwrap();
-    let got: BTreeMap<(&str, u16), u64> = analysis
-        .rows()
-        .map(|row| ((row.value.value().name(), row.value.remoteness_or_zero()), row.count))
-        .collect();
-    assert_eq!(got, plain.counts());
+    let analysis = plain.check(&game, &solution, text, "regular");
     assert_eq!(analysis.total(), plain.states.len() as u64);
     // The first player wins.
     assert_eq!(plain.values[0], (Value::Win, 9));

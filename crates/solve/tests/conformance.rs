@@ -42,21 +42,6 @@ fn small_listed_variants() -> Vec<&'static dyn Game> {
         .collect()
 }
 
-/// The positions along a walk that takes move `choice % moves` at each step.
-fn random_walk(game: &dyn Game, choices: &[usize]) -> Vec<Position> {
-    let mut p = game.start();
-    let mut path = vec![p];
-    for &choice in choices {
-        let moves = game.legal_moves(p);
-        if moves.is_empty() {
-            break;
-        }
-        p = game.do_move(p, moves[choice % moves.len()]);
-        path.push(p);
-    }
-    path
-}
-
 /// Runs `check` on every variant over `cases` random walks of up to 60 moves each.
 fn for_every_variant(
     cases: u32,
@@ -67,7 +52,7 @@ fn for_every_variant(
             TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
         let walks = proptest::collection::vec(any::<usize>(), 0..60);
         runner
-            .run(&walks, |choices| check(game.as_ref(), &random_walk(game.as_ref(), &choices)))
+            .run(&walks, |choices| check(game.as_ref(), &game.as_ref().walk(&choices)))
             .unwrap_or_else(|e| panic!("{} {}: {e}", game.id(), game.variant()));
     }
 }
@@ -373,7 +358,7 @@ fn autogui_buttons_name_one_move_each() {
         let walks = proptest::collection::vec(any::<usize>(), 0..60);
         runner
             .run(&walks, |choices| {
-                for p in random_walk(game.as_ref(), &choices) {
+                for p in game.as_ref().walk(&choices) {
                     let cells = game.autogui_position(p);
                     prop_assert_eq!(cells.chars().count(), theme.centers.len() + 2, "{}", cells);
                     let mut sequences: Vec<Vec<String>> = Vec::new();

@@ -5,11 +5,9 @@
 
 mod plain;
 
-use std::collections::BTreeMap;
-
-use perfectplay_core::{Game, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, Value};
 use perfectplay_games::Dodgem;
-use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
+use perfectplay_solve::{solve, NoProgress, SolveOptions};
 use plain::Plain;
 
 /// Blue's cars and red's (x right, y down from the top left), sorted, and whether blue moves.
@@ -99,17 +97,7 @@ fn check(variant: &str, n: i32, stuck: Value) -> (Value, u16) {
     let rules = Rules { n, stuck };
     let plain = Plain::solve(rules.start(), |s| rules.primitive(s), |s| rules.children(s));
     assert_eq!(rules.text(&rules.start()), game.position_to_string(game.start()));
-    for (s, &(v, r)) in plain.states.iter().zip(&plain.values) {
-        let p = game.parse_position(&rules.text(s)).unwrap();
-        let want = ValueRemoteness::new(v, Remoteness(r));
-        assert_eq!(solution.get(&game, p), Some(want), "{variant} {}", rules.text(s));
-    }
-    let analysis = analyze(&game, &solution, &NoProgress).unwrap();
-    let got: BTreeMap<(&str, u16), u64> = analysis
-        .rows()
-        .map(|row| ((row.value.value().name(), row.value.remoteness_or_zero()), row.count))
-        .collect();
-    assert_eq!(got, plain.counts(), "{variant}");
+    plain.check(&game, &solution, |s| rules.text(s), variant);
     plain.values[0]
 }
 

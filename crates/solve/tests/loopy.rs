@@ -202,20 +202,6 @@ fn one_byte_cells_too_few_for_a_position_of_many_moves_say_so() {
     );
 }
 
-fn random_walk(game: &dyn Game, choices: &[usize]) -> Vec<Position> {
-    let mut p = game.start();
-    let mut path = vec![p];
-    for &c in choices {
-        let moves = game.legal_moves(p);
-        if moves.is_empty() {
-            break;
-        }
-        p = game.do_move(p, moves[c % moves.len()]);
-        path.push(p);
-    }
-    path
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -259,13 +245,13 @@ proptest! {
             };
         }
         SOLVED.with(|(k, ks, c, cs, ts)| {
-            for p in random_walk(k, &choices) {
+            for p in k.walk(&choices) {
                 prop_assert_eq!(check_best_over_children(k, ks, p), Ok(()));
             }
-            for p in random_walk(c, &choices) {
+            for p in c.walk(&choices) {
                 prop_assert_eq!(check_best_over_children(c, cs, p), Ok(()));
             }
-            for p in random_walk(&TicTacToe::default(), &choices) {
+            for p in TicTacToe::default().walk(&choices) {
                 prop_assert_eq!(check_best_over_children(&TicTacToe::default(), ts, p), Ok(()));
             }
             Ok(())

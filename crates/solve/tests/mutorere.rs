@@ -7,11 +7,11 @@
 
 mod plain;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
-use perfectplay_core::{Game, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, Value};
 use perfectplay_games::MuTorere;
-use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
+use perfectplay_solve::{solve, NoProgress, SolveOptions};
 use plain::Plain;
 
 /// The ring (clockwise), the center, the side to move: 0 empty, 1 black, 2 white.
@@ -75,17 +75,7 @@ fn check(variant: &str, rule: bool) -> Plain<State> {
         |s| children(s, rule),
     );
     assert_eq!(text(&start), game.position_to_string(game.start()));
-    for (s, &(v, r)) in plain.states.iter().zip(&plain.values) {
-        let p = game.parse_position(&text(s)).unwrap();
-        let want = ValueRemoteness::new(v, Remoteness(r));
-        assert_eq!(solution.get(&game, p), Some(want), "{variant} {}", text(s));
-    }
-    let analysis = analyze(&game, &solution, &NoProgress).unwrap();
-    let got: BTreeMap<(&str, u16), u64> = analysis
-        .rows()
-        .map(|row| ((row.value.value().name(), row.value.remoteness_or_zero()), row.count))
-        .collect();
-    assert_eq!(got, plain.counts());
+    let analysis = plain.check(&game, &solution, text, variant);
     let classes: HashSet<State> = plain.states.iter().map(class).collect();
     assert_eq!(analysis.canonical_total(), classes.len() as u64);
     plain

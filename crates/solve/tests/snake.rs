@@ -4,11 +4,9 @@
 
 mod plain;
 
-use std::collections::BTreeMap;
-
-use perfectplay_core::{Game, Remoteness, Value, ValueRemoteness};
+use perfectplay_core::{Game, Value};
 use perfectplay_games::Snake;
-use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
+use perfectplay_solve::{solve, NoProgress, SolveOptions};
 use plain::Plain;
 
 /// The body's cells, the head, the tail (x right, y down from the top left).
@@ -68,17 +66,7 @@ fn check(cols: i32, rows: i32) -> (Value, u16) {
         |s| rules.children(s),
     );
     assert_eq!(rules.text(&start), game.position_to_string(game.start()));
-    for (s, &(v, r)) in plain.states.iter().zip(&plain.values) {
-        let p = game.parse_position(&rules.text(s)).unwrap();
-        let want = ValueRemoteness::new(v, Remoteness(r));
-        assert_eq!(solution.get(&game, p), Some(want), "{variant} {}", rules.text(s));
-    }
-    let analysis = analyze(&game, &solution, &NoProgress).unwrap();
-    let got: BTreeMap<(&str, u16), u64> = analysis
-        .rows()
-        .map(|row| ((row.value.value().name(), row.value.remoteness_or_zero()), row.count))
-        .collect();
-    assert_eq!(got, plain.counts(), "{variant}");
+    plain.check(&game, &solution, |s| rules.text(s), &variant);
     plain.values[0]
 }
 

@@ -1,6 +1,7 @@
 //! Bagh-Chal's hot paths for the tier engine: children and parents located in one step each.
 
 use super::*;
+use perfectplay_core::indices_in_tier;
 
 impl BaghChal {
     /// Calls `f` with each position that has a move to `p` (primitive ones included; the caller
@@ -130,16 +131,6 @@ impl TierKernel for BaghChal {
         self.locate_parts(Parts::of(p), &mut cache.least)
     }
 
-    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
-        out.clear();
-        let q = Parts::of(p);
-        self.each_move(q, |from, to| {
-            out.push(self.locate_parts(self.apply(q, from, to), &mut cache.least));
-        });
-        out.sort_unstable();
-        out.dedup();
-    }
-
     /// Children located from the tigers' set shared by a run of the index ([`SetClasses::
     /// neighbours`]): a goat's move keeps it, a tiger's moves one point of it. Only the
     /// moving phase's children can lie in the position's own tier; those are made distinct.
@@ -180,17 +171,13 @@ impl TierKernel for BaghChal {
     }
 
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
-        out.clear();
-        self.each_parent(p, true, |parent| {
-            if self.illegal(parent).is_none() {
-                let (t, i) = self.locate_parts(parent, &mut cache.least);
-                if t == tier {
-                    out.push(i);
+        indices_in_tier(tier, out, |found| {
+            self.each_parent(p, true, |parent| {
+                if self.illegal(parent).is_none() {
+                    found.push(self.locate_parts(parent, &mut cache.least));
                 }
-            }
+            });
         });
-        out.sort_unstable();
-        out.dedup();
     }
 }
 

@@ -99,3 +99,42 @@ impl Counts {
         smaller.chain(own + 1..=largest).map(name).collect()
     }
 }
+
+/// `Tiers` for a game of the family whose `Parts` hold its pieces (geese, hens) in `$pieces`: a
+/// position's tier by their count and row sum.
+macro_rules! impl_tiers {
+    ($game:ty, $pieces:ident) => {
+        impl perfectplay_core::Tiers for $game {
+            fn tier(&self, p: Position) -> Tier {
+                let pieces = Parts::of(p).$pieces;
+                $crate::cross::tiers::tier_of(
+                    pieces.count_ones(),
+                    self.layout.cross.row_sum(pieces),
+                )
+            }
+            /// (pieces, the sum of their rows counted from 0 at the top).
+            fn tier_name(&self, t: Tier) -> String {
+                $crate::cross::tiers::tier_name(t)
+            }
+        }
+    };
+}
+pub(crate) use impl_tiers;
+
+/// The first of `TierIndex`'s methods for a game of the family, from its [`Counts`] (`counts`)
+/// and its `tier_exists(count, sum)`: its tiers, each its own canonical tier, and their child
+/// tiers.
+macro_rules! tiers_by_counts {
+    () => {
+        fn tiers(&self) -> Vec<Tier> {
+            self.counts.all(|count, sum| self.tier_exists(count, sum))
+        }
+        fn canonical_tier(&self, t: Tier) -> Tier {
+            t
+        }
+        fn child_tiers(&self, t: Tier) -> Vec<Tier> {
+            self.counts.children(t, |count, sum| self.tier_exists(count, sum))
+        }
+    };
+}
+pub(crate) use tiers_by_counts;

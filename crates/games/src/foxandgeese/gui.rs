@@ -1,30 +1,23 @@
 //! Fox and Geese's pictures: the board's points as AutoGUI centers, a capture's jumps as the
 //! parts of one move.
 
-use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, Position,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, Position,
 };
 
 use super::{FoxAndGeese, Parts, CAPTURE, MIN_GEESE};
 use crate::cross;
 
+/// A goose (`G`).
+const GOOSE: &str =
+    r##"<circle r="0.36" fill="#f7f4ea" stroke="#555" stroke-width="0.05"/><path d="M-0.1,-0.02L0.2,0.04L-0.1,0.1Z" fill="#e69a1c"/>"##;
+
 impl ImageGui for FoxAndGeese {
-    fn theme(&self) -> ImageAutoGui {
-        let [fox, stop] = cross::fox_and_stop_entities();
-        let entities = vec![
-            fox,
-            Entity {
-                token: 'G',
-                svg: r##"<circle r="0.36" fill="#f7f4ea" stroke="#555" stroke-width="0.05"/><path d="M-0.1,-0.02L0.2,0.04L-0.1,0.1Z" fill="#e69a1c"/>"##.into(),
-            },
-            stop,
-        ];
-        crate::themes::points_theme(&self.layout.board, entities)
-    }
     fn autogui_position(&self, p: Position) -> String {
-        let q = Parts::of(p);
-        autogui_position(self.to_move(p), self.rows(q).chars().filter(|&c| c != '/'))
+        cross::autogui_rows(self.to_move(p), &self.rows(Parts::of(p)))
+    }
+    fn theme(&self) -> ImageAutoGui {
+        cross::theme(&self.layout.board, &[('G', GOOSE)])
     }
     /// A step is an arrow; a capture starts with the arrow of its first jump.
     fn autogui_move(&self, p: Position, mv: Move) -> AutoGuiMove {

@@ -1,11 +1,11 @@
 //! Fox and Geese's tiers and the index inside each: the family's tiers by geese and row sum,
 //! and below them the fox's classes up to the mirror with the geese's sets ranked beside it.
 
-use perfectplay_core::{Position, Symmetry, Tier, TierIndex, Tiers};
+use perfectplay_core::{Position, Symmetry, Tier, TierIndex};
 
 use super::{FoxAndGeese, Parts, MAX_GEESE, MIN_GEESE};
 use crate::cross::sets::{MAX_SET, SUMS};
-use crate::cross::tiers::{tier_name, tier_of, tier_parts};
+use crate::cross::tiers::{tier_of, tier_parts};
 
 /// The fox's points up to the mirror: those left of the middle column or on it, 20 of them.
 pub(super) const FOX_CLASSES: usize = 20;
@@ -28,7 +28,7 @@ impl FoxAndGeese {
     pub(super) fn is_mirrored(&self, q: Parts) -> bool {
         let (l, fox) = (self.layout, q.fox as usize);
         l.ranks.class(q.foxes()).is_none()
-            || (l.mirror[fox] == fox && l.cross.mirror_set(q.geese) < q.geese)
+            || (l.cross.mirror[fox] == fox && l.cross.mirror_set(q.geese) < q.geese)
     }
 
     /// The tier and index of a position's canonical form, in one step.
@@ -41,7 +41,7 @@ impl FoxAndGeese {
                 r.class(q.foxes()).expect("the mirror image's fox has a class")
             }
             Some(class) => {
-                if l.mirror[fox] == fox {
+                if l.cross.mirror[fox] == fox {
                     q.geese = q.geese.min(l.cross.mirror_set(q.geese));
                 }
                 class
@@ -55,16 +55,7 @@ impl FoxAndGeese {
     }
 }
 
-impl Tiers for FoxAndGeese {
-    fn tier(&self, p: Position) -> Tier {
-        let q = Parts::of(p);
-        tier_of(q.geese.count_ones(), self.layout.cross.row_sum(q.geese))
-    }
-    /// (geese, the sum of their rows counted from 0 at the top).
-    fn tier_name(&self, t: Tier) -> String {
-        tier_name(t)
-    }
-}
+crate::cross::tiers::impl_tiers!(FoxAndGeese, geese);
 
 /// A tier's index: the geese to move, then the fox (with three geese left, the geese only);
 /// for each, the fox's points up to the mirror in reading order, and for each of them the
@@ -72,15 +63,7 @@ impl Tiers for FoxAndGeese {
 /// fox in the middle column gives both mirror images of the geese an index; the one that is not
 /// canonical is skipped.
 impl TierIndex for FoxAndGeese {
-    fn tiers(&self) -> Vec<Tier> {
-        self.counts.all(|geese, sum| self.tier_exists(geese, sum))
-    }
-    fn canonical_tier(&self, t: Tier) -> Tier {
-        t
-    }
-    fn child_tiers(&self, t: Tier) -> Vec<Tier> {
-        self.counts.children(t, |geese, sum| self.tier_exists(geese, sum))
-    }
+    crate::cross::tiers::tiers_by_counts!();
     /// A goose's step forward leaves the fox to move (the second half of the tier with one more
     /// in its row sum), a capture the geese (the first half of a tier with fewer geese).
     fn child_window(&self, t: Tier, child: Tier) -> Option<std::ops::Range<u64>> {

@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
-use perfectplay_core::{KernelCache, Position, Tier, TierIndex, TierKernel, UndoMoves};
+use perfectplay_core::{
+    indices_in_tier, KernelCache, Position, Tier, TierIndex, TierKernel, UndoMoves,
+};
 
 use super::index::FOX_CLASSES;
 use super::{FoxAndGeese, Parts, MIN_GEESE};
@@ -42,19 +44,19 @@ impl FoxAndGeese {
         let term = |p: usize, state: usize| r.term_one(fox, p, state);
         let ranks = StepRanks::new(q.geese, state, term);
         // On the middle column the child's canonical set is the lesser of it and its image.
-        let images = (l.mirror[fox] == fox)
+        let images = (l.cross.mirror[fox] == fox)
             .then(|| StepRanks::new(l.cross.mirror_set(q.geese), state, term));
         let empty = q.empty();
         for from in board::bits(q.geese) {
             for to in board::bits(l.goose_steps[from] & empty) {
-                let up = l.row[to] - l.row[from];
+                let up = l.cross.row[to] - l.cross.row[from];
                 let s = state + up as usize;
                 let image = images.as_ref().filter(|m| {
-                    m.set() ^ 1 << l.mirror[from] ^ 1 << l.mirror[to]
+                    m.set() ^ 1 << l.cross.mirror[from] ^ 1 << l.cross.mirror[to]
                         < q.geese ^ 1 << from ^ 1 << to
                 });
                 let rank = match image {
-                    Some(m) => m.rank_after(l.mirror[from], l.mirror[to], term),
+                    Some(m) => m.rank_after(l.cross.mirror[from], l.cross.mirror[to], term),
                     None => ranks.rank_after(from, to, term),
                 };
                 let index = r.offset(1, FOX_CLASSES, s) + r.offset(1, class, s);
@@ -73,7 +75,7 @@ impl FoxAndGeese {
             for g in board::bits(q.geese) {
                 for from in board::bits(l.adjacent[g] & empty) {
                     let back = l.goose_steps[from] >> g & 1 == 0;
-                    if back || (same_tier && l.row[from] != l.row[g]) {
+                    if back || (same_tier && l.cross.row[from] != l.cross.row[g]) {
                         continue;
                     }
                     f(Parts { geese: q.geese & !(1 << g) | 1 << from, ..parent });
@@ -132,37 +134,10 @@ impl TierKernel for FoxAndGeese {
         let (q, l) = (Parts::of(p), self.layout);
         let fox = q.fox as usize;
         l.ranks.class(q.foxes()).is_some()
-            && (l.mirror[fox] != fox || q.geese <= l.cross.mirror_set(q.geese))
+            && (l.cross.mirror[fox] != fox || q.geese <= l.cross.mirror_set(q.geese))
     }
     fn locate(&self, p: Position, _cache: &mut KernelCache) -> (Tier, u64) {
         self.locate_parts(Parts::of(p))
-    }
-    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, _cache: &mut KernelCache) {
-        out.clear();
-        self.push_child_locations(Parts::of(p), out);
-        out.sort_unstable();
-        out.dedup();
-    }
-    /// Children leaving the tier may repeat; those inside it repeat only as mirror images, so
-    /// only where the position has some mirror symmetry are they sorted out.
-    fn child_locations_unsorted(
-        &self,
-        p: Position,
-        out: &mut Vec<(Tier, u64)>,
-        _cache: &mut KernelCache,
-    ) {
-        out.clear();
-        let (q, l) = (Parts::of(p), self.layout);
-        self.push_child_locations(q, out);
-        let images = if q.fox_to_move {
-            l.cross.mirror_set(q.geese) == q.geese
-        } else {
-            l.mirror[q.fox as usize] == q.fox as usize
-        };
-        if images {
-            out.sort_unstable();
-            out.dedup();
-        }
     }
     fn child_locations_sided(
         &self,
@@ -182,6 +157,27 @@ impl TierKernel for FoxAndGeese {
         self.located_children(p, out, |child| self.is_mirrored(child));
         true
     }
+    /// Children leaving the tier may repeat; those inside it repeat only as mirror images, so
+    /// only where the position has some mirror symmetry are they sorted out.
+    fn child_locations_unsorted(
+        &self,
+        p: Position,
+        out: &mut Vec<(Tier, u64)>,
+        _cache: &mut KernelCache,
+    ) {
+        out.clear();
+        let (q, l) = (Parts::of(p), self.layout);
+        self.push_child_locations(q, out);
+        let images = if q.fox_to_move {
+            l.cross.mirror_set(q.geese) == q.geese
+        } else {
+            l.cross.mirror[q.fox as usize] == q.fox as usize
+        };
+        if images {
+            out.sort_unstable();
+            out.dedup();
+        }
+    }
     /// One image where the mirror keeps the position, else two.
     fn side_class_size(&self, p: Position) -> Option<u64> {
         let q = Parts::of(p);
@@ -194,15 +190,9 @@ impl TierKernel for FoxAndGeese {
         out: &mut Vec<u64>,
         _cache: &mut KernelCache,
     ) {
-        out.clear();
-        self.each_parent(Parts::of(p), true, |parent| {
-            let (t, i) = self.locate_parts(parent);
-            if t == tier {
-                out.push(i);
-            }
+        indices_in_tier(tier, out, |found| {
+            self.each_parent(Parts::of(p), true, |parent| found.push(self.locate_parts(parent)));
         });
-        out.sort_unstable();
-        out.dedup();
     }
 }
 

@@ -1,38 +1,29 @@
 //! Fuchs und Henne's pictures: the board's points as AutoGUI centers, a capture's jumps as the
 //! parts of one move, a removal and a rescue as tokens.
 
-use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, Position,
+    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, Position,
 };
 
 use super::{FuchsUndHenne, Parts, CAPTURE, PUT_BACK, TAKE_OFF};
 use crate::cross;
 
+/// A hen (`H`).
+const HEN: &str =
+    r##"<circle r="0.36" fill="#f3d36b" stroke="#7a5a10" stroke-width="0.05"/><path d="M-0.12,-0.3L0,-0.42L0.12,-0.3Z" fill="#c62828"/>"##;
+/// A fox taken off, the missed capture's penalty (`x`).
+const TAKEN_OFF: &str =
+    r##"<path d="M-0.25,-0.25L0.25,0.25M0.25,-0.25L-0.25,0.25" stroke="#b71c1c" stroke-width="0.12"/>"##;
+/// A fox put back, the rescue (`f`).
+const PUT_BACK_FOX: &str =
+    r##"<circle r="0.3" fill="#c8562a" fill-opacity="0.5" stroke="#4a1a08" stroke-width="0.05"/>"##;
+
 impl ImageGui for FuchsUndHenne {
     fn theme(&self) -> ImageAutoGui {
-        let [fox, stop] = cross::fox_and_stop_entities();
-        let entities = vec![
-            fox,
-            Entity {
-                token: 'H',
-                svg: r##"<circle r="0.36" fill="#f3d36b" stroke="#7a5a10" stroke-width="0.05"/><path d="M-0.12,-0.3L0,-0.42L0.12,-0.3Z" fill="#c62828"/>"##.into(),
-            },
-            Entity {
-                token: 'x',
-                svg: r##"<path d="M-0.25,-0.25L0.25,0.25M0.25,-0.25L-0.25,0.25" stroke="#b71c1c" stroke-width="0.12"/>"##.into(),
-            },
-            Entity {
-                token: 'f',
-                svg: r##"<circle r="0.3" fill="#c8562a" fill-opacity="0.5" stroke="#4a1a08" stroke-width="0.05"/>"##.into(),
-            },
-            stop,
-        ];
-        crate::themes::points_theme(&self.layout.board, entities)
+        cross::theme(&self.layout.board, &[('H', HEN), ('x', TAKEN_OFF), ('f', PUT_BACK_FOX)])
     }
     fn autogui_position(&self, p: Position) -> String {
-        let q = Parts::of(p);
-        autogui_position(self.to_move(p), self.rows(q).chars().filter(|&c| c != '/'))
+        cross::autogui_rows(self.to_move(p), &self.rows(Parts::of(p)))
     }
     /// A step is an arrow, a capture starts with the arrow of its first jump, a removal is a
     /// cross on the fox and a rescue a fox's shadow on the point.

@@ -2,11 +2,11 @@
 //! and below them eight parts (who is to move, what the hens' move is, how many foxes), each
 //! with the foxes' classes up to the mirror and the hens' sets ranked beside them.
 
-use perfectplay_core::{Position, Symmetry, Tier, TierIndex, Tiers};
+use perfectplay_core::{Position, Symmetry, Tier, TierIndex};
 
 use super::{FuchsUndHenne, Parts, MAX_HENS, PLACE, REMOVE, STEP};
 use crate::cross::sets::{SetRanks, MAX_SET, NONE, STATES, SUMS};
-use crate::cross::tiers::{tier_name, tier_of, tier_parts};
+use crate::cross::tiers::{tier_of, tier_parts};
 
 /// The parts of a tier's index, in order: (foxes to move, the hens' move, foxes).
 pub(super) const SECTIONS: [(bool, u8, usize); 8] = [
@@ -63,16 +63,7 @@ impl FuchsUndHenne {
     }
 }
 
-impl Tiers for FuchsUndHenne {
-    fn tier(&self, p: Position) -> Tier {
-        let q = Parts::of(p);
-        tier_of(q.hens.count_ones(), self.layout.cross.row_sum(q.hens))
-    }
-    /// (hens, the sum of their rows counted from 0 at the top).
-    fn tier_name(&self, t: Tier) -> String {
-        tier_name(t)
-    }
-}
+crate::cross::tiers::impl_tiers!(FuchsUndHenne, hens);
 
 /// A tier's index: its eight parts in [`SECTIONS`] order (the first two only once the foxes have
 /// won); in each, the foxes' places up to the mirror in their class order, and for each the hens'
@@ -80,15 +71,7 @@ impl Tiers for FuchsUndHenne {
 /// places, both mirror images of the hens have an index; the one that is not canonical is
 /// skipped.
 impl TierIndex for FuchsUndHenne {
-    fn tiers(&self) -> Vec<Tier> {
-        self.counts.all(|hens, sum| self.tier_exists(hens, sum))
-    }
-    fn canonical_tier(&self, t: Tier) -> Tier {
-        t
-    }
-    fn child_tiers(&self, t: Tier) -> Vec<Tier> {
-        self.counts.children(t, |hens, sum| self.tier_exists(hens, sum))
-    }
+    crate::cross::tiers::tiers_by_counts!();
     /// A hen's step forward leaves the foxes to move (the last three parts of the tier with one
     /// more in its row sum), a capture the hens (the parts before them, of a tier with fewer
     /// hens).

@@ -37,18 +37,12 @@ impl TierKernel for FuchsUndHenne {
             });
         }
     }
-    fn is_canonical_at(&self, _: Tier, _: u64, p: Position, _cache: &mut KernelCache) -> bool {
-        let q = Parts::of(p);
-        self.canonical_parts(q) == q
-    }
     fn locate(&self, p: Position, _cache: &mut KernelCache) -> (Tier, u64) {
         self.locate_parts(Parts::of(p))
     }
-    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, _cache: &mut KernelCache) {
-        out.clear();
-        self.push_child_locations(Parts::of(p), out);
-        out.sort_unstable();
-        out.dedup();
+    fn is_canonical_at(&self, _: Tier, _: u64, p: Position, _cache: &mut KernelCache) -> bool {
+        let q = Parts::of(p);
+        self.canonical_parts(q) == q
     }
     /// Children in the tier are distinct unless two of them are mirror images: the hens' steps
     /// where the foxes' places are their own mirror image, the foxes' steps where the hens' are.
@@ -135,7 +129,7 @@ impl FuchsUndHenne {
     /// where the mirror keeps the foxes' places.
     pub(super) fn flips(&self, foxes: [u8; 2]) -> Option<([u8; 2], bool)> {
         let l = self.layout;
-        let m = sorted(foxes.map(|f| if f == NONE { NONE } else { l.mirror[f as usize] as u8 }));
+        let m = sorted(foxes.map(|f| if f == NONE { NONE } else { l.cross.mirror[f as usize] as u8 }));
         match (m[1], m[0]).cmp(&(foxes[1], foxes[0])) {
             std::cmp::Ordering::Less => Some((m, true)),
             std::cmp::Ordering::Greater => Some((foxes, false)),
@@ -221,7 +215,7 @@ impl FuchsUndHenne {
         };
         self.each_step(o, |from, to| {
             let (from, to) = (usize::from(from), usize::from(to));
-            let (tier, start) = if l.row[to] == l.row[from] { sideways } else { forward };
+            let (tier, start) = if l.cross.row[to] == l.cross.row[from] { sideways } else { forward };
             out.push((tier, start + ranks.rank_after(from, to, term)));
         });
         if q.pending == REMOVE {
@@ -307,7 +301,7 @@ impl FuchsUndHenne {
             }
             for g in board::bits(q.hens) {
                 for from in board::bits(l.hen_from[g] & empty) {
-                    if same_tier && l.row[from] != l.row[g] {
+                    if same_tier && l.cross.row[from] != l.cross.row[g] {
                         continue;
                     }
                     f(Parts { hens: q.hens & !(1 << g) | 1 << from, ..parent });

@@ -20,15 +20,7 @@ impl ImageGui for Morris {
 
     fn autogui_position(&self, p: Position) -> String {
         let q = Parts::of(p);
-        let cells = (0..self.n()).map(|c| {
-            if q.white >> c & 1 == 1 {
-                'w'
-            } else if q.black >> c & 1 == 1 {
-                'b'
-            } else {
-                '-'
-            }
-        });
+        let cells = (0..self.n()).map(|c| q.cell(c));
         autogui_position(self.to_move(p), cells)
     }
 

@@ -2,6 +2,7 @@
 //! index shares, parents found by undoing moves, placements and removals.
 
 use super::*;
+use perfectplay_core::indices_in_tier;
 
 impl Morris {
     /// Parents of `p`; with `same_tier`, only those in `p`'s tier (no placements, no removals).
@@ -301,14 +302,7 @@ impl TierKernel for Morris {
     }
 
     fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
-        out.clear();
-        self.each_move(p, |from, to, removed| {
-            out.push(
-                self.locate_parts(Parts::of(self.apply(p, from, to, removed)), &mut cache.least),
-            );
-        });
-        out.sort_unstable();
-        out.dedup();
+        self.moved_locations(p, out, cache);
     }
 
     /// Placements' and moves' children from what the positions of a run of the tier's index
@@ -323,7 +317,7 @@ impl TierKernel for Morris {
         out.clear();
         let emit = |t: Tier, i: u64, _exchanged: bool| out.push((t, i));
         if !self.run_children(Parts::of(p), cache, emit) {
-            return self.child_locations(p, out, cache);
+            return self.moved_locations(p, out, cache);
         }
         if Parts::of(p).in_hand() == 0 {
             out.sort_unstable();
@@ -349,15 +343,9 @@ impl TierKernel for Morris {
     }
 
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
-        out.clear();
-        self.each_parent(p, true, |parent| {
-            let (t, i) = self.locate_parts(parent, &mut cache.least);
-            if t == tier {
-                out.push(i);
-            }
+        indices_in_tier(tier, out, |found| {
+            self.each_parent(p, true, |parent| found.push(self.locate_parts(parent, &mut cache.least)));
         });
-        out.sort_unstable();
-        out.dedup();
     }
 }
 
@@ -371,5 +359,19 @@ impl UndoMoves for Morris {
     /// Within a tier only slides and flights that form no mill lead here.
     fn undo_moves_in_tier(&self, p: Position, out: &mut Vec<Position>) {
         self.parents(p, true, out);
+    }
+}
+
+impl Morris {
+    /// The distinct (tier, index) of a position's children, sorted: each move made and located.
+    fn moved_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
+        out.clear();
+        self.each_move(p, |from, to, removed| {
+            out.push(
+                self.locate_parts(Parts::of(self.apply(p, from, to, removed)), &mut cache.least),
+            );
+        });
+        out.sort_unstable();
+        out.dedup();
     }
 }

@@ -7,6 +7,7 @@ use anyhow::Result;
 use perfectplay_core::{Game, GameExt, Tier};
 
 use crate::oracle::Oracle;
+use crate::solving::SolveRequest;
 use crate::store::Store;
 use crate::{progress, solving, GameArgs};
 
@@ -58,7 +59,8 @@ pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write)
         solving::solve_into
     };
     let path = store.path(game.as_ref());
-    solve_into(game.as_ref(), &path, options, s.force, analysis, &bar, &mut print)
+    let job = SolveRequest { game: game.as_ref(), path: &path, options, force: s.force, analysis };
+    solve_into(job, &bar, &mut print)
 }
 
 /// The tiers named by `solve --tier` (None when none is named).

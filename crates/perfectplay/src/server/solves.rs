@@ -14,6 +14,7 @@ use perfectplay_solve::{Progress, SolveOptions};
 use serde_json::{json, Value as JsonValue};
 
 use super::{open_database, Answers, ApiError, AppState, Shared, Variant};
+use crate::solving::SolveRequest;
 
 /// A solve started from the page, and its progress (the solver's [`Progress`]).
 #[derive(Default)]
@@ -183,15 +184,14 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
         .and_then(|lock| Ok((lock, background_pool()?)))
         .and_then(|(_lock, pool)| {
             pool.install(|| {
-                crate::solving::solve_into(
-                    v.game,
-                    &v.path,
-                    SolveOptions::default(),
-                    false,
-                    true,
-                    job,
-                    &mut |_| Ok(()),
-                )
+                let solve = SolveRequest {
+                    game: v.game,
+                    path: &v.path,
+                    options: SolveOptions::default(),
+                    force: false,
+                    analysis: true,
+                };
+                crate::solving::solve_into(solve, job, &mut |_| Ok(()))
             })
         })
         .and_then(|()| {

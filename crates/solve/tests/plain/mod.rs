@@ -8,7 +8,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::Hash;
 
-use perfectplay_core::Value;
+use perfectplay_core::{Game, Remoteness, Value, ValueRemoteness};
+use perfectplay_solve::{analyze, Analysis, NoProgress, Solution};
 
 /// Every state reachable from the start, with its value and remoteness (0 for draws).
 pub struct Plain<S> {
@@ -82,5 +83,30 @@ impl<S: Clone + Eq + Hash> Plain<S> {
             *out.entry((v.name(), r)).or_default() += 1;
         }
         out
+    }
+
+    /// Checks a game's solution against this plain solve, state by state (each written by
+    /// `text` for the game to parse): the same value and remoteness; and its analysis: the same
+    /// counts per value and remoteness. Returns the analysis; `label` names the case in failures.
+    #[allow(dead_code)] // reason: each test binary compiles this module; not all of them use it
+    pub fn check<G: Game + ?Sized>(
+        &self,
+        game: &G,
+        solution: &Solution,
+        text: impl Fn(&S) -> String,
+        label: &str,
+    ) -> Analysis {
+        for (s, &(v, r)) in self.states.iter().zip(&self.values) {
+            let p = game.parse_position(&text(s)).unwrap();
+            let want = ValueRemoteness::new(v, Remoteness(r));
+            assert_eq!(solution.get(game, p), Some(want), "{label} {}", text(s));
+        }
+        let analysis = analyze(game, solution, &NoProgress).unwrap();
+        let got: BTreeMap<(&str, u16), u64> = analysis
+            .rows()
+            .map(|row| ((row.value.value().name(), row.value.remoteness_or_zero()), row.count))
+            .collect();
+        assert_eq!(got, self.counts(), "{label}");
+        analysis
     }
 }

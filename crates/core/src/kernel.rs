@@ -1,0 +1,126 @@
+//! The tier engine's hot paths, which a tiered game with symmetries may fuse ([`TierKernel`]),
+//! and what they share: a worker's caches ([`KernelCache`]) and the collection of parents in a
+//! tier ([`indices_in_tier`]).
+
+use crate::game::{Position, Tier};
+
+/// What the tier engine asks most often of a tiered game with symmetries, each in one call, so a
+/// game can fuse the steps (canonical form, tier, index) and walk its index in order. Each method
+/// must agree with its composition of [`Symmetry::canonical`], [`Tiers::tier`],
+/// [`TierIndex::tier_index`], [`TierIndex::tier_position`], [`Game::children`] and
+/// [`UndoMoves::undo_moves_in_tier`]; the conformance suite checks that it does.
+/// The methods that canonicalize take a worker's [`KernelCache`]: one per thread of work, reused
+/// from position to position (neighbouring positions repeat most lookups).
+pub trait TierKernel: Send + Sync {
+    /// The positions at indices `first..first + out.len()` of a tier, in order, as
+    /// [`TierIndex::tier_position`] gives them.
+    fn tier_positions(&self, tier: Tier, first: u64, out: &mut [Option<Position>]);
+    /// The tier and index of a position's canonical form.
+    fn locate(&self, position: Position, cache: &mut KernelCache) -> (Tier, u64);
+    /// Whether `position`, the position at `index` of `tier`, is the canonical form of its class
+    /// ([`TierKernel::locate`] gives back `(tier, index)`); a kernel may know without locating.
+    fn is_canonical_at(
+        &self,
+        tier: Tier,
+        index: u64,
+        position: Position,
+        cache: &mut KernelCache,
+    ) -> bool {
+        self.locate(position, cache) == (tier, index)
+    }
+    /// The distinct (tier, index) of the canonical forms of a position's children, sorted: by
+    /// default [`TierKernel::child_locations_unsorted`]'s, sorted and made distinct.
+    fn child_locations(
+        &self,
+        position: Position,
+        out: &mut Vec<(Tier, u64)>,
+        cache: &mut KernelCache,
+    ) {
+        self.child_locations_unsorted(position, out, cache);
+        out.sort_unstable();
+        out.dedup();
+    }
+    /// The (tier, index) of the canonical forms of a position's children where only the best
+    /// child's value matters for children outside the position's tier: those may repeat and come
+    /// in any order (children in its own tier are distinct). A kernel may answer these fast, from
+    /// what consecutive positions of a tier share (kept in `cache`).
+    fn child_locations_unsorted(
+        &self,
+        position: Position,
+        out: &mut Vec<(Tier, u64)>,
+        cache: &mut KernelCache,
+    );
+    /// The (tier, index) of the canonical forms of a position's children, each with whether it is
+    /// the canonical form of the child's exchange ([`Exchange::canonical_exchanged`]); repeats
+    /// allowed. `false` where the kernel does not give them (the caller canonicalizes each child).
+    fn child_locations_sided(
+        &self,
+        _position: Position,
+        _out: &mut Vec<(Tier, u64, bool)>,
+        _cache: &mut KernelCache,
+    ) -> bool {
+        false
+    }
+    /// In a game of two symmetries (the identity and a mirror) without an exchange: the (tier,
+    /// index) of the canonical forms of a position's children, each with whether the child is the
+    /// mirror image of its canonical form (`false` for a child that is its own image); repeats
+    /// allowed. `false` where the kernel does not give them (the caller canonicalizes each child).
+    fn child_locations_mirrored(
+        &self,
+        _position: Position,
+        _out: &mut Vec<(Tier, u64, bool)>,
+        _cache: &mut KernelCache,
+    ) -> bool {
+        false
+    }
+    /// The number of distinct images of a canonical position under the symmetries that keep the
+    /// players, where all of them are canonical "as is" and none is an image of the position's
+    /// exchange (a class then has that many members on each side reached). `None`: not given.
+    fn side_class_size(&self, _position: Position) -> Option<u64> {
+        None
+    }
+    /// The distinct indices of the canonical forms of a position's parents in `tier` (the
+    /// position's own), sorted.
+    fn parent_indices(
+        &self,
+        tier: Tier,
+        position: Position,
+        out: &mut Vec<u64>,
+        cache: &mut KernelCache,
+    );
+}
+
+/// For [`TierKernel::parent_indices`]: into `out`, the distinct indices, sorted, of the
+/// locations in `tier` among those `each` pushes to the [`InTier`] it is given.
+pub fn indices_in_tier(tier: Tier, out: &mut Vec<u64>, each: impl FnOnce(&mut InTier<'_>)) {
+    out.clear();
+    each(&mut InTier { tier, out });
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// What [`indices_in_tier`] collects: the indices of the locations pushed that lie in its tier.
+#[derive(Debug)]
+pub struct InTier<'a> {
+    tier: Tier,
+    out: &'a mut Vec<u64>,
+}
+
+impl InTier<'_> {
+    /// A location found: kept if it lies in the tier.
+    #[inline]
+    pub fn push(&mut self, (tier, index): (Tier, u64)) {
+        if tier == self.tier {
+            self.out.push(index);
+        }
+    }
+}
+
+/// One worker's scratch for a [`TierKernel`]: caches any game's kernel may use.
+#[derive(Clone, Debug, Default)]
+pub struct KernelCache {
+    /// Least-image table entries of [`crate::SetClasses`].
+    pub least: crate::LeastCache,
+    /// The last set whose neighbours [`crate::SetClasses::neighbours`] found.
+    pub near: crate::Neighbours,
+}

@@ -1,0 +1,423 @@
+//! The positions reachable from a tiered game's start, searched over canonical indices (the
+//! parent module's header says how sides are told apart).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use perfectplay_core::{Game, GameExt, KernelCache, Position, Tier};
+use rayon::prelude::*;
+
+use crate::progress::Progress;
+use crate::SolveError;
+
+/// Bits per index: reached as is, reached exchanged.
+pub(super) const SIDES: u64 = 2;
+pub(super) const WORDS_PER_TASK: usize = 1 << 10;
+
+/// Per tier, two bits per index (none for a tier whose marks would not be complete).
+pub(super) struct Marks {
+    pub(super) tiers: Vec<Tier>,
+    pub(super) bits: Vec<Vec<AtomicU64>>,
+}
+
+impl Marks {
+    fn new<G: Game + ?Sized>(game: &G, tiers: &[Tier], wanted: &[bool]) -> Marks {
+        let bits = tiers
+            .iter()
+            .zip(wanted)
+            .map(|(&t, &wanted)| {
+                let words = if wanted { (game.tier_size(t) * SIDES).div_ceil(64) } else { 0 };
+                (0..words).map(|_| AtomicU64::new(0)).collect()
+            })
+            .collect();
+        Marks { tiers: tiers.to_vec(), bits }
+    }
+
+    pub(super) fn slot(&self, t: Tier) -> Option<usize> {
+        self.tiers.binary_search(&t).ok()
+    }
+
+    /// Sets a bit; whether it was new.
+    #[inline]
+    fn set(words: &[AtomicU64], bit: u64) -> bool {
+        let (w, b) = ((bit / 64) as usize, 1u64 << (bit % 64));
+        // A plain read first: most children were seen already, and a read needs no lock.
+        words[w].load(Relaxed) & b == 0 && words[w].fetch_or(b, Relaxed) & b == 0
+    }
+}
+
+/// The indices marked in word number `word` of a tier's bits, with their sides (bit 0: as is,
+/// bit 1: exchanged).
+fn marked(word: usize, w: u64) -> impl Iterator<Item = (u64, u64)> {
+    let first = (word * 64) as u64 / SIDES;
+    (0..64 / SIDES).filter_map(move |i| {
+        let sides = w >> (i * SIDES) & 3;
+        (sides != 0).then_some((first + i, sides))
+    })
+}
+
+/// The marked indices of a run of words of a tier's bits (the first is word number
+/// `first_word`), with their sides and positions. Where the marks are dense the game's kernel
+/// walks the range in order ([`perfectplay_core::TierKernel::tier_positions`]); else each index
+/// is unranked.
+pub(super) fn marked_positions<G: Game + ?Sized>(
+    game: &G,
+    t: Tier,
+    first_word: usize,
+    words: &[u64],
+    out: &mut Vec<(u64, u64, Option<Position>)>,
+) {
+    out.clear();
+    for (j, &w) in words.iter().enumerate() {
+        out.extend(marked(first_word + j, w).map(|(index, sides)| (index, sides, None)));
+    }
+    let (Some(&(lo, ..)), Some(&(hi, ..))) = (out.first(), out.last()) else { return };
+    match game.kernel() {
+        // A walk costs a few steps per index; an unranking, some tens.
+        Some(kernel) if (hi - lo) < 16 * out.len() as u64 => {
+            let mut run = vec![None; (hi - lo + 1) as usize];
+            kernel.tier_positions(t, lo, &mut run);
+            for e in out.iter_mut() {
+                e.2 = run[(e.0 - lo) as usize];
+            }
+        }
+        _ => {
+            for e in out.iter_mut() {
+                e.2 = game.tier_position(t, e.0);
+            }
+        }
+    }
+}
+
+/// The canonical indices of a tiered game reachable from its start, per tier, with the sides
+/// reached ([`reach_tiered`]): two bits per index. After [`reach_tiered_one_pass`] only some
+/// tiers' marks are complete; the others count as reached throughout.
+pub struct Reached {
+    pub(super) marks: Marks,
+    /// Per tier (in `marks.tiers`' order), whether its marks are every index the start reaches.
+    pub(super) complete: Vec<bool>,
+    /// What the second bit of an index says, and whether members can be counted.
+    pub(super) sides: Sides,
+    /// Per tier, its number of indices.
+    size: Vec<u64>,
+}
+
+/// What a search's second bit per index means ([`Reached`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sides {
+    /// Reached as a member of the exchange (unused without one): the start is its own image
+    /// under every symmetry but the exchange.
+    Exchanged,
+    /// Reached as the canonical form's image under the game's one symmetry besides the identity
+    /// (a game without an exchange whose start is not symmetric).
+    Mirrored,
+    /// Not used: the start is not its own image under the symmetries, and they are more than a
+    /// mirror. The classes reached are right, but not which of their members are, so members
+    /// are not counted.
+    ClassesOnly,
+}
+
+impl std::fmt::Debug for Reached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reached").field("tiers", &self.marks.tiers.len()).finish_non_exhaustive()
+    }
+}
+
+impl Reached {
+    /// The sides by which index `index` of tier `t` was reached: bit 0 as is, bit 1 exchanged
+    /// (or mirrored, the module's header says when); 0 if it was not (or `t` is not a tier of
+    /// the game).
+    pub fn sides(&self, t: Tier, index: u64) -> u8 {
+        let Some(k) = self.marks.slot(t) else { return 0 };
+        if !self.complete[k] {
+            return 3;
+        }
+        let bit = index * SIDES;
+        let Some(w) = self.marks.bits[k].get((bit / 64) as usize) else { return 0 };
+        (w.load(Relaxed) >> (bit % 64) & 3) as u8
+    }
+
+    /// Whether each of the indices `first..first + out.len()` of tier `t` was reached (by
+    /// either side).
+    pub fn reached_run(&self, t: Tier, first: u64, out: &mut [bool]) {
+        if self.marks.slot(t).is_some_and(|k| !self.complete[k]) {
+            out.fill(true);
+            return;
+        }
+        let words = self.marks.slot(t).map(|k| &self.marks.bits[k]);
+        for (i, o) in out.iter_mut().enumerate() {
+            let bit = (first + i as u64) * SIDES;
+            *o = words
+                .and_then(|w| w.get((bit / 64) as usize))
+                .is_some_and(|w| w.load(Relaxed) >> (bit % 64) & 3 != 0);
+        }
+    }
+
+    /// Whether tier `t`'s marks are complete (always, after [`reach_tiered`]).
+    pub fn is_complete(&self, t: Tier) -> bool {
+        self.marks.slot(t).is_none_or(|k| self.complete[k])
+    }
+
+    /// The number of indices of tier `t` reached (by either side; all of them where the marks
+    /// are not complete).
+    pub fn count(&self, t: Tier) -> u64 {
+        let Some(k) = self.marks.slot(t) else { return 0 };
+        if !self.complete[k] {
+            return self.size[k];
+        }
+        let both = 0x5555_5555_5555_5555u64;
+        self.marks.bits[k]
+            .iter()
+            .map(|w| {
+                let w = w.load(Relaxed);
+                u64::from(((w | w >> 1) & both).count_ones())
+            })
+            .sum()
+    }
+}
+
+/// Searches the positions reachable from a tiered game's start, tier by tier from the start's
+/// down, over canonical indices (the parent module's header says how sides are told apart). A
+/// start that is not its own image under the symmetries, in a game without an exchange and with
+/// more symmetries than a mirror, gives the classes reached, which
+/// [`count_reached`](super::count_reached) then refuses to count.
+pub fn reach_tiered<G: Game + ?Sized>(
+    game: &G,
+    progress: &dyn Progress,
+) -> Result<Reached, SolveError> {
+    reach(game, progress, false, true)
+}
+
+/// [`reach_tiered`] for the classes reached only
+/// ([`count_classes_by_mover`](super::count_classes_by_mover), pruning): a start that is not its
+/// own mirror image is searched one bit per class, each class once, and
+/// [`count_reached`](super::count_reached) then refuses to count.
+pub fn reach_tiered_classes<G: Game + ?Sized>(
+    game: &G,
+    progress: &dyn Progress,
+) -> Result<Reached, SolveError> {
+    reach(game, progress, false, false)
+}
+
+/// [`reach_tiered`] through the tiers without moves inside themselves
+/// ([`perfectplay_core::TierIndex::moves_within`]) only: far cheaper where the others are loopy
+/// (Nine Men's Morris's moving phase). Complete are the marks of the tiers without moves inside
+/// whose parent tiers are all such and complete (its placement phase); every other tier counts as
+/// reached throughout. Enough to prune the complete tiers; not to count.
+pub fn reach_tiered_one_pass<G: Game + ?Sized>(
+    game: &G,
+    progress: &dyn Progress,
+) -> Result<Reached, SolveError> {
+    reach(game, progress, true, false)
+}
+
+/// `members`: tell a class's mirrored orientation apart where the start needs it.
+fn reach<G: Game + ?Sized>(
+    game: &G,
+    progress: &dyn Progress,
+    one_pass: bool,
+    members: bool,
+) -> Result<Reached, SolveError> {
+    let tiers = game.tiers();
+    let not_solved = |p: Position| SolveError::ChildNotSolved { position: p };
+    let start = game.start();
+    let sides = start_sides(game, members)?;
+    let mirrored = sides == Sides::Mirrored;
+    let complete = complete_tiers(game, &tiers, one_pass)?;
+    // Marks only where they will be complete: a one-pass search leaves out the tiers with moves
+    // inside and everything above them, which a pruning rewrite copies as they are.
+    let marks = Marks::new(game, &tiers, &complete);
+    let (c, exchanged) = match mirrored {
+        true => (game.canonical(start), game.canonical(start) != start),
+        false => game.canonical_exchanged(start),
+    };
+    let start_slot = marks.slot(game.tier(c)).ok_or_else(|| not_solved(c))?;
+    if complete[start_slot] {
+        Marks::set(&marks.bits[start_slot], game.tier_index(c) * SIDES + u64::from(exchanged));
+    }
+
+    progress.begin("reachable positions", None);
+    for (k, &t) in tiers.iter().enumerate().rev() {
+        if one_pass && !complete[k] {
+            continue;
+        }
+        let visited = &marks.bits[k];
+        // The first round's frontier: everything reached from higher tiers (or the start).
+        let mut current: Vec<AtomicU64> =
+            visited.iter().map(|w| AtomicU64::new(w.load(Relaxed))).collect();
+        let mut next: Vec<AtomicU64> = (0..visited.len()).map(|_| AtomicU64::new(0)).collect();
+        loop {
+            let found: Result<u64, SolveError> = current
+                .par_chunks(WORDS_PER_TASK)
+                .enumerate()
+                .map(|(task, chunk)| {
+                    let words: Vec<u64> = chunk.iter().map(|w| w.swap(0, Relaxed)).collect();
+                    let search =
+                        Round { game, t, visited, marks: &marks, complete: &complete, mirrored };
+                    let found = search.reach_from(task * WORDS_PER_TASK, &words, &next)?;
+                    progress.advance(found);
+                    Ok(found)
+                })
+                .sum();
+            if found? == 0 {
+                break;
+            }
+            // Only this tier's new bits go round again (what was found in lower tiers waits in
+            // their bits); `current` was drained by the swaps above and becomes the next `next`.
+            std::mem::swap(&mut current, &mut next);
+        }
+    }
+    progress.end();
+    let size = tiers.iter().map(|&t| game.tier_size(t)).collect();
+    Ok(Reached { marks, complete, sides, size })
+}
+
+/// Which side of its class the start is, as the search tells them apart: the start's images
+/// under the symmetries should be the start or its exchange: then the members of each class
+/// reached are known, and can be counted. Without an exchange, a start that is not symmetric
+/// still gives the classes reached (`members`: its mirrored orientation told apart where the
+/// game has a mirror only).
+fn start_sides<G: Game + ?Sized>(game: &G, members: bool) -> Result<Sides, SolveError> {
+    let start = game.start();
+    let mut images = Vec::new();
+    game.symmetry_images(start, &mut images);
+    let exchanged_start = game.exchange(start);
+    Ok(if !images.iter().any(|&q| q != start && Some(q) != exchanged_start) {
+        Sides::Exchanged
+    } else if exchanged_start.is_some() {
+        return Err(SolveError::Unsupported {
+            what: "analysis of a game with an exchange whose start is not symmetric".into(),
+        });
+    } else if members && game.symmetry_count() == 2 {
+        Sides::Mirrored
+    } else {
+        Sides::ClassesOnly
+    })
+}
+
+/// Which tiers' marks will be complete: every tier's in a whole search; in a one-pass search
+/// those without moves inside whose parents are all complete (parents come later in `tiers`).
+fn complete_tiers<G: Game + ?Sized>(
+    game: &G,
+    tiers: &[Tier],
+    one_pass: bool,
+) -> Result<Vec<bool>, SolveError> {
+    let mut complete = vec![true; tiers.len()];
+    if !one_pass {
+        return Ok(complete);
+    }
+    let mut parents = vec![Vec::new(); tiers.len()];
+    for (k, &t) in tiers.iter().enumerate() {
+        for c in game.child_tiers(t) {
+            if let Ok(j) = tiers.binary_search(&c) {
+                // Completeness is settled parents first: children must come first.
+                if j >= k {
+                    return Err(SolveError::Inconsistent {
+                        what: format!(
+                            "tier {} lists child tier {} after itself",
+                            game.tier_name(t),
+                            game.tier_name(c)
+                        ),
+                    });
+                }
+                parents[j].push(k);
+            }
+        }
+    }
+    for k in (0..tiers.len()).rev() {
+        complete[k] = !game.moves_within(tiers[k]) && parents[k].iter().all(|&p| complete[p]);
+    }
+    Ok(complete)
+}
+
+/// One round of the reachability search in tier `t`.
+struct Round<'a, G: ?Sized> {
+    game: &'a G,
+    t: Tier,
+    /// The tier's marks.
+    visited: &'a [AtomicU64],
+    marks: &'a Marks,
+    complete: &'a [bool],
+    /// Sides are a class's mirrored orientations (else its exchange).
+    mirrored: bool,
+}
+
+impl<G: Game + ?Sized> Round<'_, G> {
+    /// Marks the children of the positions marked in `words` (the tier's words from
+    /// `first_word` on, taken out of the frontier); what is new in this tier also goes into
+    /// `next`. Returns how many marks were new.
+    fn reach_from(
+        &self,
+        first_word: usize,
+        words: &[u64],
+        next: &[AtomicU64],
+    ) -> Result<u64, SolveError> {
+        let Round { game, t, visited, marks, complete, mirrored } = *self;
+        let mut children = Vec::new();
+        let mut sided = Vec::new();
+        let mut cache = KernelCache::default();
+        let mut found = 0u64;
+        let mut located = Vec::new();
+        marked_positions(game, t, first_word, words, &mut located);
+        for &(index, sides, p) in &located {
+            let p = p.ok_or_else(|| unnamed(game, t, index))?;
+            if game.primitive(p).is_some() {
+                continue;
+            }
+            sided.clear();
+            let by_kernel = game.kernel().is_some_and(|k| match mirrored {
+                true => k.child_locations_mirrored(p, &mut sided, &mut cache),
+                false => k.child_locations_sided(p, &mut sided, &mut cache),
+            });
+            if !by_kernel {
+                children.clear();
+                game.children(p, &mut children);
+                sided.extend(children.iter().map(|&child| {
+                    let (cc, side) = match mirrored {
+                        true => {
+                            let cc = game.canonical(child);
+                            (cc, cc != child)
+                        }
+                        false => game.canonical_exchanged(child),
+                    };
+                    (game.tier(cc), game.tier_index(cc), side)
+                }));
+            }
+            for &(ct, ci, exchanged) in &sided {
+                let words = if ct == t {
+                    visited
+                } else {
+                    let slot = marks.slot(ct).ok_or(SolveError::ChildNotSolved { position: p })?;
+                    if !complete[slot] {
+                        continue;
+                    }
+                    &marks.bits[slot]
+                };
+                let base = ci * SIDES;
+                for side in 0..SIDES {
+                    if sides >> side & 1 == 0 {
+                        continue;
+                    }
+                    let bit = base + (side ^ u64::from(exchanged));
+                    if Marks::set(words, bit) {
+                        found += 1;
+                        if ct == t {
+                            Marks::set(next, bit);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The error for an index the search marked that names no position: the game's ranking and its
+/// moves disagree.
+pub(super) fn unnamed<G: Game + ?Sized>(game: &G, t: Tier, index: u64) -> SolveError {
+    SolveError::Inconsistent {
+        what: format!(
+            "tier {}: index {index} was reached but names no position",
+            game.tier_name(t)
+        ),
+    }
+}
