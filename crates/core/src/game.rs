@@ -43,6 +43,15 @@ pub enum Player {
 }
 
 impl Player {
+    /// The second player where `second`, else the first.
+    pub fn second_if(second: bool) -> Player {
+        if second {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
+
     /// The opponent.
     pub fn other(self) -> Player {
         match self {

@@ -369,11 +369,7 @@ impl Game for BaghChal {
         Parts { goats: 0, tigers, hand: self.goats, tigers_to_move: false }.code()
     }
     fn to_move(&self, p: Position) -> Player {
-        if Parts::of(p).tigers_to_move {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::second_if(Parts::of(p).tigers_to_move)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let q = Parts::of(p);

@@ -55,6 +55,10 @@ const FOX_START: &str = "d4";
 #[derive(Debug)]
 struct Layout {
     board: Board,
+    /// Per point: its row, 0 at the top, and its mirror image ([`Cross`]'s, kept beside the move
+    /// tables that the kernel reads with them).
+    row: [u32; N],
+    mirror: [usize; N],
     /// Per point: its neighbors in the eight directions, as a mask.
     adjacent: [u64; N],
     /// Per point: where a goose may step (forward, sideways, diagonally forward), as a mask.
@@ -77,7 +81,8 @@ impl Layout {
         // Along every line; geese step forward, sideways or diagonally forward.
         let lines = cross.lines(|_, _| true, |(_, dy)| dy >= 0);
         let Lines { board, adjacent, forward: goose_steps, jumps, .. } = lines;
-        Layout { board, adjacent, goose_steps, jumps, ranks: SetRanks::shared(), cross }
+        let (row, mirror, ranks) = (cross.row, cross.mirror, SetRanks::shared());
+        Layout { board, row, mirror, adjacent, goose_steps, jumps, ranks, cross }
     }
 }
 
@@ -213,7 +218,7 @@ impl FoxAndGeese {
 
     fn mirrored(&self, q: Parts) -> Parts {
         let l = self.layout;
-        Parts { geese: l.cross.mirror_set(q.geese), fox: l.cross.mirror[q.fox as usize] as u32, ..q }
+        Parts { geese: l.cross.mirror_set(q.geese), fox: l.mirror[q.fox as usize] as u32, ..q }
     }
 
     /// Why a position cannot arise, if it cannot.
@@ -269,11 +274,7 @@ impl Game for FoxAndGeese {
         .code()
     }
     fn to_move(&self, p: Position) -> Player {
-        if Parts::of(p).fox_to_move {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::second_if(Parts::of(p).fox_to_move)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let q = Parts::of(p);

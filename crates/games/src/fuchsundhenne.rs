@@ -408,11 +408,7 @@ impl Game for FuchsUndHenne {
         Parts { hens: self.start_hens, foxes, foxes_to_move: false, pending: STEP }.code()
     }
     fn to_move(&self, p: Position) -> Player {
-        if Parts::of(p).foxes_to_move {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::second_if(Parts::of(p).foxes_to_move)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let q = Parts::of(p);

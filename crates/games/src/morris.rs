@@ -61,7 +61,6 @@ mod kernel;
 mod tests;
 mod variants;
 pub use variants::NINE_VARIANTS;
-pub(crate) use variants::{NINE, SIX, THREE};
 
 use boards::Layout;
 
@@ -425,6 +424,27 @@ impl Morris {
     }
 }
 
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    NINE = Morris::nine, "morris.rs", "ninemensmorris", "Nine Men's Morris";
+    default "regular"; syntax NINE_VARIANTS;
+    listed &["regular", "mill-removal", "no-flying", "mill-removal-no-flying"];
+    also &["regular/moving-3", "no-flying/moving-4"]
+}
+
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    SIX = Morris::six, "morris.rs", "sixmensmorris", "Six Men's Morris";
+    default "regular"; syntax "regular"; listed &["regular"]; also &[]
+}
+
+// The catalog's entry: the game's identity and variants, and its rules (this file's header).
+crate::entry! {
+    THREE = Morris::three, "morris.rs", "threemensmorris", "Three Men's Morris";
+    default "regular"; syntax "regular (rows, columns and diagonals) or no-diagonals";
+    listed &["regular", "no-diagonals"]; also &[]
+}
+
 impl Game for Morris {
     fn id(&self) -> &'static str {
         self.entry().id
@@ -498,11 +518,7 @@ impl Game for Morris {
     }
 
     fn to_move(&self, p: Position) -> Player {
-        if Parts::of(p).black_to_move {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::second_if(Parts::of(p).black_to_move)
     }
 
     fn primitive(&self, p: Position) -> Option<Value> {
@@ -613,14 +629,10 @@ impl Game for Morris {
 
     fn board_text(&self, p: Position) -> String {
         let q = Parts::of(p);
-        let piece = |c: usize| {
-            if q.white >> c & 1 == 1 {
-                'W'
-            } else if q.black >> c & 1 == 1 {
-                'B'
-            } else {
-                '+'
-            }
+        // The text's pieces, in capitals, and `+` for an empty point.
+        let piece = |c: usize| match q.cell(c) {
+            '-' => '+',
+            piece => piece.to_ascii_uppercase(),
         };
         let b = &self.layout.board;
         let (w, h) = (0..b.len()).fold((0usize, 0usize), |(w, h), c| {

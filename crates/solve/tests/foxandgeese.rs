@@ -8,6 +8,7 @@
 //! (`reference/foxandgeese-teufl.tsv`); `foxandgeese.md` beside this file says what agrees and what
 //! does not yet.
 
+mod cross;
 mod rounds;
 
 use std::borrow::Cow;
@@ -29,27 +30,15 @@ struct State {
     fox_to_move: bool,
 }
 
-const DIRECTIONS: [(i32, i32); 8] =
-    [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
-
-fn cell(x: i32, y: i32) -> Option<u8> {
-    let on = (0..7).contains(&x)
-        && (0..7).contains(&y)
-        && ((2..=4).contains(&x) || (2..=4).contains(&y));
-    on.then_some((y * 7 + x) as u8)
-}
-
-fn step(c: u8, (dx, dy): (i32, i32)) -> Option<u8> {
-    cell(i32::from(c % 7) + dx, i32::from(c / 7) + dy)
-}
-
 fn children(s: State) -> Vec<State> {
     let taken = |geese: u64, c: u8| geese >> c & 1 == 1;
     let mut out = Vec::new();
     if !s.fox_to_move {
         for g in (0..49u8).filter(|&g| taken(s.geese, g)) {
-            for d in DIRECTIONS.iter().filter(|d| d.1 >= 0) {
-                if let Some(to) = step(g, *d).filter(|&to| !taken(s.geese, to) && to != s.fox) {
+            for d in cross::DIRECTIONS.iter().filter(|d| d.1 >= 0) {
+                if let Some(to) =
+                    cross::step(g, *d).filter(|&to| !taken(s.geese, to) && to != s.fox)
+                {
                     let geese = s.geese & !(1 << g) | 1 << to;
                     out.push(State { geese, fox: s.fox, fox_to_move: true });
                 }
@@ -57,8 +46,8 @@ fn children(s: State) -> Vec<State> {
         }
         return out;
     }
-    for d in DIRECTIONS {
-        if let Some(to) = step(s.fox, d).filter(|&to| !taken(s.geese, to)) {
+    for d in cross::DIRECTIONS {
+        if let Some(to) = cross::step(s.fox, d).filter(|&to| !taken(s.geese, to)) {
             out.push(State { geese: s.geese, fox: to, fox_to_move: false });
         }
     }
@@ -66,9 +55,9 @@ fn children(s: State) -> Vec<State> {
     let mut seen: HashSet<(u8, u64)> = HashSet::new();
     let mut stack = vec![(s.fox, s.geese)];
     while let Some((at, geese)) = stack.pop() {
-        for d in DIRECTIONS {
-            let Some(over) = step(at, d).filter(|&o| taken(geese, o)) else { continue };
-            let Some(to) = step(over, d).filter(|&t| !taken(geese, t)) else { continue };
+        for d in cross::DIRECTIONS {
+            let Some(over) = cross::step(at, d).filter(|&o| taken(geese, o)) else { continue };
+            let Some(to) = cross::step(over, d).filter(|&t| !taken(geese, t)) else { continue };
             let left = geese & !(1 << over);
             if seen.insert((to, left)) {
                 out.push(State { geese: left, fox: to, fox_to_move: false });
@@ -87,23 +76,16 @@ fn primitive(s: State) -> Option<Value> {
 
 /// The text form the game reads: the board's rows of 3, 3, 7, 7, 7, 3 and 3 points.
 fn text(s: State) -> String {
-    let rows: Vec<String> = (0..7)
-        .map(|y| {
-            (0..7)
-                .filter_map(|x| cell(x, y))
-                .map(|c| {
-                    if c == s.fox {
-                        'F'
-                    } else if s.geese >> c & 1 == 1 {
-                        'G'
-                    } else {
-                        '-'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    format!("{} {}", rows.join("/"), if s.fox_to_move { 'F' } else { 'G' })
+    let rows = cross::rows(|c| {
+        if c == s.fox {
+            'F'
+        } else if s.geese >> c & 1 == 1 {
+            'G'
+        } else {
+            '-'
+        }
+    });
+    format!("{rows} {}", if s.fox_to_move { 'F' } else { 'G' })
 }
 
 fn mirror(s: State) -> State {
@@ -140,8 +122,8 @@ fn start(geese: usize) -> State {
         (0, 3),
         (6, 3),
     ];
-    let geese = fill[..geese].iter().fold(0u64, |m, &(x, y)| m | 1 << cell(x, y).unwrap());
-    State { geese, fox: cell(3, 3).unwrap(), fox_to_move: false }
+    let geese = fill[..geese].iter().fold(0u64, |m, &(x, y)| m | 1 << cross::cell(x, y).unwrap());
+    State { geese, fox: cross::cell(3, 3).unwrap(), fox_to_move: false }
 }
 
 impl Classes {
@@ -322,7 +304,7 @@ fn four_geese_every_position_counted_as_the_plain_model_counts_it() {
         At(State),
     }
     let points: Vec<u8> =
-        (0..49).filter(|&c| cell(c % 7, c / 7).is_some()).map(|c| c as u8).collect();
+        (0..49).filter(|&c| cross::cell(c % 7, c / 7).is_some()).map(|c| c as u8).collect();
     let mut every = Vec::new();
     for &fox in &points {
         let others: Vec<u8> = points.iter().copied().filter(|&c| c != fox).collect();

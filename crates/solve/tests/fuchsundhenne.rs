@@ -7,11 +7,13 @@
 //! and every canonical index of a small game holds the best value over its children.
 
 mod common;
+mod cross;
 mod rounds;
 
 use std::collections::HashSet;
 
 use common::check_best_over_children;
+use cross::cell;
 use perfectplay_core::{Game, GameExt, Value};
 use perfectplay_games::FuchsUndHenne;
 use perfectplay_solve::{solve, NoProgress, SolveOptions};
@@ -34,13 +36,6 @@ struct State {
 
 struct Rules {
     goal: u32,
-}
-
-fn cell(x: i32, y: i32) -> Option<u8> {
-    let on = (0..7).contains(&x)
-        && (0..7).contains(&y)
-        && ((2..=4).contains(&x) || (2..=4).contains(&y));
-    on.then_some((y * 7 + x) as u8)
 }
 
 fn xy(c: u8) -> (i32, i32) {
@@ -173,29 +168,22 @@ impl Rules {
 /// The text form the game reads: the board's rows of 3, 3, 7, 7, 7, 3 and 3 points, then the
 /// side to move.
 fn text(s: State) -> String {
-    let rows: Vec<String> = (0..7)
-        .map(|y| {
-            (0..7)
-                .filter_map(|x| cell(x, y))
-                .map(|c| {
-                    if s.foxes.contains(&c) {
-                        'F'
-                    } else if s.hens >> c & 1 == 1 {
-                        'H'
-                    } else {
-                        '-'
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let rows = cross::rows(|c| {
+        if s.foxes.contains(&c) {
+            'F'
+        } else if s.hens >> c & 1 == 1 {
+            'H'
+        } else {
+            '-'
+        }
+    });
     let turn = match (s.foxes_to_move, s.may_take_off, s.put_back) {
         (true, _, _) => "F",
         (_, true, _) => "Hx",
         (_, _, true) => "H+",
         _ => "H",
     };
-    format!("{} {turn}", rows.join("/"))
+    format!("{rows} {turn}")
 }
 
 /// The start the module's header describes: the top arm, then rows 3 and 4 from the middle out;

@@ -28,7 +28,7 @@ impl FoxAndGeese {
     pub(super) fn is_mirrored(&self, q: Parts) -> bool {
         let (l, fox) = (self.layout, q.fox as usize);
         l.ranks.class(q.foxes()).is_none()
-            || (l.cross.mirror[fox] == fox && l.cross.mirror_set(q.geese) < q.geese)
+            || (l.mirror[fox] == fox && l.cross.mirror_set(q.geese) < q.geese)
     }
 
     /// The tier and index of a position's canonical form, in one step.
@@ -41,7 +41,7 @@ impl FoxAndGeese {
                 r.class(q.foxes()).expect("the mirror image's fox has a class")
             }
             Some(class) => {
-                if l.cross.mirror[fox] == fox {
+                if l.mirror[fox] == fox {
                     q.geese = q.geese.min(l.cross.mirror_set(q.geese));
                 }
                 class

@@ -44,19 +44,19 @@ impl FoxAndGeese {
         let term = |p: usize, state: usize| r.term_one(fox, p, state);
         let ranks = StepRanks::new(q.geese, state, term);
         // On the middle column the child's canonical set is the lesser of it and its image.
-        let images = (l.cross.mirror[fox] == fox)
+        let images = (l.mirror[fox] == fox)
             .then(|| StepRanks::new(l.cross.mirror_set(q.geese), state, term));
         let empty = q.empty();
         for from in board::bits(q.geese) {
             for to in board::bits(l.goose_steps[from] & empty) {
-                let up = l.cross.row[to] - l.cross.row[from];
+                let up = l.row[to] - l.row[from];
                 let s = state + up as usize;
                 let image = images.as_ref().filter(|m| {
-                    m.set() ^ 1 << l.cross.mirror[from] ^ 1 << l.cross.mirror[to]
+                    m.set() ^ 1 << l.mirror[from] ^ 1 << l.mirror[to]
                         < q.geese ^ 1 << from ^ 1 << to
                 });
                 let rank = match image {
-                    Some(m) => m.rank_after(l.cross.mirror[from], l.cross.mirror[to], term),
+                    Some(m) => m.rank_after(l.mirror[from], l.mirror[to], term),
                     None => ranks.rank_after(from, to, term),
                 };
                 let index = r.offset(1, FOX_CLASSES, s) + r.offset(1, class, s);
@@ -75,7 +75,7 @@ impl FoxAndGeese {
             for g in board::bits(q.geese) {
                 for from in board::bits(l.adjacent[g] & empty) {
                     let back = l.goose_steps[from] >> g & 1 == 0;
-                    if back || (same_tier && l.cross.row[from] != l.cross.row[g]) {
+                    if back || (same_tier && l.row[from] != l.row[g]) {
                         continue;
                     }
                     f(Parts { geese: q.geese & !(1 << g) | 1 << from, ..parent });
@@ -134,7 +134,7 @@ impl TierKernel for FoxAndGeese {
         let (q, l) = (Parts::of(p), self.layout);
         let fox = q.fox as usize;
         l.ranks.class(q.foxes()).is_some()
-            && (l.cross.mirror[fox] != fox || q.geese <= l.cross.mirror_set(q.geese))
+            && (l.mirror[fox] != fox || q.geese <= l.cross.mirror_set(q.geese))
     }
     fn locate(&self, p: Position, _cache: &mut KernelCache) -> (Tier, u64) {
         self.locate_parts(Parts::of(p))
@@ -171,7 +171,7 @@ impl TierKernel for FoxAndGeese {
         let images = if q.fox_to_move {
             l.cross.mirror_set(q.geese) == q.geese
         } else {
-            l.cross.mirror[q.fox as usize] == q.fox as usize
+            l.mirror[q.fox as usize] == q.fox as usize
         };
         if images {
             out.sort_unstable();

@@ -63,8 +63,6 @@ impl FuchsUndHenne {
     }
 }
 
-crate::cross::tiers::impl_tiers!(FuchsUndHenne, hens);
-
 /// A tier's index: its eight parts in [`SECTIONS`] order (the first two only once the foxes have
 /// won); in each, the foxes' places up to the mirror in their class order, and for each the hens'
 /// sets with the tier's row sum ranked ([`SetRanks::rank`]). Where the mirror keeps the foxes'
@@ -196,3 +194,6 @@ impl Symmetry for FuchsUndHenne {
         out.extend([p, self.mirrored(Parts::of(p)).code()]);
     }
 }
+
+// A position's tier: its hens' count and row sum.
+crate::cross::tiers::impl_tiers!(FuchsUndHenne, hens);

@@ -1,4 +1,4 @@
-//! The family's games and their variants: the catalog's entries and the constructors.
+//! The family's games and their variants: the constructors, and each game's catalog entry.
 
 use super::*;
 use crate::CatalogEntry;
@@ -83,25 +83,4 @@ impl Morris {
             Kind::Three => &THREE,
         }
     }
-}
-
-// The catalog's entry: the game's identity and variants, and its rules (morris.rs's header).
-crate::entry! {
-    NINE = Morris::nine, "../morris.rs", "ninemensmorris", "Nine Men's Morris";
-    default "regular"; syntax NINE_VARIANTS;
-    listed &["regular", "mill-removal", "no-flying", "mill-removal-no-flying"];
-    also &["regular/moving-3", "no-flying/moving-4"]
-}
-
-// The catalog's entry: the game's identity and variants, and its rules (morris.rs's header).
-crate::entry! {
-    SIX = Morris::six, "../morris.rs", "sixmensmorris", "Six Men's Morris";
-    default "regular"; syntax "regular"; listed &["regular"]; also &[]
-}
-
-// The catalog's entry: the game's identity and variants, and its rules (morris.rs's header).
-crate::entry! {
-    THREE = Morris::three, "../morris.rs", "threemensmorris", "Three Men's Morris";
-    default "regular"; syntax "regular (rows, columns and diagonals) or no-diagonals";
-    listed &["regular", "no-diagonals"]; also &[]
 }
