@@ -20,8 +20,13 @@ mod full;
 use perfectplay_core::{Game, Value};
 use perfectplay_games::{BaghChal, Topitop};
 
+/// The database, once `PERFECTPLAY_FULL=1` says the full-scale checks are wanted.
+fn database(game: &dyn Game) -> perfectplay_db::Database {
+    full::open(game, std::env::var("PERFECTPLAY_FULL").as_deref() == Ok("1"))
+}
+
 fn sampled(game: &dyn Game) {
-    let db = full::open(game);
+    let db = database(game);
     let started = std::time::Instant::now();
     if db.is_pruned() {
         let walked = full::walk_check(game, &db, 2_000);
@@ -41,7 +46,7 @@ fn sampled(game: &dyn Game) {
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn topitop_starts_with_a_win_in_31_and_samples_agree_with_children() {
     let game = Topitop::from_variant("regular").unwrap();
-    let db = full::open(&game);
+    let db = database(&game);
     let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
     assert_eq!((start.value(), start.remoteness().map(|r| r.0)), (Value::Win, Some(31)));
     sampled(&game);
@@ -52,7 +57,7 @@ fn topitop_starts_with_a_win_in_31_and_samples_agree_with_children() {
 #[ignore = "full scale: needs the solved database (see the module documentation)"]
 fn baghchal_starts_with_a_draw_and_samples_agree_with_children() {
     let game = BaghChal::from_variant("regular").unwrap();
-    let db = full::open(&game);
+    let db = database(&game);
     assert_eq!(db.get(&game, game.start()).unwrap().map(|v| v.value()), Some(Value::Draw));
     sampled(&game);
 }
@@ -61,7 +66,7 @@ fn baghchal_starts_with_a_draw_and_samples_agree_with_children() {
 /// value is printed (each variant so far a draw, docs/foxandgeese.md).
 fn fox_and_geese(geese: u32) {
     let game = perfectplay_games::FoxAndGeese::from_variant(&format!("{geese}-geese")).unwrap();
-    let db = full::open(&game);
+    let db = database(&game);
     let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
     println!("foxandgeese {geese}-geese: the start is {start}");
     sampled(&game);
@@ -116,7 +121,7 @@ fn fox_and_geese_15_geese_samples_agree_with_children() {
 fn fox_and_geese_states(geese: u32) {
     use perfectplay_core::{GameExt, Value};
     let game = perfectplay_games::FoxAndGeese::from_variant(&format!("{geese}-geese")).unwrap();
-    let db = full::open(&game);
+    let db = database(&game);
     let started = std::time::Instant::now();
     let reached =
         perfectplay_solve::reach_tiered_classes(&game, &perfectplay_solve::NoProgress).unwrap();
@@ -186,7 +191,7 @@ fn fox_and_geese_15_geese_states_per_winner() {
 /// is printed (docs/foxandgeese.md).
 fn fuchs_und_henne(hens: u32) {
     let game = perfectplay_games::FuchsUndHenne::from_variant(&format!("{hens}-hens")).unwrap();
-    let db = full::open(&game);
+    let db = database(&game);
     let start = db.get(&game, game.start()).unwrap().expect("the start is stored");
     println!("fuchsundhenne {hens}-hens: the start is {start}");
     sampled(&game);

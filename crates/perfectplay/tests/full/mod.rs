@@ -8,14 +8,10 @@ use perfectplay_db::Database;
 use rayon::prelude::*;
 
 /// The game variant's database under `PERFECTPLAY_DATA` (default `perfectplay-data`), checked to
-/// be the game's, once `PERFECTPLAY_FULL=1` says the full-scale checks are wanted; panics if it
-/// is missing.
-pub fn open(game: &dyn Game) -> Database {
-    assert_eq!(
-        std::env::var("PERFECTPLAY_FULL").as_deref(),
-        Ok("1"),
-        "set PERFECTPLAY_FULL=1 to run the full-scale checks"
-    );
+/// be the game's; panics unless `wanted` (each test file says whether its ignored full-scale
+/// checks were asked for) and if the database is missing.
+pub fn open(game: &dyn Game, wanted: bool) -> Database {
+    assert!(wanted, "the full-scale checks were not asked for: the test file's header says how");
     let dir = std::env::var_os("PERFECTPLAY_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("perfectplay-data"));
