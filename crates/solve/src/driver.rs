@@ -74,6 +74,9 @@ pub fn solve<G: Game + ?Sized>(
         if !chosen(&tier) {
             continue;
         }
+        if progress.stopped() {
+            return Err(SolveError::Stopped);
+        }
         if let (true, Some(sink)) = (lean, sink.as_deref_mut()) {
             if sink.kept(tier).map_err(SolveError::Sink)? {
                 progress.note(&format!("tier {name}: finished by an earlier solve"));

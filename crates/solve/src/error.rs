@@ -41,8 +41,8 @@ pub enum SolveError {
         /// What disagrees.
         what: String,
     },
-    /// A live search was told to stop before it ended.
-    #[error("the search was stopped")]
+    /// A search or a solve was told to stop before it ended.
+    #[error("stopped before the end, as asked")]
     Stopped,
     /// The engine cannot do this for this game yet.
     #[error("not supported: {what}")]

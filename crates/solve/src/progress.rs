@@ -11,6 +11,12 @@ pub trait Progress: Sync {
     fn end(&self);
     /// A line worth keeping (a tier finished, with the overall progress and time left).
     fn note(&self, _line: &str) {}
+    /// Whether the one watching asks the work to stop: a solve then ends with
+    /// [`crate::SolveError::Stopped`] before its next tier, or between the levels of the tier in
+    /// progress (what was handed to the sink is kept, so a later solve resumes from it).
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// Reports nothing.

@@ -294,7 +294,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 edges.append(&mut e);
             }
             let reverse = start.collect_edges.then(|| reverse_edges(n, edges));
-            self.retrograde(&start.state, undecided, reverse.as_ref(), progress);
+            self.retrograde(&start.state, undecided, reverse.as_ref(), progress)?;
             if codes.overflow.load(Relaxed) {
                 return Err(Fail::Narrow(NARROW_VALUES));
             }
@@ -313,6 +313,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         chunk: usize,
         progress: &dyn Progress,
     ) -> Result<ChunkStart, Fail> {
+        if progress.stopped() {
+            return Err(SolveError::Stopped.into());
+        }
         let n = start.state.cells.len() as u64;
         let mut scratch = Scratch::default();
         let mut edges = Vec::new();
@@ -468,7 +471,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         undecided: u64,
         reverse: Option<&ReverseEdges>,
         progress: &dyn Progress,
-    ) {
+    ) -> Result<(), SolveError> {
         let n = state.cells.len();
         let mut win_lose = Levels::new(n);
         let mut ties = Levels::new(n);
@@ -507,12 +510,14 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             &format!("tier {}: retrograde", self.game.tier_name(self.tier)),
             Some(undecided + sources),
         );
-        self.phase(state, &mut win_lose, &mut win_lose_candidates, false, reverse, progress);
-        self.phase(state, &mut ties, &mut tie_candidates, true, reverse, progress);
+        self.phase(state, &mut win_lose, &mut win_lose_candidates, false, reverse, progress)?;
+        self.phase(state, &mut ties, &mut tie_candidates, true, reverse, progress)?;
         progress.end();
+        Ok(())
     }
 
-    /// One phase (win/lose or ties): every level in increasing remoteness.
+    /// One phase (win/lose or ties): every level in increasing remoteness; asked to stop
+    /// ([`Progress::stopped`]), it ends between two levels with [`SolveError::Stopped`].
     fn phase(
         &self,
         state: &State<'_>,
@@ -521,9 +526,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         ties: bool,
         reverse: Option<&ReverseEdges>,
         progress: &dyn Progress,
-    ) {
+    ) -> Result<(), SolveError> {
         let mut r = 0usize;
         while r < claimed.len().max(candidates.len()) {
+            if progress.stopped() {
+                return Err(SolveError::Stopped);
+            }
             // Candidates from outside the tier decide their position unless something inside
             // decided it first.
             let mut outside = candidates.take(r);
@@ -577,6 +585,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             }
             r += 1;
         }
+        Ok(())
     }
 }
 

@@ -1,0 +1,58 @@
+//! What a solve will hold before it starts: its indices and the bytes at its peak, from the tier
+//! sizes alone (no tier is solved), so that a front end can say what a solve costs and refuse one
+//! that cannot fit.
+
+use perfectplay_core::{Game, GameExt, PositionSpace, Tier};
+
+use crate::retrograde::bytes_needed;
+use crate::TierSpace;
+
+/// A solve's size, counted before it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolvePlan {
+    /// Tiers to solve.
+    pub tiers: usize,
+    /// Indices to solve, in all.
+    pub indices: u64,
+    /// The indices of the largest tier.
+    pub largest_tier: u64,
+    /// Bytes at the peak of a solve that holds only the child tiers of the tier in progress (one
+    /// byte an index) beside that tier's work ([`crate::SolveOptions::memory_limit`], or no
+    /// `hold_all` with tier files).
+    pub lean_bytes: u64,
+    /// Bytes at the peak of a solve that holds every tier solved (one byte an index), for the
+    /// analysis after it.
+    pub whole_bytes: u64,
+}
+
+/// The plan of a solve of `game`, for games whose indices are known before a solve: a dense
+/// game's one tier, a tiered game's tiers. `None` for a sparse game, whose positions are found
+/// only by discovering them from the start.
+pub fn plan<G: Game + ?Sized>(game: &G) -> Option<SolvePlan> {
+    let tiers: Vec<(Tier, u64)> = match game.space() {
+        PositionSpace::Dense { size } => vec![(Tier(0), size)],
+        PositionSpace::Tiered(_) => game.tiers().into_iter().map(|t| (t, game.tier_size(t))).collect(),
+        PositionSpace::Sparse(_) => return None,
+    };
+    let size_of = |t: Tier| tiers.iter().find(|(x, _)| *x == t).map_or(0, |&(_, n)| n);
+    let mut plan = SolvePlan {
+        tiers: tiers.len(),
+        indices: 0,
+        largest_tier: 0,
+        lean_bytes: 0,
+        whole_bytes: 0,
+    };
+    for &(tier, size) in &tiers {
+        let work = bytes_needed(game, tier, &TierSpace::Dense { size });
+        let children: u64 = if tiers.len() > 1 {
+            game.child_tiers(tier).into_iter().map(size_of).sum()
+        } else {
+            0
+        };
+        plan.lean_bytes = plan.lean_bytes.max(work + children);
+        plan.whole_bytes = plan.whole_bytes.max(plan.indices + work);
+        plan.indices += size;
+        plan.largest_tier = plan.largest_tier.max(size);
+    }
+    Some(plan)
+}
