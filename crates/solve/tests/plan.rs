@@ -27,8 +27,8 @@ fn the_plan_counts_the_indices_a_tiered_solve_solves_and_the_bytes_it_holds() {
 fn a_dense_game_is_one_tier_and_a_sparse_one_is_not_planned() {
     let dense = perfectplay_games::lookup("mutorere", None).unwrap();
     let size = dense.space().dense_size().expect("Mu Torere is dense");
-    let plan = plan(dense.as_ref()).unwrap();
-    assert_eq!((plan.tiers, plan.indices, plan.largest_tier), (1, size, size));
+    let one = plan(dense.as_ref()).unwrap();
+    assert_eq!((one.tiers, one.indices, one.largest_tier), (1, size, size));
     let sparse = perfectplay_games::lookup("connect4", Some("4x4")).unwrap();
     assert!(!sparse.space().is_tiered() && sparse.space().dense_size().is_none());
     assert_eq!(plan(sparse.as_ref()), None);
