@@ -19,7 +19,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use perfectplay_core::Position;
+use perfectplay_core::{Position, ValueRemoteness};
 use perfectplay_solve::Progress;
 use serde_json::{json, Value as JsonValue};
 
@@ -64,6 +64,8 @@ struct Job {
     stopped: bool,
     done: u64,
     total: Option<u64>,
+    /// The children's values found so far.
+    known: HashMap<Position, ValueRemoteness>,
     answer: Option<Result<PositionReport, String>>,
 }
 
@@ -101,8 +103,8 @@ pub enum Answer {
     /// The search is done.
     Ready(PositionReport),
     /// Still searching, or waiting its turn: the progress, as JSON (`done`, `total`, `seconds`,
-    /// `queued`).
-    Searching(JsonValue),
+    /// `queued`), and the children's values found so far.
+    Searching(JsonValue, HashMap<Position, ValueRemoteness>),
     /// Too many searches running and waiting: ask again after this many seconds.
     Busy { retry_after: u64, why: String },
 }
@@ -238,12 +240,13 @@ impl LiveSearches {
                     }
                 }
                 if j.stopped || waited.elapsed() >= WAIT {
-                    return Ok(Answer::Searching(json!({
+                    let progress = json!({
                         "done": j.done,
                         "total": j.total,
                         "seconds": j.started.map(|s| s.elapsed().as_secs_f64()),
                         "queued": j.started.is_none() && !j.stopped,
-                    })));
+                    });
+                    return Ok(Answer::Searching(progress, j.known.clone()));
                 }
             }
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -315,7 +318,12 @@ fn dispatch(inner: &Arc<Mutex<Searches>>, s: &mut Searches) {
                 let j = searching.job();
                 j.stop || j.last_asked.is_some_and(|t| t.elapsed() > ABANDONED)
             };
-            let answer = w.oracle.report_live(w.position, &**searching, &abandoned);
+            let found = |child: Position, v: ValueRemoteness| {
+                searching.update(|j| {
+                    j.known.insert(child, v);
+                });
+            };
+            let answer = w.oracle.report_live(w.position, &**searching, &abandoned, &found);
             let stopped = answer.as_ref().is_err_and(|e| {
                 matches!(e.downcast_ref(), Some(perfectplay_solve::SolveError::Stopped))
             });

@@ -129,7 +129,7 @@ impl<'a> Oracle<'a> {
     /// too large to solve on demand).
     pub fn report(&self, p: Position) -> Result<PositionReport> {
         if let Source::Live = self.source {
-            return self.report_live(p, &Bar::new(), &|| false);
+            return self.report_live(p, &Bar::new(), &|| false, &|_, _| {});
         }
         let pruned = matches!(&self.source, Source::Disk(db) if db.is_pruned());
         let not_reachable = || {
@@ -170,7 +170,7 @@ impl<'a> Oracle<'a> {
         }
         let started = std::time::Instant::now();
         let over = || started.elapsed() > budget;
-        match self.report_live(p, &Bar::new(), &over) {
+        match self.report_live(p, &Bar::new(), &over, &|_, _| {}) {
             Ok(report) => Ok(Some(report)),
             Err(e) if matches!(e.downcast_ref(), Some(perfectplay_solve::SolveError::Stopped)) => {
                 Ok(None)
@@ -186,7 +186,9 @@ impl<'a> Oracle<'a> {
         if let Source::Live = self.source {
             return Ok(match fetch {
                 Fetch::CachedOnly => Stored::NotCached,
-                Fetch::Read => Stored::Report(self.report_live(p, &NoProgress, &|| false)?),
+                Fetch::Read => {
+                    Stored::Report(self.report_live(p, &NoProgress, &|| false, &|_, _| {})?)
+                }
             });
         }
         match self.source.get_with(self.game, p, fetch)? {
@@ -197,13 +199,14 @@ impl<'a> Oracle<'a> {
     }
 
     /// A live search's report of `p`: each move's value, searched on every core (one table a
-    /// thread; a move is one step of `progress`), and the best of them; `stop` is asked now and
-    /// then whether to give up.
+    /// thread; a move is one step of `progress`, and its child's value goes to `found` as soon as
+    /// it is known), and the best of them; `stop` is asked now and then whether to give up.
     pub fn report_live(
         &self,
         p: Position,
         progress: &dyn Progress,
         stop: &(dyn Fn() -> bool + Sync),
+        found: &(dyn Fn(Position, ValueRemoteness) + Sync),
     ) -> Result<PositionReport> {
         use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
         use std::sync::Mutex;
@@ -229,6 +232,7 @@ impl<'a> Oracle<'a> {
                         match search.value(child) {
                             Ok(v) => {
                                 values.lock().unwrap_or_else(|e| e.into_inner()).insert(child, v);
+                                found(child, v);
                                 progress.advance(1);
                             }
                             Err(e) => {

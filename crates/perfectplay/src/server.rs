@@ -278,44 +278,30 @@ async fn health(State(s): Shared) -> Json<JsonValue> {
     }))
 }
 
-/// `?all` (any value) lists unsolved variants too, and games with none solved: our page offers
-/// to solve them. Without it the listings are GamesmanUni's: what can be played now.
+/// A listing's query: `?all` was once needed for unsolved variants, and is still accepted.
 type Listing = Query<HashMap<String, String>>;
 
-fn wants_all(q: &HashMap<String, String>) -> bool {
-    q.contains_key("all")
-}
-
 impl GameEntry {
-    /// The variants a listing shows: with `all` every one; else those whose every position is
-    /// answered with its values (solved, not searched live: GamesmanUni cannot play a position
-    /// whose values are still being searched).
-    fn shown(&self, all: bool) -> impl Iterator<Item = &(String, Variant)> {
-        self.variants.iter().filter(move |(_, v)| {
-            all || v.oracle().is_some_and(|o| !matches!(o.source(), Source::Live))
-        })
-    }
-
     /// The listing's `gui`: the best of its variants'.
-    fn gui(&self, all: bool) -> &'static str {
-        uwapi::gui_level(self.shown(all).any(|(_, v)| v.theme.is_some()))
+    fn gui(&self) -> &'static str {
+        uwapi::gui_level(self.variants.iter().any(|(_, v)| v.theme.is_some()))
     }
 }
 
-async fn list_games(State(s): Shared, Query(q): Listing) -> Json<JsonValue> {
-    let all = wants_all(&q);
+/// Every game, each with every variant: a variant not solved yet plays all the same, its values
+/// unknown ("unsolved"), until it is solved.
+async fn list_games(State(s): Shared, Query(_): Listing) -> Json<JsonValue> {
     Json(JsonValue::Array(
         s.games
             .iter()
-            .filter(|g| g.shown(all).next().is_some())
             .map(|g| {
                 json!({
                     "id": g.id,
                     "name": g.name,
                     "type": "twoPlayer",
-                    "gui": g.gui(all),
+                    "gui": g.gui(),
                     "defaultVariant": g.default_variant,
-                    "variants": g.shown(all).count(),
+                    "variants": g.variants.len(),
                 })
             })
             .collect(),
@@ -325,18 +311,17 @@ async fn list_games(State(s): Shared, Query(q): Listing) -> Json<JsonValue> {
 async fn game_info(
     State(s): Shared,
     UrlPath(game): UrlPath<String>,
-    Query(q): Listing,
+    Query(_): Listing,
 ) -> Result<Json<JsonValue>, ApiError> {
-    let all = wants_all(&q);
     let g = s.game(&game)?;
     Ok(Json(json!({
         "id": g.id,
         "name": g.name,
-        "gui": g.gui(all),
+        "gui": g.gui(),
         "defaultVariant": g.default_variant,
         "allowCustomVariantCreation": false,
         "supportsWinBy": false,
-        "variants": g.shown(all).map(|(id, v)| {
+        "variants": g.variants.iter().map(|(id, v)| {
             let mut o = json!({
                 "id": id,
                 "name": id,
@@ -392,7 +377,8 @@ async fn instructions(
 /// A position's answer: on the async worker when the database blocks it needs are in the cache
 /// (most requests), else on the blocking pool, where a read may wait on the disk and decompress
 /// a block without holding up the async workers. (Handing every request to the blocking pool
-/// cost a third of the throughput in thread switches.)
+/// cost a third of the throughput in thread switches.) A variant not solved yet answers with its
+/// moves, values unknown.
 async fn position(
     State(s): Shared,
     UrlPath((game, variant)): UrlPath<(String, String)>,
@@ -401,14 +387,24 @@ async fn position(
 ) -> Result<Response, ApiError> {
     let p = q.as_deref().and_then(|q| uwapi::query_value(q, "p"));
     let asked = asked(&s, &game, &variant, p.as_deref())?;
-    if let Source::Live = asked.oracle.source() {
-        return live_position(&s, client.ip(), &asked).await;
+    let Some(oracle) = &asked.oracle else {
+        let shown = uwapi::Shown::unsolved(asked.variant.game, asked.position, &|_| None);
+        let mut body = shown_json(&asked, &shown)?;
+        asked.variant.status_json(&mut body);
+        return Ok(Json(body).into_response());
+    };
+    if let Source::Live = oracle.source() {
+        return live_position(&s, client.ip(), &asked, oracle).await;
     }
-    if let Some(answer) = position_now(&s, &game, &variant, p.as_deref(), Fetch::CachedOnly)? {
+    if let Some(answer) = position_now(&asked, oracle, Fetch::CachedOnly)? {
         return Ok(Json(answer).into_response());
     }
     tokio::task::spawn_blocking(move || {
-        position_now(&s, &game, &variant, p.as_deref(), Fetch::Read)
+        let asked = self::asked(&s, &game, &variant, p.as_deref())?;
+        let oracle = asked.oracle.clone().ok_or_else(|| {
+            ApiError::internal(&anyhow::anyhow!("{game} {variant} is no longer solved"))
+        })?;
+        position_now(&asked, &oracle, Fetch::Read)
     })
     .await
     .map_err(|e| ApiError::internal(&anyhow::anyhow!(e)))?
@@ -418,11 +414,11 @@ async fn position(
     .map(|answer| Json(answer).into_response())
 }
 
-/// A position asked about: its variant, the oracle, the position, its text and the parts of a
-/// multipart move chosen so far.
+/// A position asked about: its variant, the oracle (none while the variant is not solved), the
+/// position, its text and the parts of a multipart move chosen so far.
 struct Asked<'s> {
     variant: &'s Variant,
-    oracle: Arc<Oracle<'static>>,
+    oracle: Option<Arc<Oracle<'static>>>,
     position: Position,
     real: String,
     parts: Vec<String>,
@@ -438,16 +434,7 @@ fn asked<'s>(
 ) -> Result<Asked<'s>, ApiError> {
     let v = s.variant(game, variant)?;
     let g = v.game;
-    let oracle = v.oracle().ok_or_else(|| {
-        let mut body = json!({
-            "error": format!("{game} {variant} is not solved yet"),
-            "expected": format!(
-                "a solved variant; POST /api/{game}/{variant}/solve solves it in the background"
-            ),
-        });
-        v.status_json(&mut body);
-        ApiError { status: StatusCode::NOT_FOUND, body }
-    })?;
+    let oracle = v.oracle();
     let text = p.ok_or_else(|| {
         ApiError::bad_request(
             "missing query parameter p".into(),
@@ -473,14 +460,11 @@ fn asked<'s>(
     Ok(Asked { variant: v, oracle, position, real, parts })
 }
 
-/// The answer of a report, in the API's form (with the multipart move's state).
-fn report_json(
-    asked: &Asked<'_>,
-    report: &crate::oracle::PositionReport,
-) -> Result<JsonValue, ApiError> {
+/// A position as shown, in the API's form (with the multipart move's state).
+fn shown_json(asked: &Asked<'_>, shown: &uwapi::Shown) -> Result<JsonValue, ApiError> {
     let (v, g) = (asked.variant, asked.variant.game);
     let text = v.map.position_text(g, asked.position);
-    uwapi::position_json(g, &v.map, report, &text, &asked.parts).ok_or_else(|| {
+    uwapi::position_json(g, &v.map, shown, &text, &asked.parts).ok_or_else(|| {
         ApiError::bad_request(
             format!(
                 "{};{}: no move of {} begins with the parts {}",
@@ -496,30 +480,33 @@ fn report_json(
 
 /// A position of a game searched live: the answer if its search ends soon, else `202 Accepted`
 /// with the search's progress (`{"searching": {"done", "total", "seconds", "queued"}}`) and the
-/// moves without their values (`moveValue` "unknown"), so that play goes on; the page asks again
-/// until the answer comes. When no search can start or wait its turn for `client` (the bounds
-/// in [`crate::live`]), `503 Service Unavailable` with `Retry-After`, the same moves, and
-/// `{"busy": {"retryAfter", "why"}}`.
+/// moves, each move's value "unsolved" until its search ends, so that play goes on; the page
+/// asks again until the answer comes. When no search can start or wait its turn for `client`
+/// (the bounds in [`crate::live`]), `503 Service Unavailable` with `Retry-After`, the same
+/// moves, and `{"busy": {"retryAfter", "why"}}`.
 async fn live_position(
     s: &AppState,
     client: IpAddr,
     asked: &Asked<'_>,
+    oracle: &Arc<Oracle<'static>>,
 ) -> Result<Response, ApiError> {
     let g = asked.variant.game;
     let key = format!("{}/{}", g.id(), g.variant());
-    match s.live.answer(&key, client, &asked.oracle, asked.position).await {
+    match s.live.answer(&key, client, oracle, asked.position).await {
         Ok(Answer::Busy { retry_after, why }) => {
             let mut body =
-                uwapi::unvalued_json(g, &asked.variant.map, asked.position, &asked.parts);
+                shown_json(asked, &uwapi::Shown::unsolved(g, asked.position, &|_| None))?;
             body["error"] = json!(format!("busy: {why}; ask again in {retry_after} s"));
             body["busy"] = json!({"retryAfter": retry_after, "why": why});
             let retry = [(header::RETRY_AFTER, retry_after.to_string())];
             Ok((StatusCode::SERVICE_UNAVAILABLE, retry, Json(body)).into_response())
         }
-        Ok(Answer::Ready(report)) => Ok(Json(report_json(asked, &report)?).into_response()),
-        Ok(Answer::Searching(progress)) => {
-            let mut body =
-                uwapi::unvalued_json(g, &asked.variant.map, asked.position, &asked.parts);
+        Ok(Answer::Ready(report)) => {
+            Ok(Json(shown_json(asked, &uwapi::Shown::solved(&report))?).into_response())
+        }
+        Ok(Answer::Searching(progress, known)) => {
+            let shown = uwapi::Shown::unsolved(g, asked.position, &|c| known.get(&c).copied());
+            let mut body = shown_json(asked, &shown)?;
             body["searching"] = progress;
             Ok((StatusCode::ACCEPTED, Json(body)).into_response())
         }
@@ -527,28 +514,31 @@ async fn live_position(
     }
 }
 
-/// A position's answer; `Ok(None)` where `fetch` is [`Fetch::CachedOnly`] and a block it needs
-/// is not cached.
+/// A solved position's answer; `Ok(None)` where `fetch` is [`Fetch::CachedOnly`] and a block it
+/// needs is not cached.
 fn position_now(
-    s: &AppState,
-    game: &str,
-    variant: &str,
-    p: Option<&str>,
+    asked: &Asked<'_>,
+    oracle: &Oracle<'static>,
     fetch: Fetch,
 ) -> Result<Option<JsonValue>, ApiError> {
-    let asked = asked(s, game, variant, p)?;
-    let report = match asked.oracle.report_stored(asked.position, fetch) {
+    let report = match oracle.report_stored(asked.position, fetch) {
         Ok(Stored::Report(report)) => report,
         Ok(Stored::NotCached) => return Ok(None),
         Ok(Stored::Unreached) => {
+            let g = asked.variant.game;
             return Err(ApiError::not_found(
-                format!("{} is not reachable from the start of {game} {variant}", asked.real),
+                format!(
+                    "{} is not reachable from the start of {} {}",
+                    asked.real,
+                    g.id(),
+                    g.variant()
+                ),
                 "a position reachable from the start".into(),
-            ))
+            ));
         }
         Err(e) => return Err(ApiError::internal(&e)),
     };
-    report_json(&asked, &report).map(Some)
+    shown_json(asked, &uwapi::Shown::solved(&report)).map(Some)
 }
 
 /// How long a client has to send a request's head, once the connection is open or the last

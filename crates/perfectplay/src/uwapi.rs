@@ -13,6 +13,9 @@
 //! - Moves are keyed by `autoguiMove`: present and unique in a position; a move with no board
 //!   button has `autoguiMove` equal to `move` (what a click on a listed move sends).
 //! - A draw's remoteness is -200 (its `INFINITY`); 0 ends a match.
+//! - A value not known yet (a variant not solved, a live search under way) is `unsolved`, its
+//!   word, with remoteness -100 (its `FINITE_UNKNOWN`); the moves are listed all the same, and its
+//!   computer chooses among them all.
 //! - Multipart moves come flattened, as UWAPI's multipart handler gives them: a position
 //!   `<position>;<part>;<part>` is the state after those parts, whose moves are the next parts
 //!   (`~<part>`, to the next state) or the moves they complete (to the real child). Our page reads
@@ -23,17 +26,23 @@
 use std::collections::HashMap;
 
 use perfectplay_core::{
-    AutoGuiMove, Game, GameExt, ImageAutoGui, Position, Value, ValueRemoteness,
+    AutoGuiMove, Game, GameExt, ImageAutoGui, Move, Position, Remoteness, Value, ValueRemoteness,
 };
 use serde_json::{json, Value as JsonValue};
 
-use crate::oracle::{MoveReport, PositionReport};
+use crate::oracle::PositionReport;
 
 /// Game ids whose GamesmanUni board parses `position` itself, in AutoGUI form.
 const READS_AUTOGUI_POSITION: &[&str] = &["tictactoe"];
 
 /// GamesmanUni's `INFINITY` remoteness: a draw.
 pub const DRAW_REMOTENESS: i64 = -200;
+
+/// GamesmanUni's `FINITE_UNKNOWN` remoteness, sent where a value is not known yet.
+pub const UNKNOWN_REMOTENESS: i64 = -100;
+
+/// GamesmanUni's value of a position not solved: its moves are offered without hints.
+pub const UNSOLVED: &str = "unsolved";
 
 /// GamesmanUni's bundled general pieces and their colours.
 const BUNDLED_PIECES: &[(&str, (u8, u8, u8))] = &[
@@ -186,11 +195,102 @@ pub fn parse_autogui(game: &dyn Game, text: &str) -> Option<Position> {
     (game.autogui_position(p) == text).then_some(p)
 }
 
-/// A value's remoteness as sent: none (-200) for a draw.
-pub fn remoteness(vr: ValueRemoteness) -> JsonValue {
-    match vr.remoteness() {
-        Some(r) if vr.value() != Value::Draw => json!(r.0),
-        _ => json!(DRAW_REMOTENESS),
+/// A value's remoteness as sent: none (-200) for a draw, GamesmanUni's unknown (-100) where the
+/// value is not known yet.
+pub fn remoteness(vr: Option<ValueRemoteness>) -> JsonValue {
+    match vr {
+        None => json!(UNKNOWN_REMOTENESS),
+        Some(vr) => match vr.remoteness() {
+            Some(r) if vr.value() != Value::Draw => json!(r.0),
+            _ => json!(DRAW_REMOTENESS),
+        },
+    }
+}
+
+/// A value as sent: its name, or "unsolved" (GamesmanUni's word) where it is not known yet.
+pub fn value_name(vr: Option<ValueRemoteness>) -> &'static str {
+    vr.map_or(UNSOLVED, |v| v.value().name())
+}
+
+/// A whole move as an answer shows it, with its values where they are known.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub mv: Move,
+    pub text: String,
+    pub child: Position,
+    /// The child's value, from the view of the player to move there.
+    pub child_value: Option<ValueRemoteness>,
+    /// How much worse than the best move, in remoteness (0 for the best and the unknown).
+    pub delta_remoteness: u16,
+}
+
+impl Line {
+    /// What the move is worth to the player making it.
+    fn value(&self) -> Option<ValueRemoteness> {
+        self.child_value.map(ValueRemoteness::to_parent)
+    }
+}
+
+/// A position as an answer shows it: its value and its moves' where known, the moves best
+/// first (an unknown move after the known wins, ties and draws, before the known losses).
+#[derive(Clone, Debug)]
+pub struct Shown {
+    pub position: Position,
+    pub value: Option<ValueRemoteness>,
+    pub lines: Vec<Line>,
+}
+
+impl Shown {
+    /// A solved position's report.
+    pub fn solved(r: &PositionReport) -> Shown {
+        let lines = r
+            .moves
+            .iter()
+            .map(|m| Line {
+                mv: m.mv,
+                text: m.text.clone(),
+                child: m.child,
+                child_value: Some(m.child_value),
+                delta_remoteness: m.delta_remoteness,
+            })
+            .collect();
+        Shown { position: r.position, value: Some(r.value), lines }
+    }
+
+    /// A position whose value is not known (a variant not solved, a live search under way): its
+    /// moves, each with the child's value where `known` has it or the game ends there. A
+    /// position where the game ends has its value.
+    pub fn unsolved(
+        game: &dyn Game,
+        p: Position,
+        known: &dyn Fn(Position) -> Option<ValueRemoteness>,
+    ) -> Shown {
+        let ended = |p: Position| game.primitive(p).map(|v| ValueRemoteness::new(v, Remoteness(0)));
+        let mut lines: Vec<Line> = game
+            .legal_moves(p)
+            .into_iter()
+            .map(|mv| {
+                let child = game.do_move(p, mv);
+                Line {
+                    mv,
+                    text: game.move_to_string(p, mv),
+                    child,
+                    child_value: known(child).or_else(|| ended(child)),
+                    delta_remoteness: 0,
+                }
+            })
+            .collect();
+        // Known wins, ties and draws, then the unknown, then known losses: best first.
+        lines.sort_by_key(|l| {
+            let v = l.value();
+            let class = match v.map(|v| v.value()) {
+                Some(Value::Lose) => 0,
+                None => 1,
+                Some(_) => 2,
+            };
+            std::cmp::Reverse((class, v))
+        });
+        Shown { position: p, value: ended(p), lines }
     }
 }
 
@@ -198,7 +298,7 @@ pub fn remoteness(vr: ValueRemoteness) -> JsonValue {
 struct Entry<'a> {
     name: String,
     button: String,
-    best: &'a MoveReport,
+    best: &'a Line,
     /// To the real child (else to the state after one more part).
     complete: bool,
     next: String,
@@ -206,105 +306,67 @@ struct Entry<'a> {
 
 /// A position's answer: UWAPI's fields (with multipart moves flattened from the state `parts`
 /// name, after the real position `real`), and ours (`fullMoves`, each move's `partMoves`).
-/// `None` when no move begins with `parts`.
+/// Values not known yet are "unsolved", with remoteness -100. `None` when no move begins with
+/// `parts`.
 pub fn position_json(
     game: &dyn Game,
     map: &Mapping,
-    r: &PositionReport,
+    shown: &Shown,
     real: &str,
     parts: &[String],
 ) -> Option<JsonValue> {
-    let entries = entries(game, map, r, real, parts);
+    let entries = entries(game, map, shown, real, parts);
     // A state inside a move is worth the best move it can complete to, one move further.
     let worth = match entries.first() {
-        Some(e) if !parts.is_empty() => e.best.value,
+        Some(e) if !parts.is_empty() => e.best.value(),
         None if !parts.is_empty() => return None,
-        _ => r.value,
+        _ => shown.value,
     };
-    let full: Vec<JsonValue> =
-        r.moves.iter().map(|m| full_move_json(game, map, r.position, m)).collect();
     let requested =
         std::iter::once(real.to_string()).chain(parts.iter().cloned()).collect::<Vec<_>>();
     let mut o = json!({
         "position": requested.join(";"),
-        "autoguiPosition": game.autogui_position(r.position),
-        "turn": game.player_name(game.to_move(r.position)),
-        "positionValue": worth.value().name(),
+        "autoguiPosition": game.autogui_position(shown.position),
+        "turn": game.player_name(game.to_move(shown.position)),
+        "positionValue": value_name(worth),
         "remoteness": remoteness(worth),
         "moves": entries.iter().map(|e| {
             let m = e.best;
-            let (position, autogui, value, rem) = if e.complete {
-                (
-                    map.position_text(game, m.child),
-                    game.autogui_position(m.child),
-                    m.child_value.value().name(),
-                    remoteness(m.child_value),
-                )
+            let (position, autogui, value) = if e.complete {
+                (map.position_text(game, m.child), game.autogui_position(m.child), m.child_value)
             } else {
                 // The state after one more part: the mover's still, worth the best completion.
-                let (value, rem) = (m.value.value().name(), remoteness(m.value));
-                (e.next.clone(), game.autogui_position(r.position), value, rem)
+                (e.next.clone(), game.autogui_position(shown.position), m.value())
             };
             json!({
                 "move": e.name,
                 "autoguiMove": e.button,
-                "moveValue": m.value.value().name(),
+                "moveValue": value_name(m.value()),
                 "deltaRemoteness": m.delta_remoteness,
                 "position": position,
                 "autoguiPosition": autogui,
-                "positionValue": value,
-                "remoteness": rem,
+                "positionValue": value_name(value),
+                "remoteness": remoteness(value),
             })
         }).collect::<Vec<_>>(),
     });
     if game.is_multipart() {
-        o["fullMoves"] = json!(full);
+        o["fullMoves"] =
+            shown.lines.iter().map(|m| full_move_json(game, map, shown.position, m)).collect();
     }
     Some(o)
 }
 
-/// A position whose values are not known yet (a live search under way): its moves as
-/// [`position_json`]'s `fullMoves`, with `moveValue` "unknown" and no remoteness.
-pub fn unvalued_json(game: &dyn Game, map: &Mapping, p: Position, parts: &[String]) -> JsonValue {
-    let moves: Vec<JsonValue> = game
-        .legal_moves(p)
-        .into_iter()
-        .map(|mv| {
-            let child = game.do_move(p, mv);
-            let mut o = json!({
-                "move": game.move_to_string(p, mv),
-                "autoguiMove": game.autogui_move(p, mv).map(|a| a.to_string()),
-                "moveValue": "unknown",
-                "position": map.position_text(game, child),
-                "autoguiPosition": game.autogui_position(child),
-            });
-            let parts = game.move_parts(p, mv);
-            if !parts.is_empty() {
-                o["partMoves"] = json!(parts.iter().map(ToString::to_string).collect::<Vec<_>>());
-            }
-            o
-        })
-        .collect();
-    let requested = std::iter::once(map.position_text(game, p)).chain(parts.iter().cloned());
-    json!({
-        "position": requested.collect::<Vec<_>>().join(";"),
-        "autoguiPosition": game.autogui_position(p),
-        "turn": game.player_name(game.to_move(p)),
-        "positionValue": "unknown",
-        "fullMoves": moves,
-    })
-}
-
 /// A whole move as our page reads it: UWAPI's fields and, for a move in parts, `partMoves`.
-fn full_move_json(game: &dyn Game, map: &Mapping, parent: Position, m: &MoveReport) -> JsonValue {
+fn full_move_json(game: &dyn Game, map: &Mapping, parent: Position, m: &Line) -> JsonValue {
     let mut o = json!({
         "move": m.text,
         "autoguiMove": game.autogui_move(parent, m.mv).map(|a| a.to_string()),
-        "moveValue": m.value.value().name(),
+        "moveValue": value_name(m.value()),
         "deltaRemoteness": m.delta_remoteness,
         "position": map.position_text(game, m.child),
         "autoguiPosition": game.autogui_position(m.child),
-        "positionValue": m.child_value.value().name(),
+        "positionValue": value_name(m.child_value),
         "remoteness": remoteness(m.child_value),
     });
     let parts = game.move_parts(parent, m.mv);
@@ -318,19 +380,20 @@ fn full_move_json(game: &dyn Game, map: &Mapping, parent: Position, m: &MoveRepo
 fn entries<'a>(
     game: &dyn Game,
     map: &Mapping,
-    r: &'a PositionReport,
+    shown: &'a Shown,
     real: &str,
     parts: &[String],
 ) -> Vec<Entry<'a>> {
     let mut out: Vec<Entry<'a>> = Vec::new();
-    for m in &r.moves {
+    let p = shown.position;
+    for m in &shown.lines {
         let whole: Vec<String> =
-            game.move_parts(r.position, m.mv).into_iter().map(|p| map.button(p)).collect();
+            game.move_parts(p, m.mv).into_iter().map(|p| map.button(p)).collect();
         let (key, complete) = if whole.is_empty() {
             if !parts.is_empty() {
                 continue;
             }
-            let key = game.autogui_move(r.position, m.mv).map(|a| map.button(a));
+            let key = game.autogui_move(p, m.mv).map(|a| map.button(a));
             (key.unwrap_or_else(|| m.text.clone()), true)
         } else {
             if whole.len() <= parts.len() || whole[..parts.len()] != *parts {

@@ -19,7 +19,10 @@
 //!   a `charImages` entry is drawn from that image's `#MoveButtonSVG`; a move whose `autoguiMove`
 //!   is not a button (`A_`, `M_`, `L_`, `T_`, `LQ_`, `LC_`, `LA_`) is listed and a click on it sends
 //!   its `move`, so the two must be equal; `moveValue[0]` is upper-cased for the tooltip.
-//! - `src/scripts/gamesmanUni/remoteness.ts`: a draw's remoteness is `INFINITY`, -200.
+//! - `src/scripts/gamesmanUni/remoteness.ts`: a draw's remoteness is `INFINITY`, -200; an
+//!   unknown one `FINITE_UNKNOWN`, -100.
+//! - `AppGameBodyStatisticsMessage.vue` and `getBestMove`: a position whose value is `unsolved`
+//!   says whose turn it is, and its computer picks among all its moves.
 //! - `src/components/units/GameBody/CustomGUITicTacToe.vue`: Tic-Tac-Toe's board reads `position`
 //!   as `1_---------` and a move's cell as `autoguiMove[4]`.
 
@@ -64,9 +67,18 @@ fn unencoded(p: &str) -> String {
     p.replace(' ', "%20").replace('"', "%22").replace('<', "%3C").replace('>', "%3E")
 }
 
-/// `loadData`: a 2xx answer without an `error` key.
+/// `loadData`: a 2xx answer without an `error` key (a live search's `202` with its moves
+/// included). A `503` (the server has no room for another live search now) is asked again after
+/// its `retryAfter`, as a player would.
 fn load(server: &Server, path: &str) -> Value {
-    let (status, body) = server.get(path);
+    let (mut status, mut body) = server.get(path);
+    for _ in 0..10 {
+        let Some(wait) = body["busy"]["retryAfter"].as_u64().filter(|_| status == 503) else {
+            break;
+        };
+        std::thread::sleep(std::time::Duration::from_secs(wait));
+        (status, body) = server.get(path);
+    }
     assert!((200..300).contains(&status), "{path}: {status} {body}");
     assert!(body.get("error").is_none(), "{path}: {body}");
     body
@@ -80,7 +92,7 @@ fn is_button(m: &str) -> bool {
 /// Checks one position answer as GamesmanUni reads it.
 fn check(game: &str, theme: Option<&Value>, path: &str, pos: &Value) {
     let value = pos["positionValue"].as_str().unwrap_or_else(|| panic!("{path}: {pos}"));
-    assert!(["win", "lose", "tie", "draw"].contains(&value), "{path}: {value}");
+    assert!(["win", "lose", "tie", "draw", "unsolved"].contains(&value), "{path}: {value}");
     let remoteness = pos["remoteness"].as_i64().unwrap_or_else(|| panic!("{path}: {pos}"));
     assert!(pos["position"].is_string(), "{path}");
     let autogui = pos["autoguiPosition"].as_str().unwrap();
@@ -101,10 +113,11 @@ fn check(game: &str, theme: Option<&Value>, path: &str, pos: &Value) {
     let moves = pos["moves"].as_array().unwrap();
     // The match ends at remoteness 0 or no moves: both together, and draws never at 0.
     assert_eq!(remoteness == 0, moves.is_empty(), "{path}: {pos}");
-    if value == "draw" {
-        assert_eq!(remoteness, -200, "{path}");
-    } else {
-        assert!(remoteness >= 0, "{path}");
+    match value {
+        "draw" => assert_eq!(remoteness, -200, "{path}"),
+        // Not known yet (not solved, or searched live): its `FINITE_UNKNOWN`, never 0.
+        "unsolved" => assert_eq!(remoteness, -100, "{path}"),
+        _ => assert!(remoteness >= 0, "{path}"),
     }
     let mut keys = HashSet::new();
     for m in moves {
@@ -124,16 +137,22 @@ fn check(game: &str, theme: Option<&Value>, path: &str, pos: &Value) {
         let r = m["remoteness"].as_i64().unwrap();
         let child_value = m["positionValue"].as_str().unwrap();
         assert_eq!(r == -200, child_value == "draw", "{path}: {m}");
+        assert_eq!(r == -100, child_value == "unsolved", "{path}: {m}");
         assert!(m["position"].is_string() && m["autoguiPosition"].as_str().unwrap().contains('_'));
         assert!(m["deltaRemoteness"].as_i64().is_some(), "{path}: {m}");
     }
     if !moves.is_empty() {
-        let order = |v: &str| ["win", "tie", "draw", "lose"].iter().position(|x| *x == v).unwrap();
+        let order = |v: &str| {
+            ["win", "tie", "draw", "unsolved", "lose"].iter().position(|x| *x == v).unwrap()
+        };
         let values: Vec<usize> =
             moves.iter().map(|m| order(m["moveValue"].as_str().unwrap())).collect();
         assert!(values.windows(2).all(|w| w[0] <= w[1]), "{path}: not best first");
-        // The computer's choice exists.
-        assert!(moves.iter().any(|m| m["moveValue"] == value), "{path}: no move worth {value}");
+        // The computer's choice exists (where the value is unknown, it chooses among them all).
+        assert!(
+            value == "unsolved" || moves.iter().any(|m| m["moveValue"] == value),
+            "{path}: no move worth {value}"
+        );
     }
     if game == "tictactoe" {
         let p = pos["position"].as_str().unwrap();
@@ -153,6 +172,8 @@ fn gamesmanuni_plays_every_listed_game_and_variant() {
     let games = games.as_array().unwrap();
     assert!(games.len() >= 20);
     let mut walked = 0;
+    // Every kind of variant is walked: solved (in memory or live) and not solved.
+    let mut statuses = HashSet::new();
     for g in games {
         let id = g["id"].as_str().unwrap();
         assert_eq!(g["type"], "twoPlayer", "{id}");
@@ -167,7 +188,9 @@ fn gamesmanuni_plays_every_listed_game_and_variant() {
         for v in variants {
             let vid = v["id"].as_str().unwrap();
             assert!(v["name"].is_string() && v["gui"].is_string(), "{id} {vid}");
-            assert_eq!(v["status"], "solved", "{id} {vid}: unsolved variants are not offered");
+            let status = v["status"].as_str().unwrap();
+            assert!(["solved", "unsolved"].contains(&status), "{id} {vid}: {status}");
+            statuses.insert((status.to_string(), v["source"].as_str().unwrap().to_string()));
             let variant = load(&server, &format!("{base}{id}/{vid}/"));
             let start = variant["startPosition"].as_str().unwrap().to_string();
             let data = &variant["imageAutoGUIData"];
@@ -190,7 +213,9 @@ fn gamesmanuni_plays_every_listed_game_and_variant() {
             // A match: the start, then always the first move offered (the client's clicks follow
             // `position` of the chosen move), to the end or 40 requests.
             let mut p = start;
-            for _ in 0..40 {
+            // A game searched live: a few positions (each starts a search of its own).
+            let most = if v["source"] == "live" { 6 } else { 40 };
+            for _ in 0..most {
                 let path = format!("{base}{id}/{vid}/positions/?p={}", unencoded(&p));
                 let pos = load(&server, &path);
                 check(id, theme, &path, &pos);
@@ -203,4 +228,8 @@ fn gamesmanuni_plays_every_listed_game_and_variant() {
         }
     }
     assert!(walked > 500, "{walked}");
+    for kind in [("solved", "memory"), ("solved", "live"), ("unsolved", "unsolved")] {
+        let kind = (kind.0.to_string(), kind.1.to_string());
+        assert!(statuses.contains(&kind), "no variant listed as {kind:?}: {statuses:?}");
+    }
 }

@@ -31,7 +31,9 @@ pub struct SolvePlan {
 pub fn plan<G: Game + ?Sized>(game: &G) -> Option<SolvePlan> {
     let tiers: Vec<(Tier, u64)> = match game.space() {
         PositionSpace::Dense { size } => vec![(Tier(0), size)],
-        PositionSpace::Tiered(_) => game.tiers().into_iter().map(|t| (t, game.tier_size(t))).collect(),
+        PositionSpace::Tiered(_) => {
+            game.tiers().into_iter().map(|t| (t, game.tier_size(t))).collect()
+        }
         PositionSpace::Sparse(_) => return None,
     };
     let size_of = |t: Tier| tiers.iter().find(|(x, _)| *x == t).map_or(0, |&(_, n)| n);
@@ -44,11 +46,8 @@ pub fn plan<G: Game + ?Sized>(game: &G) -> Option<SolvePlan> {
     };
     for &(tier, size) in &tiers {
         let work = bytes_needed(game, tier, &TierSpace::Dense { size });
-        let children: u64 = if tiers.len() > 1 {
-            game.child_tiers(tier).into_iter().map(size_of).sum()
-        } else {
-            0
-        };
+        let children: u64 =
+            if tiers.len() > 1 { game.child_tiers(tier).into_iter().map(size_of).sum() } else { 0 };
         plan.lean_bytes = plan.lean_bytes.max(work + children);
         plan.whole_bytes = plan.whole_bytes.max(plan.indices + work);
         plan.indices += size;
