@@ -20,6 +20,7 @@ use perfectplay_core::{Game, GameExt, Position};
 use perfectplay_db::Fetch;
 use serde_json::{json, Value as JsonValue};
 
+mod cost;
 mod solves;
 mod variant;
 
@@ -27,7 +28,7 @@ use crate::live::{Answer, LiveSearches};
 use crate::oracle::{Oracle, Source, Stored};
 use crate::store::Store;
 use crate::uwapi;
-use solves::{start_solve, SolveJob};
+use solves::{cancel_solve, start_solve, SolveJob};
 use variant::{open_database, Answers, Variant};
 
 struct GameEntry {
@@ -82,6 +83,15 @@ impl AppState {
             solving: Mutex::new(()),
             live: LiveSearches::default(),
         })
+    }
+
+    /// A variant's status fields ([`Variant::status_json`]) and, while it is not solved, what its
+    /// solve would cost here (`cost`).
+    fn status_json(&self, v: &Variant, o: &mut JsonValue) {
+        v.status_json(o);
+        if o["status"] == "unsolved" {
+            o["cost"] = self.cost(v).to_json();
+        }
     }
 
     fn game(&self, id: &str) -> Result<&GameEntry, ApiError> {
@@ -183,6 +193,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/{game}/{variant}/instructions/", get(instructions))
         .route("/api/{game}/{variant}/solve", axum::routing::post(start_solve))
         .route("/api/{game}/{variant}/solve/", axum::routing::post(start_solve))
+        .route("/api/{game}/{variant}/solve/cancel", axum::routing::post(cancel_solve))
         .fallback(|| async {
             ApiError::not_found(
                 "no such page".into(),
@@ -328,7 +339,7 @@ async fn game_info(
                 "gui": uwapi::gui_level(v.theme.is_some()),
                 "description": v.game.variant_description(),
             });
-            v.status_json(&mut o);
+            s.status_json(v, &mut o);
             o
         }).collect::<Vec<_>>(),
     })))
@@ -359,7 +370,7 @@ async fn variant_info(
     if let Some(oracle) = v.oracle() {
         o["highestRemoteness"] = json!(oracle.highest_remoteness());
     }
-    v.status_json(&mut o);
+    s.status_json(v, &mut o);
     Ok(Json(o))
 }
 

@@ -16,9 +16,12 @@ pub struct SolvePlan {
     pub indices: u64,
     /// The indices of the largest tier.
     pub largest_tier: u64,
-    /// Bytes at the peak of a solve that holds only the child tiers of the tier in progress (one
-    /// byte an index) beside that tier's work ([`crate::SolveOptions::memory_limit`], or no
-    /// `hold_all` with tier files).
+    /// Bytes the work of the largest tier takes alone: the least a solve must hold (its child
+    /// tiers packed small beside it, or only a window of them held).
+    pub tier_bytes: u64,
+    /// Bytes at the peak of a solve under a memory limit ([`crate::SolveOptions::memory_limit`]):
+    /// the tier in progress's work beside the part of each child tier its moves reach (one byte
+    /// an index; the solver packs them smaller where they do not fit).
     pub lean_bytes: u64,
     /// Bytes at the peak of a solve that holds every tier solved (one byte an index), for the
     /// analysis after it.
@@ -41,6 +44,7 @@ pub fn plan<G: Game + ?Sized>(game: &G) -> Option<SolvePlan> {
         tiers: tiers.len(),
         indices: 0,
         largest_tier: 0,
+        tier_bytes: 0,
         lean_bytes: 0,
         whole_bytes: 0,
     };
@@ -48,6 +52,7 @@ pub fn plan<G: Game + ?Sized>(game: &G) -> Option<SolvePlan> {
         let work = bytes_needed(game, tier, &TierSpace::Dense { size });
         let children: u64 =
             if tiers.len() > 1 { game.child_tiers(tier).into_iter().map(size_of).sum() } else { 0 };
+        plan.tier_bytes = plan.tier_bytes.max(work);
         plan.lean_bytes = plan.lean_bytes.max(work + children);
         plan.whole_bytes = plan.whole_bytes.max(plan.indices + work);
         plan.indices += size;

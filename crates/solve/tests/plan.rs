@@ -20,7 +20,7 @@ fn the_plan_counts_the_indices_a_tiered_solve_solves_and_the_bytes_it_holds() {
     assert!(plan.whole_bytes >= held && plan.whole_bytes >= plan.indices, "{plan:?} {held}");
     // The lean peak is a tier's work beside its children: less than holding everything.
     assert!(plan.lean_bytes < plan.whole_bytes, "{plan:?}");
-    assert!(plan.lean_bytes >= plan.largest_tier, "{plan:?}");
+    assert!(plan.lean_bytes >= plan.tier_bytes && plan.tier_bytes >= plan.largest_tier, "{plan:?}");
 }
 
 #[test]

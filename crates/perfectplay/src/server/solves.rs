@@ -3,6 +3,7 @@
 //! another server's), seen through the variant's lock: its progress is shown, a second is
 //! refused, and once it has written its database the variant answers from it.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -13,13 +14,18 @@ use axum::Json;
 use perfectplay_solve::{Progress, SolveOptions};
 use serde_json::{json, Value as JsonValue};
 
+use super::cost::{Cost, Rate};
 use super::{open_database, Answers, ApiError, AppState, Shared, Variant};
 use crate::solving::SolveRequest;
 
 /// A solve started from the page, and its progress (the solver's [`Progress`]).
-#[derive(Default)]
 pub(super) struct SolveJob {
     status: Mutex<JobStatus>,
+    /// Its cost, counted when it was asked for.
+    cost: Cost,
+    /// Asked to stop (cancelled from the page): it stops at the next level of its tier in
+    /// progress, and a later solve resumes from the tier files it wrote.
+    cancel: AtomicBool,
 }
 
 #[derive(Clone, Default)]
@@ -35,8 +41,9 @@ struct JobStatus {
 }
 
 impl JobStatus {
-    fn to_json(&self) -> JsonValue {
+    fn to_json(&self, cost: &Cost) -> JsonValue {
         json!({
+            "estimate": cost.seconds(),
             "state": if self.started.is_some() { "solving" } else { "queued" },
             "phase": self.phase,
             "phaseDone": self.done,
@@ -54,7 +61,9 @@ impl SolveJob {
     }
     /// Its progress, as the listings show it.
     pub(super) fn status_json(&self) -> JsonValue {
-        self.status().to_json()
+        let mut o = self.status().to_json(&self.cost);
+        o["cancelling"] = json!(self.cancel.load(Relaxed));
+        o
     }
     fn status(&self) -> JobStatus {
         self.status.lock().unwrap_or_else(|e| e.into_inner()).clone()
@@ -78,6 +87,28 @@ impl Progress for SolveJob {
     fn end(&self) {}
     fn note(&self, line: &str) {
         self.update(|s| s.note = line.to_string());
+    }
+    fn stopped(&self) -> bool {
+        self.cancel.load(Relaxed)
+    }
+}
+
+impl AppState {
+    /// The rates of the solves this server ran (in memory at start-up, or from the page).
+    fn rates(&self) -> Vec<Rate> {
+        let mut rates = Vec::new();
+        for g in &self.games {
+            let unlisted = g.unlisted.lock().unwrap_or_else(|e| e.into_inner());
+            for v in g.variants.iter().map(|(_, v)| v).chain(unlisted.iter().map(|&(_, v)| v)) {
+                rates.extend(v.rate.lock().unwrap_or_else(|e| e.into_inner()).clone());
+            }
+        }
+        rates
+    }
+
+    /// What solving `v` will cost here, said before it starts.
+    pub(super) fn cost(&self, v: &Variant) -> Cost {
+        Cost::new(v.game, v.plan(), &v.path, &self.rates())
     }
 }
 
@@ -150,12 +181,28 @@ pub(super) async fn start_solve(
             return Err(ApiError { status: StatusCode::CONFLICT, body });
         }
     }
+    let cost = s.cost(v);
+    let unsolved =
+        matches!(&*v.answers.read().unwrap_or_else(|e| e.into_inner()), Answers::Unsolved { .. });
+    if let (true, Some(why)) = (unsolved, cost.refusal()) {
+        let mut body = json!({
+            "error": format!("a solve of {game} {variant} is refused here: {why}"),
+            "expected": "a variant whose solve fits this machine (its `cost` in the listing)",
+            "cost": cost.to_json(),
+        });
+        v.status_json(&mut body);
+        return Err(ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, body });
+    }
     let job = {
         let mut answers = v.answers.write().unwrap_or_else(|e| e.into_inner());
         match &*answers {
             Answers::Ready { .. } | Answers::Solving(_) => None,
             Answers::Unsolved { .. } => {
-                let job = Arc::new(SolveJob::default());
+                let job = Arc::new(SolveJob {
+                    status: Mutex::default(),
+                    cost,
+                    cancel: AtomicBool::new(false),
+                });
                 *answers = Answers::Solving(job.clone());
                 Some(job)
             }
@@ -171,13 +218,22 @@ pub(super) async fn start_solve(
 }
 
 /// Runs one queued solve once no other is running, then makes its answers ready (or records why
-/// it failed: the variant is then unsolved again, with the error).
+/// it failed, or what a cancelled solve left: the variant is then unsolved again). A tiered solve
+/// holds at most the cost's memory limit, and stores its analysis only where every tier fits in
+/// it at once.
 fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) {
     let Ok(v) = s.variant(game, variant) else { return };
     let _one_at_a_time = s.solving.lock().unwrap_or_else(|e| e.into_inner());
-    job.update(|st| st.started = Some(Instant::now()));
+    let started = Instant::now();
+    job.update(|st| st.started = Some(started));
     let command =
         format!("perfectplay serve: a solve started from the page (pid {})", std::process::id());
+    let plan = job.cost.plan.as_ref();
+    let tiered = v.game.space().is_tiered();
+    let options = SolveOptions {
+        memory_limit: tiered.then_some(job.cost.memory_limit),
+        ..SolveOptions::default()
+    };
     let outcome = v
         .store
         .lock(v.game, &command)
@@ -187,9 +243,9 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
                 let solve = SolveRequest {
                     game: v.game,
                     path: &v.path,
-                    options: SolveOptions::default(),
+                    options,
                     force: false,
-                    analysis: true,
+                    analysis: plan.is_none() || job.cost.analysis_fits(),
                 };
                 crate::solving::solve_into(solve, job, &mut |_| Ok(()))
             })
@@ -200,13 +256,62 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
             })
         });
     let mut answers = v.answers.write().unwrap_or_else(|e| e.into_inner());
+    let command = format!("perfectplay solve {} --variant {variant}", v.game.id());
     *answers = match outcome {
-        Ok(oracle) => Answers::Ready { oracle: Arc::new(oracle), source: "database" },
-        Err(e) => Answers::Unsolved {
-            command: format!("perfectplay solve {} --variant {variant}", v.game.id()),
-            failed: Some(format!("{e:#}")),
-        },
+        Ok(oracle) => {
+            if let Some(plan) = plan {
+                let seconds = started.elapsed().as_secs_f64();
+                let rate = Rate {
+                    game: v.game.id(),
+                    variant: variant.into(),
+                    indices: plan.indices,
+                    seconds,
+                };
+                *v.rate.lock().unwrap_or_else(|e| e.into_inner()) = Some(rate);
+            }
+            Answers::Ready { oracle: Arc::new(oracle), source: "database" }
+        }
+        Err(e) if job.cancel.load(Relaxed) && stopped(&e) => {
+            let kept = crate::solving::tier_progress(v.game, &v.path)
+                .map_or(String::new(), |(done, all)| format!(" ({done} of {all} tier files)"));
+            let stopped = format!(
+                "cancelled after {:.0} s; a new solve resumes from what it wrote{kept}",
+                started.elapsed().as_secs_f64()
+            );
+            Answers::Unsolved { command, failed: None, stopped: Some(stopped) }
+        }
+        Err(e) => Answers::Unsolved { command, failed: Some(format!("{e:#}")), stopped: None },
     };
+}
+
+/// Whether a solve's error is its stop, as asked.
+fn stopped(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| matches!(c.downcast_ref(), Some(perfectplay_solve::SolveError::Stopped)))
+}
+
+/// `POST /api/<game>/<variant>/solve/cancel`: stops the page's solve of the variant, queued or
+/// running (a running one at the next level of its tier in progress); what it wrote stays, and
+/// a new solve resumes from it.
+pub(super) async fn cancel_solve(
+    State(s): Shared,
+    UrlPath((game, variant)): UrlPath<(String, String)>,
+) -> Result<(StatusCode, Json<JsonValue>), ApiError> {
+    let v = s.variant(&game, &variant)?;
+    match &*v.answers.read().unwrap_or_else(|e| e.into_inner()) {
+        Answers::Solving(job) => job.cancel.store(true, Relaxed),
+        _ => {
+            return Err(ApiError {
+                status: StatusCode::CONFLICT,
+                body: json!({
+                    "error": format!("no solve of {game} {variant} started from the page runs"),
+                    "expected": "a variant being solved from the page (status solving or queued)",
+                }),
+            })
+        }
+    }
+    let mut o = json!({});
+    v.status_json(&mut o);
+    Ok((StatusCode::ACCEPTED, Json(o)))
 }
 
 /// The threads a background solve runs on: one per core, at a low CPU priority, so that

@@ -2,14 +2,15 @@
 //! cache, a solve in memory, a live search, or not yet), and its status in the listings.
 
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
 
 use anyhow::Result;
 use perfectplay_core::{Game, GameExt, SizeClass};
-use perfectplay_solve::SolveOptions;
+use perfectplay_solve::{SolveOptions, SolvePlan};
 use serde_json::{json, Value as JsonValue};
 
+use super::cost::Rate;
 use super::SolveJob;
 use crate::oracle::Oracle;
 use crate::store::Store;
@@ -49,14 +50,19 @@ pub(super) struct Variant {
     pub(super) map: uwapi::Mapping,
     /// Whether some moves come in parts.
     pub(super) multipart: bool,
+    /// Its solve's size, counted once when first asked ([`perfectplay_solve::plan`]).
+    plan: OnceLock<Option<SolvePlan>>,
+    /// Its solve's rate, where this server solved it (in memory at start-up, or from the page).
+    pub(super) rate: Mutex<Option<Rate>>,
 }
 
 /// A variant's answers: ready, not solved, or being solved in the background.
 pub(super) enum Answers {
     /// From a database or a solve in memory (`source`: "database" or "memory").
     Ready { oracle: Arc<Oracle<'static>>, source: &'static str },
-    /// Not solved; `command` solves it from a shell, or the page asks the server to.
-    Unsolved { command: String, failed: Option<String> },
+    /// Not solved; `command` solves it from a shell, or the page asks the server to. `failed`:
+    /// why the last solve from the page failed; `stopped`: what the last one, cancelled, left.
+    Unsolved { command: String, failed: Option<String>, stopped: Option<String> },
     /// Queued for, or in, the server's one background solve at a time.
     Solving(Arc<SolveJob>),
 }
@@ -74,6 +80,7 @@ impl Variant {
             None => (None, uwapi::Mapping::default()),
         };
         let path = store.path(game);
+        let mut rate = None;
         let answers = if let Some(oracle) = open_database(game, store)? {
             Answers::Ready { oracle: Arc::new(oracle), source: "database" }
         } else if Oracle::searched_live(game) {
@@ -81,14 +88,21 @@ impl Variant {
         } else if game.size_class() == SizeClass::Small {
             let started = Instant::now();
             let oracle = Oracle::solve_quietly(game, SolveOptions::default())?;
+            let secs = started.elapsed().as_secs_f64();
             if log {
-                let secs = started.elapsed().as_secs_f64();
                 eprintln!("solved {} {v} in memory ({secs:.2} s)", game.id());
             }
+            // A rate measured here, for the time a larger solve will take.
+            rate = perfectplay_solve::plan(game).map(|plan| Rate {
+                game: game.id(),
+                variant: v.to_string(),
+                indices: plan.indices,
+                seconds: secs,
+            });
             Answers::Ready { oracle: Arc::new(oracle), source: "memory" }
         } else {
             let command = format!("perfectplay solve {} --variant {v}", game.id());
-            Answers::Unsolved { command, failed: None }
+            Answers::Unsolved { command, failed: None, stopped: None }
         };
         Ok(Variant {
             game,
@@ -98,7 +112,14 @@ impl Variant {
             theme,
             map,
             multipart: game.is_multipart(),
+            plan: OnceLock::new(),
+            rate: Mutex::new(rate),
         })
+    }
+
+    /// Its solve's size ([`perfectplay_solve::plan`]), counted on the first call.
+    pub(super) fn plan(&self) -> Option<SolvePlan> {
+        self.plan.get_or_init(|| perfectplay_solve::plan(self.game)).clone()
     }
 
     pub(super) fn status(&self) -> &'static str {
@@ -133,11 +154,14 @@ impl Variant {
         }
         match &*answers {
             Answers::Ready { source, .. } => o["source"] = json!(source),
-            Answers::Unsolved { command, failed } => {
+            Answers::Unsolved { command, failed, stopped } => {
                 o["source"] = json!("unsolved");
                 o["solveCommand"] = json!(command);
                 if let Some(e) = failed {
                     o["solveError"] = json!(e);
+                }
+                if let Some(s) = stopped {
+                    o["solveStopped"] = json!(s);
                 }
             }
             Answers::Solving(job) => {
