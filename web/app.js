@@ -6,8 +6,11 @@
 
 // Value colors, chosen apart from every piece color of the games' themes (the browser test checks
 // the distance); the letter on each button tells the values apart without color.
-const COLORS = { win: "#16a34a", tie: "#c7b300", draw: "#7c3aed", lose: "#be185d", unknown: "#06b6d4" };
-const LETTERS = { win: "W", tie: "T", draw: "D", lose: "L", unknown: "?" };
+const COLORS = { win: "#16a34a", tie: "#c7b300", draw: "#7c3aed", lose: "#be185d", unsolved: "#06b6d4" };
+const LETTERS = { win: "W", tie: "T", draw: "D", lose: "L", unsolved: "?" };
+// The most the computer takes over a move whose values a live search has not found yet: then it
+// plays the best move proven so far, else one not known to lose.
+const COMPUTER_SECONDS = 10;
 const SVG = "http://www.w3.org/2000/svg";
 // Value-remoteness order, worst to best (003 section 2.1): lose fast < lose slow < draw <
 // tie slow < tie fast < win slow < win fast.
@@ -15,6 +18,8 @@ function rank(value, remoteness) {
   const r = remoteness ?? 0;
   switch (value) {
     case "lose": return r;
+    // Not known yet: below every draw, tie and win known, above every loss known.
+    case "unsolved": return 5000;
     case "draw": return 10000;
     case "tie": return 30000 - r;
     default: return 50000 - r;
@@ -23,7 +28,7 @@ function rank(value, remoteness) {
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  game: null, variant: null, info: null, theme: null,
+  game: null, variant: null, info: null, theme: null, solveTimer: null,
   // Positions from the start, the moves between them (with who made each), and where we are.
   history: [], played: [], index: 0,
   cache: new Map(), parts: [], timer: null,
@@ -33,7 +38,18 @@ const state = {
   generation: 0,
   // Whether the last move was made from the keyboard: focus then goes to the next buttons.
   keyboard: false,
+  // When the computer began to think over the position at `index` (a live search under way).
+  thinking: null,
+  // What the computer said of its last move played before its values were known.
+  computerNote: "",
 };
+
+// A value not known yet: the variant is not solved, or a live search is under way.
+const unknown = (pos) => pos.positionValue === "unsolved";
+// A sentence begins with a capital: "Tigers win", "White should lose in 3".
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+// "tigers win", "X wins": a player's name that is a plural takes the plural verb.
+const verb = (name, singular, plural) => (/[^s]s$/.test(name) ? plural : singular);
 
 async function api(path) {
   const r = await fetch("/api/" + path);
@@ -74,7 +90,10 @@ async function position(p, onPending, generation) {
     if (generation !== state.generation) throw new MovedOn();
     state.pending.set(key, body);
     if (!drawn && onPending) onPending(body);
-    else if (state.parts.length === 0) $("prediction").textContent = words(body);
+    else if (state.parts.length === 0) {
+      const computer = isComputer(body) && wholeMoves(body).length > 0;
+      $("prediction").textContent = computer ? computerWords(body) : words(body);
+    }
     drawn = true;
     await new Promise((r) => setTimeout(r, body.busy ? 1000 * body.busy.retryAfter : 300));
   }
@@ -94,41 +113,150 @@ const moveRemoteness = (m) => (m.moveValue === "draw" || m.remoteness == null ||
 
 // --- choosing a game and variant ---------------------------------------------------------------
 
+// The page opens on the home page of games, or on the game the link names (`?game=`).
 async function loadGames() {
-  const games = await api("?all=1");
-  const select = $("game");
-  select.innerHTML = "";
-  for (const g of games) select.add(new Option(g.name, g.id));
   const wanted = new URLSearchParams(location.search).get("game");
-  if (wanted) select.value = wanted;
-  await chooseGame(select.value);
+  if (wanted) await chooseGame(wanted);
+  else await showHome();
 }
 
-// A game opens on the variant the link names, else on its default if solved, else on its first
-// solved variant: no dead ends. Unsolved variants stay in the list, marked, to be solved here.
+// The home page: a card a game, with its name, its board at the start, a line on it, and what
+// of it is solved; a card opens the game.
+async function showHome() {
+  clearTimeout(state.timer);
+  clearTimeout(state.solveTimer);
+  state.game = null;
+  document.body.classList.add("at-home");
+  const home = $("home");
+  home.hidden = false;
+  $("play").hidden = true;
+  $("side").hidden = true;
+  if (home.dataset.drawn) return;
+  home.dataset.drawn = "1";
+  const games = await api("");
+  const list = $("games");
+  list.innerHTML = "";
+  await Promise.all(games.map(async (g) => {
+    const li = document.createElement("li");
+    list.appendChild(li);
+    const a = document.createElement("a");
+    a.href = `?game=${g.id}`;
+    a.className = "card";
+    a.dataset.game = g.id;
+    li.appendChild(a);
+    const detail = await api(`${g.id}/`);
+    const v = openingVariant(detail, null);
+    const info = await api(`${g.id}/${v.id}/`);
+    const picture = document.createElementNS(SVG, "svg");
+    picture.setAttribute("class", "picture");
+    picture.setAttribute("role", "img");
+    picture.setAttribute("aria-label", `${g.name} at the start`);
+    drawPicture(picture, info);
+    const name = document.createElement("h2");
+    name.textContent = g.name;
+    const line = document.createElement("p");
+    line.className = "line";
+    line.textContent = firstSentence(info.rules ?? info.description ?? "");
+    const solved = detail.variants.filter((x) => x.status === "solved");
+    const status = document.createElement("p");
+    status.className = "solved";
+    status.textContent = solved.length === detail.variants.length
+      ? (solved.length === 1 ? "Solved." : `All ${solved.length} variants solved.`)
+      : `${solved.length} of ${detail.variants.length} variants solved`
+        + (solved.length ? ` (${solved.map((x) => x.id).join(", ")}).` : ".");
+    a.append(picture, name, line, status);
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      history.pushState(null, "", a.href);
+      chooseGame(g.id).catch(showError);
+    });
+  }));
+}
+
+// A game's line on the home page: the first sentence of its rules, without the sources cited in
+// parentheses.
+const firstSentence = (text) => {
+  const plain = text.replace(/\s*\([^()]*\)/g, "").replace(/\s+/g, " ");
+  return (plain.match(/^.*?[.!?](\s|$)/) ?? [plain])[0].trim();
+};
+
+// A small picture of a variant's start: its board and pieces, no buttons.
+function drawPicture(svg, info) {
+  const gui = info.imageAutoGUIData;
+  const t = gui ? gui.themes[gui.defaultTheme] : null;
+  if (!t) return;
+  svg.setAttribute("viewBox", `0 0 ${t.space[0]} ${t.space[1]}`);
+  el("g", {}, svg).innerHTML = t.backgroundSvg ?? "";
+  const cells = info.autoguiStartPosition.split("_")[1] ?? "";
+  [...cells].forEach((c, i) => {
+    const e = t.entities[c];
+    if (!e || !t.centers[i]) return;
+    const [x, y] = t.centers[i];
+    el("g", { transform: `translate(${x},${y}) scale(${t.pieceSize})` }, svg).innerHTML = e.svg;
+  });
+}
+
+// The variant a game opens on: the one the link names, else its default if solved, else its
+// largest solved one (the last in the list), else the one that solves fastest here.
+function openingVariant(g, wanted) {
+  const solved = g.variants.filter((v) => v.status === "solved");
+  const cost = (v) => v.cost?.seconds ?? v.cost?.indices ?? Infinity;
+  const quickest = [...g.variants].filter((v) => !v.cost?.refused).sort((a, b) => cost(a) - cost(b))[0];
+  return g.variants.find((v) => v.id === wanted)
+    ?? solved.find((v) => v.id === g.defaultVariant)
+    ?? solved[solved.length - 1]
+    ?? quickest
+    ?? g.variants.find((v) => v.id === g.defaultVariant)
+    ?? g.variants[0];
+}
+
+// A variant's name in the list: marked while it is not solved.
+function variantLabel(v) {
+  if (v.status === "solved") return v.name;
+  if (v.status === "solving" || v.status === "queued") return `${v.name} (solving)`;
+  return `${v.name} (not solved)`;
+}
+
 async function chooseGame(id) {
-  const g = await api(id + "/?all=1");
+  const g = await api(id + "/");
   state.game = id;
+  document.body.classList.remove("at-home");
+  $("home").hidden = true;
+  $("play").hidden = false;
+  $("side").hidden = false;
+  $("game-name").textContent = g.name;
   const select = $("variant");
   select.innerHTML = "";
   for (const v of g.variants) {
-    const option = new Option(v.status === "solved" ? v.name : v.name + " (not solved)", v.id);
+    const option = new Option(variantLabel(v), v.id);
     option.title = v.description ?? "";
     select.add(option);
   }
   const query = new URLSearchParams(location.search);
   const wanted = query.get("game") === id ? query.get("variant") : null;
-  const solved = (v) => v.status === "solved";
-  const pick = g.variants.find((v) => v.id === wanted)
-    ?? g.variants.find((v) => v.id === g.defaultVariant && solved(v))
-    ?? g.variants.find(solved)
-    ?? g.variants.find((v) => v.id === g.defaultVariant);
-  select.value = pick.id;
+  select.value = openingVariant(g, wanted).id;
   await chooseVariant(select.value);
+}
+
+// The variant list's labels as the server says now (after a solve ends, say).
+async function refreshVariantLabels() {
+  const g = await api(state.game + "/");
+  const select = $("variant");
+  for (const v of g.variants) {
+    const option = [...select.options].find((o) => o.value === v.id);
+    if (option) option.textContent = variantLabel(v);
+  }
+}
+
+// Drops the positions of the current variant from the cache (their values were not known).
+function forgetPositions() {
+  const prefix = `${state.game}/${state.variant}/`;
+  for (const key of [...state.cache.keys()]) if (key.startsWith(prefix)) state.cache.delete(key);
 }
 
 async function chooseVariant(id) {
   clearTimeout(state.timer);
+  clearTimeout(state.solveTimer);
   state.variant = id;
   showError(null);
   const info = await api(`${state.game}/${id}/`);
@@ -141,76 +269,122 @@ async function chooseVariant(id) {
   $("rules-title").textContent = `Rules of ${info.gameName}`;
   $("rules-text").textContent = info.rules ?? "";
   $("help").hidden = !info.multipart;
-  if (info.status !== "solved") {
-    for (const part of ["board", "history", "moves"]) $(part).innerHTML = "";
-    offerSolve(info);
-    return;
-  }
-  $("solve").hidden = true;
+  if (info.status !== "solved") forgetPositions();
+  solvePanel(info);
   // `?game=..&variant=..&p=<position>` starts from a position (a link to share).
   const query = new URLSearchParams(location.search);
   const from = query.get("game") === state.game && query.get("variant") === id ? query.get("p") : null;
   state.history = [from ?? info.startPosition];
   state.played = [];
   state.index = 0;
+  state.computerNote = "";
   await show();
 }
 
-// An unsolved variant: the server solves it in the background on request (one at a time), and
-// the page follows its progress (phase, tier, share done, time left), then plays.
-function offerSolve(info) {
-  const button = $("solve");
+// A variant not solved plays with its values unknown; the panel beside it says what a solve
+// costs here (or why it is refused), starts it in the background (one at a time), follows its
+// progress with the time left, cancels it, and once it ends shows the values on the same game.
+function solvePanel(info) {
   const busy = info.status === "solving" || info.status === "queued";
-  button.hidden = busy;
-  showError(info.solveError ? "The last solve failed: " + info.solveError : null);
-  if (busy) {
-    const s = info.solving ?? {};
+  $("solve-panel").hidden = info.status === "solved";
+  $("solve").hidden = info.status !== "unsolved" || Boolean(info.cost?.refused);
+  const s = info.solving ?? {};
+  $("cancel-solve").hidden = !busy || Boolean(s.elsewhere) || Boolean(s.cancelling);
+  const lines = [];
+  if (info.status === "unsolved") {
+    lines.push(`${info.gameName} ${info.id} is not solved yet: its moves are offered with values unknown (?).`);
+    if (info.cost) lines.push(`A solve here: ${info.cost.summary}.`);
+    if (info.cost?.refused) lines.push(`It is refused on this machine: ${info.cost.refused}.`);
+    else lines.push(`Solve it here, in the background (or \`${info.solveCommand}\` in a shell).`);
+    if (info.solveStopped) lines.push(`The last solve was ${info.solveStopped}.`);
+    if (info.solveError) lines.push(`The last solve failed: ${info.solveError}`);
+  } else if (info.status === "queued") {
+    lines.push("Queued: another solve runs first.");
+  } else if (busy) {
     const share = s.phaseTotal ? ` ${Math.floor((100 * s.phaseDone) / s.phaseTotal)}%` : "";
-    $("prediction").textContent = info.status === "queued"
-      ? "Queued: another solve runs first."
-      : `Solving (${Math.round(s.seconds ?? 0)} s): ${s.phase}${share}. ${s.note ?? ""}`;
-    const [game, variant] = [state.game, state.variant];
-    state.timer = setTimeout(async () => {
-      if (state.game !== game || state.variant !== variant) return;
-      await chooseVariant(variant).catch(showError);
-    }, 1000);
-  } else {
-    $("prediction").textContent =
-      `${info.gameName} ${info.id} is not solved yet. Solve it here, in the background (or \`${info.solveCommand}\` in a shell).`;
+    lines.push(`Solving (${Math.round(s.seconds ?? 0)} s): ${s.phase}${share}. ${timeLeft(s)}`);
+    if (s.cancelling) lines.push("Cancelling: it stops at the next step of the tier in progress.");
+    if (s.elsewhere) lines.push(`Solved by another process: ${s.note}`);
+  }
+  $("solve-status").textContent = lines.join(" ");
+  if (busy) state.solveTimer = setTimeout(() => watchSolve().catch(showError), 1000);
+}
+
+// The time a running solve has left: the solver's own figure once a tier is done, else the
+// estimate less the time spent.
+function timeLeft(s) {
+  const said = /about (\d+) s left/.exec(s.note ?? "");
+  if (said) return `About ${said[1]} s left.`;
+  if (s.estimate != null) {
+    return `About ${Math.max(0, Math.round(s.estimate - (s.seconds ?? 0)))} s left (estimated).`;
+  }
+  return "";
+}
+
+// While a solve runs: its progress; when it ends, the list's labels and the values, on the game
+// being played.
+async function watchSolve() {
+  const [game, variant] = [state.game, state.variant];
+  const info = await api(`${game}/${variant}/`);
+  if (state.game !== game || state.variant !== variant) return;
+  const wasSolved = state.info.status === "solved";
+  state.info = info;
+  solvePanel(info);
+  if (info.status === "solved" || info.status === "unsolved") await refreshVariantLabels();
+  if (info.status === "solved" && !wasSolved) {
+    forgetPositions();
+    await show();
   }
 }
 
 $("solve").addEventListener("click", async () => {
   $("solve").hidden = true;
   const r = await fetch(`/api/${state.game}/${state.variant}/solve`, { method: "POST" });
-  if (!r.ok) { showError((await r.json()).error); return; }
-  await chooseVariant(state.variant).catch(showError);
+  const body = await r.json();
+  if (!r.ok) { showError(body.error); $("solve").hidden = false; return; }
+  await watchSolve().catch(showError);
+});
+
+$("cancel-solve").addEventListener("click", async () => {
+  $("cancel-solve").hidden = true;
+  const r = await fetch(`/api/${state.game}/${state.variant}/solve/cancel`, { method: "POST" });
+  if (!r.ok) showError((await r.json()).error);
+  await watchSolve().catch(showError);
 });
 
 // --- drawing ------------------------------------------------------------------------------------
 
 function words(pos) {
+  const mover = moverName(pos);
   if (wholeMoves(pos).length === 0) {
     if (pos.positionValue === "tie") return "Game over: a tie.";
-    const other = state.info.players[firstToMove(pos) ? 1 : 0];
-    return `Game over: ${pos.positionValue === "win" ? moverName(pos) : other} wins.`;
+    if (unknown(pos)) return "Game over.";
+    const winner = pos.positionValue === "win" ? mover : state.info.players[firstToMove(pos) ? 1 : 0];
+    return `Game over: ${winner} ${verb(winner, "wins", "win")}.`;
   }
-  const mover = moverName(pos);
-  if (pos.positionValue === "unknown" && pos.busy) {
-    return `${mover} to move. The server is busy searching other positions (${pos.busy.why}); `
+  const Mover = capital(mover);
+  if (unknown(pos) && pos.busy) {
+    return `${Mover} to move. The server is busy searching other positions (${pos.busy.why}); `
       + `it is asked again in ${pos.busy.retryAfter} s. The moves' values show when it is searched.`;
   }
-  if (pos.positionValue === "unknown" && pos.searching?.queued) {
-    return `${mover} to move. This position waits its turn to be searched live; `
+  if (unknown(pos) && pos.searching?.queued) {
+    return `${Mover} to move. This position waits its turn to be searched live; `
       + "the moves' values show when it is done.";
   }
-  if (pos.positionValue === "unknown") {
-    const s = pos.searching ?? {};
-    return `${mover} to move. Solving this position live: ${s.done ?? 0} of ${s.total ?? "?"} moves`
-      + ` searched (${Math.round(s.seconds ?? 0)} s); the moves' values show when it is done.`;
+  if (unknown(pos) && pos.searching) {
+    const s = pos.searching;
+    const [done, total, secs] = [s.done ?? 0, s.total ?? 0, s.seconds ?? 0];
+    const left = done > 0 && total > done
+      ? `about ${Math.ceil((secs / done) * (total - done))} s left`
+      : "the time left is known once a move is searched";
+    return `${Mover} to move. Solving this position live: ${done} of ${total || "?"} moves`
+      + ` searched in ${Math.round(secs)} s, ${left}; the moves' values show when it is done.`;
   }
-  if (pos.positionValue === "draw") return `${mover} should draw (neither side can force an end).`;
-  return `${mover} should ${pos.positionValue} in ${pos.remoteness}.`;
+  if (unknown(pos)) {
+    return `${Mover} to move. This variant is not solved yet: the moves' values are not known (?).`;
+  }
+  if (pos.positionValue === "draw") return `${Mover} should draw (neither side can force an end).`;
+  return `${Mover} should ${pos.positionValue} in ${pos.remoteness}.`;
 }
 
 // The centers a move's buttons touch, for marking the last move.
@@ -277,6 +451,7 @@ function drawLastMove(layer) {
 function drawFinal(pos, svg) {
   const t = state.theme;
   const [w, h] = t.space;
+  if (unknown(pos)) return;
   const winner = pos.positionValue === "tie" ? null
     : state.info.players[(pos.positionValue === "win") === firstToMove(pos) ? 0 : 1];
   const color = winner === null ? COLORS.tie : "#1f2933";
@@ -286,7 +461,7 @@ function drawFinal(pos, svg) {
   const fs = Math.max(w, h) * 0.06;
   el("rect", { x: w / 2 - fs * 4, y: h / 2 - fs * 0.9, width: fs * 8, height: fs * 1.6, rx: fs * 0.3, fill: "rgba(255,255,255,0.88)" }, g);
   const text = el("text", { x: w / 2, y: h / 2 + fs * 0.35, "font-size": fs, "text-anchor": "middle", "font-weight": 700, fill: color }, g);
-  text.textContent = winner === null ? "Tie" : `${winner} wins`;
+  text.textContent = winner === null ? "Tie" : capital(`${winner} ${verb(winner, "wins", "win")}`);
 }
 
 // The buttons for the moves, or for the next part of a multipart move (003 chapter 6): a part is
@@ -407,8 +582,9 @@ function drawHistory() {
     const t = el("text", { x, y, "font-size": 11, fill: "#52606d", "text-anchor": anchor, class: cls }, svg);
     t.textContent = s;
   };
-  text(side, 12, state.info.players[0] + " wins", "side-label", "start");
-  text(W - side, 12, state.info.players[1] + " wins", "side-label", "end");
+  const wins = (name) => `${name} ${verb(name, "wins", "win")}`;
+  text(side, 12, wins(state.info.players[0]), "side-label", "start");
+  text(W - side, 12, wins(state.info.players[1]), "side-label", "end");
   const step = scale <= 10 ? 1 : scale <= 30 ? 5 : scale <= 100 ? 10 : 50;
   const ticks = [];
   for (let r = 0; r <= scale; r += step) ticks.push(r);
@@ -430,12 +606,28 @@ function drawHistory() {
     const y = top + i * row + row / 2;
     text(side - 8, y + 4, i, "row-label", "end");
     text(W - side + 8, y + 4, i, "row-label", "start");
-    if (["tie", "draw", "unknown"].includes(p.positionValue)) return [mid, y, p];
+    if (unknown(p)) return [null, y, p];
+    if (["tie", "draw"].includes(p.positionValue)) return [mid, y, p];
     const firstWins = (p.positionValue === "win") === firstToMove(p);
     return [xOf(Math.max(0, p.remoteness ?? 0), firstWins ? -1 : 1), y, p];
   });
-  el("polyline", { points: xy.map(([x, y]) => `${x},${y}`).join(" "), fill: "none", stroke: "#627d98", "stroke-width": 1.5 }, svg);
+  // The line joins known values; a value not known yet breaks it.
+  let run = [];
+  for (const [x, y] of [...xy, [null, 0]]) {
+    if (x !== null) { run.push(`${x},${y}`); continue; }
+    if (run.length > 1) el("polyline", { points: run.join(" "), fill: "none", stroke: "#627d98", "stroke-width": 1.5 }, svg);
+    run = [];
+  }
   xy.forEach(([x, y, p], i) => {
+    if (x === null) {
+      // Not known yet: a pale band across the row (it could be anywhere), no point.
+      const g = el("g", { class: "vh-point unsolved", "data-value": p.positionValue, "data-remoteness": "" }, svg);
+      el("rect", { x: side, y: y - row / 2 + 3, width: W - 2 * side, height: row - 6, rx: 4, fill: COLORS.unsolved, opacity: 0.15 }, g);
+      const q = el("text", { x: mid, y: y + 4, "font-size": 11, "text-anchor": "middle", fill: "#0e7490" }, g);
+      q.textContent = "? not known yet";
+      el("title", {}, g).textContent = `after move ${i}: ${words(p)}`;
+      return;
+    }
     const c = el("circle", { cx: x, cy: y, r: 5, fill: COLORS[p.positionValue] }, svg);
     c.classList.add("vh-point", p.positionValue);
     c.setAttribute("data-value", p.positionValue);
@@ -465,16 +657,17 @@ async function show() {
   render(pos);
 }
 
-// Draws a position shown: its board and buttons, the history, the moves played.
+// Draws a position shown: its board and buttons, the history, the moves played. While the
+// computer is to move nothing is live: it plays once the values are known, or at random in a
+// variant not solved, or after COMPUTER_SECONDS of a live search with what the search has found.
 function render(pos) {
   state.parts = [];
-  // The computer plays once the values are known.
-  const computer = wholeMoves(pos).length > 0 && isComputer(pos) && pos.positionValue !== "unknown";
+  clearTimeout(state.timer);
+  const computer = wholeMoves(pos).length > 0 && isComputer(pos);
   drawBoard(pos, !computer);
   drawHistory();
-  $("prediction").textContent = computer
-    ? `${moverName(pos)} (computer) is thinking… ${words(pos)}`
-    : words(pos);
+  $("prediction").textContent = computer ? computerWords(pos) : words(pos);
+  $("note").textContent = state.computerNote;
   $("moves").innerHTML = "";
   for (const m of state.played.slice(0, state.index)) {
     const li = document.createElement("li");
@@ -482,22 +675,37 @@ function render(pos) {
     who.className = "who";
     who.textContent = m.player;
     li.append(who, " " + m.move);
+    if (m.note) li.title = m.note;
     $("moves").appendChild(li);
   }
   $("undo").disabled = state.index === 0;
   $("redo").disabled = state.index >= state.history.length - 1;
   $("cancel").hidden = true;
-  $("board").classList.toggle("thinking", computer || pos.positionValue === "unknown");
+  $("board").classList.toggle("thinking", computer || (unknown(pos) && pos.searching));
   if (computer) scheduleComputer(pos);
+}
+
+// What the page says while the computer is to move.
+function computerWords(pos) {
+  const name = `${capital(moverName(pos))} (computer)`;
+  if (!unknown(pos)) return `${name} is thinking… ${words(pos)}`;
+  if (!pos.searching && !pos.busy) {
+    return `${name} cannot judge this position yet (the variant is not solved): it plays a move at random.`;
+  }
+  const since = state.thinking?.index === state.index ? state.thinking.since : Date.now();
+  const left = Math.max(0, COMPUTER_SECONDS - Math.floor((Date.now() - since) / 1000));
+  return `${name} is thinking: it moves within ${COMPUTER_SECONDS} s (${left} s left), with the best `
+    + `move proven by then. ${words(pos)}`;
 }
 
 // --- playing ------------------------------------------------------------------------------------
 
-async function play(m, pos) {
+async function play(m, pos, note = "") {
+  if (!note) state.computerNote = "";
   state.history = state.history.slice(0, state.index + 1);
   state.played = state.played.slice(0, state.index);
   state.history.push(m.position);
-  state.played.push({ move: m.move, player: moverName(pos), autoguiMove: m.autoguiMove, partMoves: m.partMoves });
+  state.played.push({ move: m.move, player: moverName(pos), autoguiMove: m.autoguiMove, partMoves: m.partMoves, note });
   state.index += 1;
   await show();
 }
@@ -511,7 +719,7 @@ function click(b) {
   const at = state.history[state.index];
   const pos = cached(at);
   // Nothing is live while the computer is to move (a stale button must not pre-empt it).
-  if (!pos || (isComputer(pos) && pos.positionValue !== "unknown")) return;
+  if (!pos || isComputer(pos)) return;
   if (completes(b)) return play(b.best, pos).catch(showError);
   state.parts.push(b.gui);
   drawParts(pos);
@@ -537,15 +745,40 @@ function cancelParts() {
   if (pos) drawParts(pos);
 }
 
+// The computer's move: one of the best (the moves come best first), at random among equals.
+// Where values are not known yet it waits for them up to COMPUTER_SECONDS from its first look
+// at the position, then plays the best move proven so far (a known win, tie or draw), else a
+// move not known to lose, else the slowest loss; in a variant not solved, a move at random.
 function scheduleComputer(pos) {
-  const moves = wholeMoves(pos);
   const at = state.index;
+  if (state.thinking?.index !== at) state.thinking = { index: at, since: Date.now() };
+  const searching = unknown(pos) && (pos.searching || pos.busy);
+  const waited = Date.now() - state.thinking.since;
+  const delay = searching ? Math.max(0, COMPUTER_SECONDS * 1000 - waited) : 500;
   state.timer = setTimeout(() => {
     if (state.index !== at) return;
-    const best = rank(moves[0].moveValue, moves[0].remoteness);
+    const now = cached(state.history[at]) ?? pos;
+    const moves = wholeMoves(now);
+    const best = Math.max(...moves.map((m) => rank(m.moveValue, m.remoteness)));
     const ties = moves.filter((m) => rank(m.moveValue, m.remoteness) === best);
-    play(ties[Math.floor(Math.random() * ties.length)], pos).catch(showError);
-  }, 500);
+    const m = ties[Math.floor(Math.random() * ties.length)];
+    const secs = Math.round((Date.now() - state.thinking.since) / 1000);
+    state.computerNote = !unknown(now) ? ""
+      : !searching ? `${capital(moverName(now))} (computer) played ${m.move} at random: the variant is not solved.`
+      : m.moveValue === "unsolved"
+        ? `${capital(moverName(now))} (computer) played ${m.move} after ${secs} s: no move was proven by then, and this one is not known to lose.`
+        : `${capital(moverName(now))} (computer) played ${m.move} after ${secs} s: the best move proven by then (${m.moveValue}).`;
+    play(m, now, state.computerNote).catch(showError);
+  }, delay);
+  if (searching) {
+    // The time left, counted down.
+    const tick = () => {
+      if (state.index !== at || !unknown(cached(state.history[at]) ?? pos)) return;
+      $("prediction").textContent = computerWords(cached(state.history[at]) ?? pos);
+      setTimeout(tick, 1000);
+    };
+    setTimeout(tick, 1000);
+  }
 }
 
 // Undo against the computer takes back its reply and your move together: it goes back to the
@@ -569,7 +802,12 @@ function redo() {
   show().catch(showError);
 }
 
-$("game").addEventListener("change", (e) => chooseGame(e.target.value).catch(showError));
+$("home-link").addEventListener("click", (e) => {
+  e.preventDefault();
+  history.pushState(null, "", "/");
+  showHome().catch(showError);
+});
+window.addEventListener("popstate", () => loadGames().catch(showError));
 $("variant").addEventListener("change", (e) => chooseVariant(e.target.value).catch(showError));
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);

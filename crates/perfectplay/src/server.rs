@@ -180,6 +180,9 @@ pub fn router(state: Arc<AppState>) -> Router {
             "/style.css",
             page(include_str!("../../../web/style.css"), "text/css; charset=utf-8"),
         )
+        // The icon browsers ask for, at both names.
+        .route("/favicon.svg", page(include_str!("../../../web/favicon.svg"), "image/svg+xml"))
+        .route("/favicon.ico", page(include_str!("../../../web/favicon.svg"), "image/svg+xml"))
         .route("/health", get(health))
         .route("/api", get(list_games))
         .route("/api/", get(list_games))
