@@ -333,8 +333,12 @@ async function watchSolve() {
   if (info.status === "solved" || info.status === "unsolved") await refreshVariantLabels();
   if (info.status === "solved" && !wasSolved) {
     forgetPositions();
+    const resumed = (info.solvedHere ?? []).find((l) => l.startsWith("resumed:"));
+    state.computerNote = `Solved here in ${Math.round(state.solveSeconds ?? 0)} s`
+      + (resumed ? ` (${resumed.replace(/^resumed:\s*/, "")}).` : ".");
     await show();
   }
+  state.solveSeconds = info.solving?.seconds ?? state.solveSeconds;
 }
 
 $("solve").addEventListener("click", async () => {

@@ -2,16 +2,16 @@
 //! by clicking move buttons, with the board, the buttons' colors and the value history checked
 //! against the API at every move; undo, redo and the computer player; a Konane move in two parts.
 
+mod chromium;
 mod common;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use chromium::*;
 use common::{encode, Server};
-use headless_chrome::{Browser, LaunchOptions, Tab};
+use headless_chrome::Tab;
 use serde_json::Value;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
 
 fn color(value: &str) -> &'static str {
     match value {
@@ -36,60 +36,6 @@ fn label(m: &Value) -> String {
         r => format!("{letter}{}", r + 1),
     }
 }
-
-fn browser() -> Browser {
-    assert!(
-        std::path::Path::new(CHROMIUM).exists(),
-        "the browser test needs {CHROMIUM}: `apt-get install -y chromium` (scripts/test does)"
-    );
-    Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(PathBuf::from(CHROMIUM)))
-            .sandbox(false)
-            .headless(true)
-            .window_size(Some((1100, 900)))
-            .idle_browser_timeout(Duration::from_secs(120))
-            .build()
-            .unwrap(),
-    )
-    .expect("chromium starts")
-}
-
-/// A browser on the page with `query`, its move buttons drawn.
-fn open(server: &Server, query: &str) -> (Browser, std::sync::Arc<Tab>) {
-    let browser = browser();
-    let tab = browser.new_tab().unwrap();
-    tab.navigate_to(&format!("{}/?{query}", server.base)).unwrap();
-    tab.wait_for_element("#board .move").unwrap();
-    (browser, tab)
-}
-
-/// Evaluates an expression that returns a JSON string, parsed.
-fn eval(tab: &Tab, expr: &str) -> Value {
-    let r = tab.evaluate(&format!("JSON.stringify({expr})"), false).unwrap();
-    serde_json::from_str(r.value.unwrap().as_str().unwrap()).unwrap()
-}
-
-fn wait_for(tab: &Tab, expr: &str, want: &Value) {
-    let started = Instant::now();
-    loop {
-        let got = eval(tab, expr);
-        if &got == want {
-            return;
-        }
-        assert!(started.elapsed() < Duration::from_secs(10), "{expr}: {got}, waiting for {want}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-const BUTTONS: &str = "[...document.querySelectorAll('#board .move')].map(e => ({move: e.dataset.move, value: e.dataset.value, fill: e.getAttribute('fill'), label: e.dataset.label, opacity: Number(e.getAttribute('opacity'))}))";
-const MOVES_PLAYED: &str = "[...document.querySelectorAll('#moves li')].map(e => e.textContent)";
-const LIVE: &str = "document.querySelectorAll('#board .move').length";
-const POINTS: &str =
-    "[...document.querySelectorAll('#history .vh-point')].map(e => e.dataset.value)";
-const PIECES: &str =
-    "[...document.querySelectorAll('#pieces [data-entity]')].map(e => e.dataset.entity).join('')";
-const PREDICTION: &str = "document.getElementById('prediction').textContent";
 
 #[test]
 fn tictactoe_played_by_clicking_matches_the_api() {
@@ -259,7 +205,7 @@ fn konane_moves_are_played_in_two_parts() {
     wait_for(&tab, shown, &serde_json::json!(["a3a1"]));
     tab.find_element("#board .move[data-move=\"a3a1\"]").unwrap().click().unwrap();
     wait_for(&tab, &format!("{POINTS}.length"), &Value::from(2));
-    assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("white should lose in 14"));
+    assert!(eval(&tab, PREDICTION).as_str().unwrap().starts_with("White should lose in 14"));
     // Its players are named as drawn, its variant described, its rules at hand.
     let (_, info) = server.get("/api/konane/5x5-corner/");
     assert_eq!(info["players"], serde_json::json!(["black", "white"]));
@@ -285,7 +231,7 @@ fn quarto_is_played_in_parts_while_its_values_are_searched() {
         "[...new Set([...document.querySelectorAll('#board .move')].map(e => e.dataset.value))]";
     // The first move gives a piece: one click on the panel (center 16 + piece).
     wait_for(&tab, &format!("{shown}.length"), &Value::from(16));
-    assert_eq!(eval(&tab, values), serde_json::json!(["unknown"]));
+    assert_eq!(eval(&tab, values), serde_json::json!(["unsolved"]));
     assert!(eval(&tab, PREDICTION).as_str().unwrap().contains("Solving this position live"));
     tab.find_element("#board .move[data-move=\"A\"]").unwrap().click().unwrap();
     // Then piece A is placed (a slot, part 1) and a piece given (part 2).
@@ -430,8 +376,9 @@ fn value_colors_differ_from_every_piece_color() {
     assert_eq!(legend, serde_json::json!(["W", "T", "D", "L"]));
 }
 
-/// An unsolved variant offers a solve on the page; the server solves it in the background with
-/// its progress shown, and the page switches to play when it is done.
+/// An unsolved variant plays with its values unknown and offers a solve on the page; the server
+/// solves it in the background with its progress shown, and when it is done the same game shows
+/// the values and the variant list no longer says "(not solved)".
 #[test]
 fn a_solve_started_from_the_page_ends_in_play() {
     let server = Server::start("browser-solve");
@@ -440,17 +387,31 @@ fn a_solve_started_from_the_page_ends_in_play() {
     // Chomp 10x10 is not solved at start-up (a large size class) but solves in moments.
     tab.navigate_to(&format!("{}/?game=chomp&variant=10x10", server.base)).unwrap();
     tab.wait_for_element("#solve:not([hidden])").unwrap();
-    assert!(eval(&tab, PREDICTION).as_str().unwrap().contains("not solved yet"));
-    assert_eq!(eval(&tab, LIVE), 0);
+    let label = "document.getElementById('variant').selectedOptions[0].textContent";
+    assert_eq!(eval(&tab, label), "10x10 (not solved)");
+    assert!(
+        text(&tab, "solve-status").contains("not solved yet"),
+        "{}",
+        text(&tab, "solve-status")
+    );
+    // Its size is found only by discovering its positions: the page says so.
+    assert!(text(&tab, "solve-status").contains("discovering"), "{}", text(&tab, "solve-status"));
+    let values =
+        "[...new Set([...document.querySelectorAll('#board .move')].map(e => e.dataset.value))]";
+    wait_for(&tab, values, &serde_json::json!(["unsolved"]));
+    // A move played before the solve stays played through it.
+    tab.find_element("#board .move").unwrap().click().unwrap();
+    wait_for(&tab, &format!("{POINTS}.length"), &Value::from(2));
     tab.find_element("#solve").unwrap().click().unwrap();
-    let started = Instant::now();
-    while eval(&tab, LIVE).as_u64().unwrap() == 0 {
-        assert!(started.elapsed() < Duration::from_secs(120), "{}", eval(&tab, PREDICTION));
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let known = format!("{values}.length > 0 && !{values}.includes('unsolved')");
+    wait_for_within(&tab, &known, &Value::from(true), Duration::from_secs(120));
     let (_, info) = server.get("/api/chomp/10x10/");
     assert_eq!(info["status"], "solved");
-    assert!(eval(&tab, PREDICTION).as_str().unwrap().contains("should win"));
+    assert_eq!(eval(&tab, &format!("{POINTS}.length")), 2);
+    assert!(eval(&tab, values).as_array().unwrap().iter().all(|v| v != "unsolved"));
+    assert!(eval(&tab, PREDICTION).as_str().unwrap().contains(" should "));
+    wait_for(&tab, label, &Value::from("10x10"));
+    assert_eq!(eval(&tab, "document.getElementById('solve-panel').hidden"), true);
 }
 
 /// Tic-Tac-Two (two marks each, solved at start-up) from a `?p=` link into the moving phase: the

@@ -234,6 +234,8 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
         memory_limit: tiered.then_some(job.cost.memory_limit),
         ..SolveOptions::default()
     };
+    // The solve's summary, kept for the listings once it is done.
+    let summary = Mutex::new(Vec::new());
     let outcome = v
         .store
         .lock(v.game, &command)
@@ -247,7 +249,11 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
                     force: false,
                     analysis: plan.is_none() || job.cost.analysis_fits(),
                 };
-                crate::solving::solve_into(solve, job, &mut |_| Ok(()))
+                let mut keep = |line: String| {
+                    summary.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+                    Ok(())
+                };
+                crate::solving::solve_into(solve, job, &mut keep)
             })
         })
         .and_then(|()| {
@@ -269,6 +275,8 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
                 };
                 *v.rate.lock().unwrap_or_else(|e| e.into_inner()) = Some(rate);
             }
+            *v.last_solve.lock().unwrap_or_else(|e| e.into_inner()) =
+                summary.into_inner().unwrap_or_else(|e| e.into_inner());
             Answers::Ready { oracle: Arc::new(oracle), source: "database" }
         }
         Err(e) if job.cancel.load(Relaxed) && stopped(&e) => {

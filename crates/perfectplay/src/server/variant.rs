@@ -54,6 +54,8 @@ pub(super) struct Variant {
     plan: OnceLock<Option<SolvePlan>>,
     /// Its solve's rate, where this server solved it (in memory at start-up, or from the page).
     pub(super) rate: Mutex<Option<Rate>>,
+    /// The summary of its solve from the page (`perfectplay solve`'s lines), once it is done.
+    pub(super) last_solve: Mutex<Vec<String>>,
 }
 
 /// A variant's answers: ready, not solved, or being solved in the background.
@@ -114,6 +116,7 @@ impl Variant {
             multipart: game.is_multipart(),
             plan: OnceLock::new(),
             rate: Mutex::new(rate),
+            last_solve: Mutex::new(Vec::new()),
         })
     }
 
@@ -153,7 +156,13 @@ impl Variant {
             return;
         }
         match &*answers {
-            Answers::Ready { source, .. } => o["source"] = json!(source),
+            Answers::Ready { source, .. } => {
+                o["source"] = json!(source);
+                let summary = self.last_solve.lock().unwrap_or_else(|e| e.into_inner());
+                if !summary.is_empty() {
+                    o["solvedHere"] = json!(*summary);
+                }
+            }
             Answers::Unsolved { command, failed, stopped } => {
                 o["source"] = json!("unsolved");
                 o["solveCommand"] = json!(command);

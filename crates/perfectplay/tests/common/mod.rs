@@ -135,7 +135,7 @@ fn header(head: &str, name: &str) -> Option<String> {
 }
 
 /// An empty path for a test's data directory (whatever an earlier run left there removed).
-fn fresh_data(name: &str) -> PathBuf {
+pub fn fresh_data(name: &str) -> PathBuf {
     let data =
         std::env::temp_dir().join(format!("perfectplay-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
