@@ -6,7 +6,7 @@ mod chromium;
 mod common;
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chromium::*;
 use common::{encode, Server};
