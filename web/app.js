@@ -259,6 +259,8 @@ async function chooseVariant(id) {
   clearTimeout(state.solveTimer);
   state.variant = id;
   showError(null);
+  state.boardWidth = 0;
+  $("board").style.minWidth = "";
   const info = await api(`${state.game}/${id}/`);
   state.info = info;
   const gui = info.imageAutoGUIData;
@@ -497,21 +499,76 @@ function label(m) {
   return LETTERS[m.moveValue] + (r === null ? "" : r);
 }
 
+// The least size of a button on the screen, in CSS pixels: a finger's.
+const MIN_TAP = 32;
+
+// Where along its line a button sits: past the middle toward its end, so that the buttons of two
+// lines that cross in their middles (Five Field Kono's diagonal moves, QuickCross's two strokes
+// of a cell) stand apart.
+const along = (type) => (type === "M" ? 0.62 : 0.72);
+
+// Where a button sits on the board: a point's center, or its place on a move's line.
+function buttonAt(gui) {
+  const t = state.theme;
+  const [type, a, c] = gui.split("_");
+  if (type === "A") return t.centers[Number(c)];
+  const [[x1, y1], [x2, y2]] = [t.centers[Number(a)], t.centers[Number(c)]];
+  const k = along(type);
+  return [x1 + (x2 - x1) * k, y1 + (y2 - y1) * k];
+}
+
+// Sizes the buttons of one drawing so that each is at least MIN_TAP pixels across and none
+// covers another: the board is drawn at least as wide as puts the closest two buttons MIN_TAP
+// apart (on a phone it then scrolls sideways), and a button grows from its `base` radius (board
+// units) to MIN_TAP / 2 pixels where it is drawn smaller, never past half the way to its nearest.
+function fitButtons(points) {
+  const t = state.theme;
+  const svg = $("board");
+  let closest = Infinity;
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const d = Math.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]);
+      if (d > 0) closest = Math.min(closest, d);
+    }
+  }
+  if (!Number.isFinite(closest)) closest = t.pieceSize;
+  const wanted = Math.ceil((t.space[0] * MIN_TAP) / closest);
+  state.boardWidth = Math.max(state.boardWidth ?? 0, wanted);
+  svg.style.minWidth = `${state.boardWidth}px`;
+  const pixels = svg.getBoundingClientRect().width / t.space[0] || 1;
+  svg.dataset.closest = closest.toFixed(1);
+  return (base) => Math.min(Math.max(base, MIN_TAP / 2 / pixels), closest / 2);
+}
+
+// The piece or mark a part button chooses, where the button is a part of a move, its token is
+// one of the theme's pieces (GamesmanUni's button characters mapped back), and that piece is not
+// drawn at the button's point already.
+function partIcon(pos, b, token, center) {
+  const t = state.theme;
+  if (!b.best.partMoves) return null;
+  const entity = t.tokens?.[token] ?? token;
+  if (!t.entities[entity]) return null;
+  const cells = [...(pos.autoguiPosition.split("_")[1] ?? "")];
+  return cells[center] === entity ? null : entity;
+}
+
 function drawButtons(pos, layer) {
   const t = state.theme;
   const s = t.pieceSize;
   // Point buttons last, on top: a tap on a point is that point's move even where a line's label
   // (Tac Tix's runs) crosses it.
   const ordered = buttons(pos).sort((x, y) => (x.gui[0] === "A") - (y.gui[0] === "A"));
+  const radius = fitButtons(ordered.map((b) => buttonAt(b.gui)));
   for (const b of ordered) {
     const m = b.best;
     const color = COLORS[m.moveValue];
     const [type, a, c] = b.gui.split("_");
     const e = el("g", { fill: color, stroke: color }, layer);
-    let at;
+    let at, size;
     if (type === "A") {
       const [x, y] = t.centers[Number(c)];
-      el("circle", { cx: x, cy: y, r: s * 0.24, stroke: "#fff", "stroke-width": s * 0.03 }, e);
+      size = radius(s * 0.24);
+      el("circle", { cx: x, cy: y, r: size, stroke: "#fff", "stroke-width": size * 0.125, class: "target" }, e);
       at = [x, y];
     } else {
       const [x1, y1] = t.centers[Number(a)];
@@ -530,11 +587,25 @@ function drawButtons(pos, layer) {
       } else {
         el("line", { x1: sx, y1: sy, x2: ex, y2: ey, "stroke-width": t.arrowWidth, "stroke-linecap": "round" }, e);
       }
-      at = [(sx + ex) / 2, (sy + ey) / 2];
-      el("circle", { cx: at[0], cy: at[1], r: s * 0.2, stroke: "#fff", "stroke-width": s * 0.03 }, e);
+      at = buttonAt(b.gui);
+      size = radius(s * 0.2);
+      el("circle", { cx: at[0], cy: at[1], r: size, stroke: "#fff", "stroke-width": size * 0.15, class: "target" }, e);
     }
+    // A part that chooses a piece or a mark not on the board (Chung-Toi's orientation) shows it.
+    const icon = type === "A" && partIcon(pos, b, a, Number(c));
+    if (icon) {
+      e.querySelector("circle").setAttribute("fill", "#fff");
+      e.querySelector("circle").setAttribute("stroke", color);
+      e.querySelector("circle").setAttribute("stroke-width", size * 0.22);
+      const g = el("g", { transform: `translate(${at[0]},${at[1]}) scale(${size * 1.5})`, class: "icon", "data-entity": icon }, e);
+      g.innerHTML = t.entities[icon].svg;
+    }
+    // The label in proportion to its button (beside an icon, small, at its top right).
+    const f = size / 0.24;
+    const [lx, ly, lf] = icon ? [at[0] + size, at[1] - size * 0.7, f * 0.13] : [at[0], at[1] + f * 0.065, f * (label(m).length > 2 ? 0.15 : 0.19)];
+    if (icon) el("circle", { cx: lx, cy: ly - lf * 0.35, r: lf * 0.9, stroke: "none" }, e);
     const text = el("text", {
-      x: at[0], y: at[1] + s * 0.065, "font-size": s * (label(m).length > 2 ? 0.15 : 0.19),
+      x: lx, y: ly, "font-size": lf,
       "text-anchor": "middle", fill: m.moveValue === "tie" ? "#1f2933" : "#fff", stroke: "none",
       "font-weight": 700, class: "label",
     }, e);
@@ -562,6 +633,14 @@ function drawButtons(pos, layer) {
     });
   }
   if (state.keyboard) layer.querySelector(".move")?.focus({ preventScroll: true });
+  // A board wider than the screen (a phone's) scrolls to where the buttons are.
+  const box = $("board-box");
+  if (box.scrollWidth > box.clientWidth && ordered.length > 0) {
+    const xs = ordered.map((b) => buttonAt(b.gui)[0]);
+    const middle = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const pixels = $("board").getBoundingClientRect().width / t.space[0];
+    box.scrollLeft = Math.max(0, middle * pixels - box.clientWidth / 2);
+  }
 }
 
 // The value history after 000 Figure 4.5 and GamesmanUni: one row per position (its move number

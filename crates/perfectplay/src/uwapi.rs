@@ -132,6 +132,10 @@ pub fn theme(game: &dyn Game, t: &ImageAutoGui) -> (JsonValue, Mapping) {
                     .map(|e| (e.token.to_string(), json!({"svg": e.svg})))
                     .collect::<serde_json::Map<_, _>>(),
                 "pieceSize": t.piece_size,
+                // Our page's: the piece each of GamesmanUni's button characters stands for.
+                "tokens": buttons.iter()
+                    .map(|(entity, button)| (button.to_string(), json!(entity.to_string())))
+                    .collect::<serde_json::Map<_, _>>(),
             }
         }
     });

@@ -2,7 +2,8 @@
 //! not solved (Nine Men's Morris) drawn and played with its values unknown, against a computer
 //! that says it cannot judge yet; a solve that cannot fit this machine refused with the reason;
 //! a solve from the page cancelled and resumed from its tier files; Quarto's computer moving
-//! within its stated time from the start.
+//! within its stated time from the start; every game's buttons a finger's size on a phone, none
+//! covering another.
 
 mod chromium;
 mod common;
@@ -168,4 +169,35 @@ fn quartos_computer_moves_within_its_stated_time_from_the_start() {
     assert!(asked.elapsed() < Duration::from_secs(13), "{:?}", asked.elapsed());
     let note = text(&tab, "note");
     assert!(note.contains("(computer) played") && note.contains(" s: "), "{note}");
+}
+
+/// Every game's first buttons, on a phone (390 x 844) and on a desktop (1280 x 900): each at least
+/// 32 CSS pixels across as drawn, and no two overlapping.
+#[test]
+fn every_games_buttons_are_a_fingers_size_and_apart() {
+    let server = Server::start("page-taps");
+    let (_, games) = server.get("/api/");
+    const MEASURE: &str = "(() => { \
+        const rs = [...document.querySelectorAll('#board .move .target')].map(c => c.getBoundingClientRect()); \
+        let overlaps = []; \
+        for (let i = 0; i < rs.length; i++) for (let j = i + 1; j < rs.length; j++) { \
+          const [a, b] = [rs[i], rs[j]]; \
+          const d = Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2); \
+          if (d < (a.width + b.width) / 2 - 0.5) overlaps.push([i, j, Math.round(d)]); } \
+        return {buttons: rs.length, smallest: Math.min(...rs.map(r => Math.min(r.width, r.height))), overlaps}; })()";
+    for (width, height) in [(390, 844), (1280, 900)] {
+        let browser = browser_sized(width, height);
+        let tab = browser.new_tab().unwrap();
+        for g in games.as_array().unwrap() {
+            let id = g["id"].as_str().unwrap();
+            eprintln!("{id} at {width}x{height}");
+            tab.navigate_to(&format!("{}/?game={id}", server.base)).unwrap();
+            tab.wait_for_element("#board .move").unwrap_or_else(|e| panic!("{id}: {e}"));
+            let m = eval(&tab, MEASURE);
+            let at = format!("{id} at {width}x{height}: {m}");
+            assert!(m["buttons"].as_u64().unwrap() > 0, "{at}");
+            assert!(m["smallest"].as_f64().unwrap() >= 31.9, "{at}");
+            assert_eq!(m["overlaps"], json!([]), "{at}");
+        }
+    }
 }

@@ -15,6 +15,11 @@ use crate::common::Server;
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 
 pub fn browser() -> Browser {
+    browser_sized(1100, 900)
+}
+
+/// A browser whose window is `width` x `height` CSS pixels (390 x 844: a phone's).
+pub fn browser_sized(width: u32, height: u32) -> Browser {
     assert!(
         std::path::Path::new(CHROMIUM).exists(),
         "the browser test needs {CHROMIUM}: `apt-get install -y chromium` (scripts/test does)"
@@ -24,7 +29,7 @@ pub fn browser() -> Browser {
             .path(Some(PathBuf::from(CHROMIUM)))
             .sandbox(false)
             .headless(true)
-            .window_size(Some((1100, 900)))
+            .window_size(Some((width, height)))
             .idle_browser_timeout(Duration::from_secs(120))
             .build()
             .unwrap(),
