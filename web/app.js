@@ -408,7 +408,7 @@ function drawBoard(pos, live) {
   const bg = el("g", { id: "background" }, svg);
   bg.innerHTML = t.backgroundSvg ?? "";
   drawCoordinates(el("g", { id: "coordinates" }, svg));
-  drawLastMove(el("g", { id: "last-move" }, svg));
+  drawLastMove(el("g", { id: "last-move" }, svg), pos);
   const pieces = el("g", { id: "pieces" }, svg);
   const cells = pos.autoguiPosition.split("_")[1] ?? "";
   [...cells].forEach((c, i) => {
@@ -437,13 +437,24 @@ function drawCoordinates(layer) {
   });
 }
 
-// The move that led here: a ring on each center it touched.
-function drawLastMove(layer) {
+// The move that led here: a ring on each point whose piece it changed (where the disc landed,
+// not the arrow clicked above its column), else on each point its buttons touched.
+function drawLastMove(layer, pos) {
   const m = state.played[state.index - 1];
   if (!m) return;
   const t = state.theme;
-  const guis = m.partMoves ?? (m.autoguiMove ? [m.autoguiMove] : []);
-  const centers = [...new Set(guis.flatMap(touched))].filter((c) => t.centers[c]);
+  const before = cached(state.history[state.index - 1]);
+  const cells = (p) => [...(p.autoguiPosition.split("_")[1] ?? "")];
+  let centers = [];
+  if (before) {
+    const [was, now] = [cells(before), cells(pos)];
+    centers = now.map((c, i) => i).filter((i) => now[i] !== was[i] && t.centers[i]
+      && (t.entities[now[i]] || t.entities[was[i]]));
+  }
+  if (centers.length === 0) {
+    const guis = m.partMoves ?? (m.autoguiMove ? [m.autoguiMove] : []);
+    centers = [...new Set(guis.flatMap(touched))].filter((c) => t.centers[c]);
+  }
   for (const c of centers) {
     const [x, y] = t.centers[c];
     el("circle", {

@@ -115,7 +115,7 @@ impl Game for Connect4 {
     }
     fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
         let expected = format!(
-            "{} rows of {} cells from the top, separated by '/', each x (first player), o or - \
+            "{} rows of {} cells from the top, separated by '/', each x (red, the first player), o (yellow) or - \
              (e.g. {})",
             self.rows,
             self.cols,
@@ -141,10 +141,10 @@ impl Game for Connect4 {
     }
     fn board_text(&self, p: Position) -> String {
         let c = self.stacks.cells(p.0);
-        board::grid_text(self.cols, self.rows, |i| ['.', 'X', 'O'][c[i] as usize])
+        board::grid_text(self.cols, self.rows, |i| ['.', 'R', 'Y'][c[i] as usize])
     }
     fn player_names(&self) -> [&'static str; 2] {
-        ["X", "O"]
+        ["red", "yellow"]
     }
     perfectplay_core::capabilities!(tiers, symmetry, undo, gui);
 }

@@ -132,6 +132,7 @@ pub fn theme(game: &dyn Game, t: &ImageAutoGui) -> (JsonValue, Mapping) {
                     .map(|e| (e.token.to_string(), json!({"svg": e.svg})))
                     .collect::<serde_json::Map<_, _>>(),
                 "pieceSize": t.piece_size,
+                "pointNames": point_names(game, t.centers.len()),
                 // Our page's: the piece each of GamesmanUni's button characters stands for.
                 "tokens": buttons.iter()
                     .map(|(entity, button)| (button.to_string(), json!(entity.to_string())))
@@ -140,6 +141,87 @@ pub fn theme(game: &dyn Game, t: &ImageAutoGui) -> (JsonValue, Mapping) {
         }
     });
     (json, Mapping { buttons, autogui_positions })
+}
+
+/// Positions looked at for the names of the points, at most.
+const NAMING_POSITIONS: usize = 500;
+
+/// The name each point has in the move notation (`a7`), where the notation names points: read
+/// off the moves of the positions near the start, each move's coordinates in its text (a letter
+/// and a number, in order) matched with the points its buttons touch (in order), where the two
+/// counts agree. A point named two ways, or never, has none.
+pub fn point_names(game: &dyn Game, points: usize) -> Vec<Option<String>> {
+    let mut names: Vec<Option<String>> = vec![None; points];
+    let mut conflicting = vec![false; points];
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = std::collections::VecDeque::from([game.start()]);
+    while let Some(p) = queue.pop_front() {
+        if seen.len() >= NAMING_POSITIONS || names.iter().all(Option::is_some) {
+            break;
+        }
+        if !seen.insert(p) {
+            continue;
+        }
+        for mv in game.legal_moves(p) {
+            let parts = game.move_parts(p, mv);
+            let buttons = if parts.is_empty() {
+                game.autogui_move(p, mv).into_iter().collect()
+            } else {
+                parts
+            };
+            let mut touched: Vec<usize> = Vec::new();
+            for b in buttons {
+                let ends = match b {
+                    AutoGuiMove::Token { at, .. } => vec![at],
+                    AutoGuiMove::Arrow { from, to } | AutoGuiMove::Line { from, to } => {
+                        vec![from, to]
+                    }
+                };
+                for c in ends {
+                    if touched.last() != Some(&c) {
+                        touched.push(c);
+                    }
+                }
+            }
+            let coordinates = coordinates(&game.move_to_string(p, mv));
+            if coordinates.len() == touched.len() {
+                for (c, name) in touched.into_iter().zip(coordinates) {
+                    match names.get_mut(c) {
+                        Some(Some(known)) if *known != name => conflicting[c] = true,
+                        Some(slot) => *slot = Some(name),
+                        None => {}
+                    }
+                }
+            }
+            queue.push_back(game.do_move(p, mv));
+        }
+    }
+    for (name, conflict) in names.iter_mut().zip(conflicting) {
+        if conflict {
+            *name = None;
+        }
+    }
+    names
+}
+
+/// The coordinates in a move's text: each a lower-case letter (not inside a word; `x` for a
+/// capture may come before it) and the digits after it (`a7`, `d10`), in order.
+fn coordinates(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let before = i.checked_sub(1).map(|k| b[k]);
+        let word = before.is_some_and(|c| c.is_ascii_lowercase() && c != b'x');
+        if b[i].is_ascii_lowercase() && digits > 0 && !word {
+            out.push(text[i..=i + digits].to_string());
+            i += 1 + digits;
+        } else {
+            i += 1;
+        }
+    }
+    out
 }
 
 impl Mapping {
@@ -430,4 +512,16 @@ fn entries<'a>(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn coordinates_are_read_off_a_moves_text() {
+        assert_eq!(super::coordinates("a7"), ["a7"]);
+        assert_eq!(super::coordinates("d7d5d3"), ["d7", "d5", "d3"]);
+        assert_eq!(super::coordinates("Ka1b2"), ["a1", "b2"]);
+        assert_eq!(super::coordinates("a7-d7xb6"), ["a7", "d7", "b6"]);
+        assert!(super::coordinates("c").is_empty());
+    }
 }
