@@ -418,6 +418,7 @@ function drawBoard(pos, live) {
     const g = el("g", { transform: `translate(${x},${y}) scale(${t.pieceSize})`, "data-entity": c }, pieces);
     g.innerHTML = e.svg;
   });
+  el("g", { id: "preview" }, svg);
   const layer = el("g", { id: "buttons" }, svg);
   if (live) drawButtons(pos, layer);
   if (wholeMoves(pos).length === 0) drawFinal(pos, svg);
@@ -551,6 +552,28 @@ function fitButtons(points) {
   return (base) => Math.min(Math.max(base, MIN_TAP / 2 / pixels), closest / 2);
 }
 
+// What a button would do, drawn faintly on the board while it is pointed at or focused: the
+// points whose piece every move it leads to changes the same way (the L-game's first click: the
+// L it places, not the neutral piece moved after it). `b` null clears it.
+function preview(pos, b) {
+  const layer = $("preview");
+  if (!layer) return;
+  layer.innerHTML = "";
+  if (!b) return;
+  const t = state.theme;
+  const cells = (p) => [...(p.split("_")[1] ?? "")];
+  const now = cells(pos.autoguiPosition);
+  const after = b.moves.map((m) => cells(m.autoguiPosition ?? ""));
+  now.forEach((c, i) => {
+    const next = after[0]?.[i];
+    if (next === undefined || next === c || !after.every((a) => a[i] === next)) return;
+    const e = t.entities[next];
+    if (!e || !t.centers[i]) return;
+    const [x, y] = t.centers[i];
+    el("g", { transform: `translate(${x},${y}) scale(${t.pieceSize})`, opacity: 0.45, "data-entity": next }, layer).innerHTML = e.svg;
+  });
+}
+
 // The piece or mark a part button chooses, where the button is a part of a move, its token is
 // one of the theme's pieces (GamesmanUni's button characters mapped back), and that piece is not
 // drawn at the button's point already.
@@ -636,6 +659,8 @@ function drawButtons(pos, layer) {
     e.setAttribute("aria-label", `${completes(b) ? m.move : "part of " + name}: ${what}`);
     el("title", {}, e).textContent = b.moves.length === 1 ? `${m.move}: ${what}` : `${name}, the best ${what}`;
     e.addEventListener("click", () => { state.keyboard = false; click(b); });
+    for (const on of ["mouseenter", "focus"]) e.addEventListener(on, () => preview(pos, b));
+    for (const off of ["mouseleave", "blur"]) e.addEventListener(off, () => preview(pos, null));
     e.addEventListener("keydown", (ev) => {
       if (ev.key !== "Enter" && ev.key !== " ") return;
       ev.preventDefault();

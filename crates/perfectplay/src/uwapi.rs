@@ -149,7 +149,7 @@ const NAMING_POSITIONS: usize = 500;
 /// The name each point has in the move notation (`a7`), where the notation names points: read
 /// off the moves of the positions near the start, each move's coordinates in its text (a letter
 /// and a number, in order) matched with the points its buttons touch (in order), where the two
-/// counts agree. A point named two ways, or never, has none.
+/// counts agree. A point named two ways, or never, has none, and so does a name given to two.
 pub fn point_names(game: &dyn Game, points: usize) -> Vec<Option<String>> {
     let mut names: Vec<Option<String>> = vec![None; points];
     let mut conflicting = vec![false; points];
@@ -196,8 +196,14 @@ pub fn point_names(game: &dyn Game, points: usize) -> Vec<Option<String>> {
             queue.push_back(game.do_move(p, mv));
         }
     }
+    // A name must name one point: one on two (the L-game's orientation buttons beside its
+    // squares) names neither.
+    let mut count = std::collections::HashMap::new();
+    for name in names.iter().flatten() {
+        *count.entry(name.clone()).or_insert(0) += 1;
+    }
     for (name, conflict) in names.iter_mut().zip(conflicting) {
-        if conflict {
+        if conflict || name.as_ref().is_some_and(|n| count[n] > 1) {
             *name = None;
         }
     }

@@ -505,53 +505,70 @@ fn fox_and_geese_jumps_are_played_hop_by_hop() {
     assert!(prediction.contains(child["positionValue"].as_str().unwrap()), "{prediction} {child}");
 }
 
-/// Writes `docs/screenshot-<game>.png` for every game in the catalog (its default variant, or its
-/// first listed variant that is solved at start-up): a few moves into a game, value history and
-/// all. Run on purpose: `cargo test --release -p perfectplay --test browser screenshots -- --ignored`.
+/// Writes `docs/screenshot-<game>.png` for every game in the catalog (the variant the page opens
+/// on: solved if any is, else the quickest to solve, its values unknown), a few moves into a game,
+/// value history and all; `docs/screenshot-home.png`; and on a phone (390 x 844)
+/// `docs/screenshot-phone-<name>.png` for the home page and a few games. Run on purpose:
+/// `cargo test --release -p perfectplay --test browser screenshots -- --ignored`.
 #[test]
 #[ignore = "writes the documentation's screenshots"]
 fn screenshots() {
-    use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-    use perfectplay_core::SizeClass;
     let server = Server::start("screenshots");
     let browser = browser();
     let tab = browser.new_tab().unwrap();
     for entry in perfectplay_games::catalog() {
-        let small = |v: &str| entry.variant(Some(v)).unwrap().size_class() == SizeClass::Small;
-        let Some(variant) = std::iter::once(entry.default_variant)
-            .chain(entry.listed_variants.iter().copied())
-            .find(|v| small(v))
-        else {
-            continue;
-        };
-        let game = entry.id;
-        tab.navigate_to(&format!("{}/?game={game}&variant={variant}", server.base)).unwrap();
-        tab.wait_for_element("#board .move").unwrap();
-        let mut position = "start".to_string();
-        for ply in 0..5 {
-            let (_, api) =
-                server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(&position)));
-            // Whole moves, with their parts where a move comes in parts.
-            let moves = api.get("fullMoves").unwrap_or(&api["moves"]).as_array().unwrap();
-            if moves.is_empty() {
-                break;
-            }
-            let m = &moves[(ply * 2) % moves.len()];
-            let parts = m["partMoves"].as_array().cloned().unwrap_or_default();
-            for part in parts.iter().take(parts.len().saturating_sub(1)) {
-                let selector = format!("#board .move[data-move=\"{}\"]", part.as_str().unwrap());
-                tab.wait_for_element(&selector).unwrap().click().unwrap();
-            }
-            let selector = format!("#board .move[data-move=\"{}\"]", m["move"].as_str().unwrap());
-            tab.wait_for_element(&selector).unwrap().click().unwrap();
-            wait_for(&tab, &format!("{POINTS}.length"), &Value::from(ply + 2));
-            position = m["position"].as_str().unwrap().to_string();
-        }
-        std::thread::sleep(Duration::from_millis(300));
-        let png =
-            tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
-        let out = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../../docs/screenshot-{game}.png"));
-        std::fs::write(out, png).unwrap();
+        played_a_little(&server, &tab, entry.id);
+        shoot(&tab, &format!("screenshot-{}", entry.id));
     }
+    tab.navigate_to(&format!("{}/", server.base)).unwrap();
+    tab.wait_for_element("#games .card svg.picture g").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    shoot(&tab, "screenshot-home");
+    let phone = browser_sized(390, 844);
+    let tab = phone.new_tab().unwrap();
+    tab.navigate_to(&format!("{}/", server.base)).unwrap();
+    tab.wait_for_element("#games .card svg.picture g").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    shoot(&tab, "screenshot-phone-home");
+    for game in ["ninemensmorris", "quarto", "foxandgeese", "connect4"] {
+        played_a_little(&server, &tab, game);
+        shoot(&tab, &format!("screenshot-phone-{game}"));
+    }
+}
+
+/// The page on `game` (the variant it opens on), five moves played by clicking.
+fn played_a_little(server: &Server, tab: &Tab, game: &str) {
+    tab.navigate_to(&format!("{}/?game={game}", server.base)).unwrap();
+    tab.wait_for_element("#board .move").unwrap();
+    let variant = eval(tab, "state.variant");
+    let variant = variant.as_str().unwrap();
+    let mut position = "start".to_string();
+    for ply in 0..5 {
+        let (_, api) =
+            server.get(&format!("/api/{game}/{variant}/positions/?p={}", encode(&position)));
+        // Whole moves, with their parts where a move comes in parts.
+        let moves = api.get("fullMoves").unwrap_or(&api["moves"]).as_array().unwrap();
+        if moves.is_empty() || api.get("searching").is_some() {
+            break;
+        }
+        let m = &moves[(ply * 2) % moves.len()];
+        let parts = m["partMoves"].as_array().cloned().unwrap_or_default();
+        for part in parts.iter().take(parts.len().saturating_sub(1)) {
+            let selector = format!("#board .move[data-move=\"{}\"]", part.as_str().unwrap());
+            tab.wait_for_element(&selector).unwrap().click().unwrap();
+        }
+        let selector = format!("#board .move[data-move=\"{}\"]", m["move"].as_str().unwrap());
+        tab.wait_for_element(&selector).unwrap().click().unwrap();
+        wait_for(tab, &format!("{POINTS}.length"), &Value::from(ply + 2));
+        position = m["position"].as_str().unwrap().to_string();
+    }
+    std::thread::sleep(Duration::from_millis(300));
+}
+
+/// `docs/<name>.png`: the page as it is drawn now, whole.
+fn shoot(tab: &Tab, name: &str) {
+    use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../docs/{name}.png"));
+    std::fs::write(out, png).unwrap();
 }

@@ -76,11 +76,12 @@ fn a_page_solve_killed_with_the_server_is_offered_again_and_resumes_to_a_lone_so
     assert!(kept >= 1 && tiers.exists());
     assert_eq!(perfectplay_db::SolveLock::holder(&path).unwrap(), None, "a dead server's lock");
 
-    // Started again: the variant is offered again and nothing half-written is served.
+    // Started again: the variant is offered again and nothing half-written is served (its
+    // positions are answered with their values unknown).
     let server = Server::start_in(data);
     assert_eq!(status_of(&server), "unsolved");
-    let (status, _) = server.get(&format!("/api/{GAME}/{VARIANT}/positions/?p=start"));
-    assert_eq!(status, 404);
+    let (status, body) = server.get(&format!("/api/{GAME}/{VARIANT}/positions/?p=start"));
+    assert_eq!((status, body["positionValue"].as_str()), (200, Some("unsolved")), "{body}");
     // Solved again from the page, it resumes from the tier files kept and ends as a lone solve.
     let (status, body) = server.post(&format!("/api/{GAME}/{VARIANT}/solve"));
     assert_eq!(status, 202, "{body}");

@@ -157,8 +157,8 @@ fn the_server_shows_a_solve_another_process_runs_and_refuses_to_start_a_second()
 #[test]
 fn the_server_answers_from_a_database_another_process_wrote() {
     let server = Server::start("written");
-    let (status, _) = server.get("/api/foxandgeese/4-geese/positions/?p=start");
-    assert_eq!(status, 404);
+    let (status, before) = server.get("/api/foxandgeese/4-geese/positions/?p=start");
+    assert_eq!((status, before["positionValue"].as_str()), (200, Some("unsolved")), "{before}");
     let o = run(server.data(), &["solve", "foxandgeese", "--variant", "4-geese", "--no-analysis"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let (status, v) = server.get("/api/foxandgeese/4-geese/");
@@ -170,6 +170,7 @@ fn the_server_answers_from_a_database_another_process_wrote() {
     let (status, p) = server.get("/api/foxandgeese/4-geese/positions/?p=start");
     assert_eq!(status, 200, "{p}");
     assert!(p["moves"].as_array().is_some_and(|m| !m.is_empty()), "{p}");
+    assert_ne!(p["positionValue"], "unsolved", "{p}");
 }
 
 #[test]

@@ -73,13 +73,19 @@ fn an_unsolved_nine_mens_morris_is_drawn_and_played() {
     assert!(status.contains("measured here"), "{status}");
     choose(&tab, "p2", "computer");
     for ply in 0..3 {
-        // White places; black (the computer) answers.
-        tab.find_element("#board .move").unwrap().click().unwrap();
-        wait_for(&tab, &format!("{POINTS}.length"), &Value::from(2 * ply + 3));
+        // White places (a placement that closes a mill has a second part, the removal); black
+        // (the computer) answers.
+        let points = format!("{POINTS}.length");
+        while eval(&tab, &points) == Value::from(2 * ply + 1) {
+            tab.find_element("#board .move").unwrap().click().unwrap();
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        wait_for(&tab, &points, &Value::from(2 * ply + 3));
         assert!(text(&tab, "note").contains("at random"), "{}", text(&tab, "note"));
     }
+    // Six placed, less any a mill removed.
     let pieces = eval(&tab, PIECES);
-    assert_eq!(pieces.as_str().unwrap().len(), 6, "{pieces}");
+    assert!((4..=6).contains(&pieces.as_str().unwrap().len()), "{pieces}");
     assert_eq!(eval(&tab, MOVES_PLAYED).as_array().unwrap().len(), 6);
     // Unknown values are not points on the tie line.
     assert_eq!(eval(&tab, "document.querySelectorAll('#history circle').length"), 0);
@@ -200,4 +206,21 @@ fn every_games_buttons_are_a_fingers_size_and_apart() {
             assert_eq!(m["overlaps"], json!([]), "{at}");
         }
     }
+}
+
+/// A button pointed at or focused previews on the board what every move it leads to places: the
+/// L-game's first click, the red L (not the neutral piece moved after it).
+#[test]
+fn the_l_games_first_click_previews_its_l() {
+    let server = Server::start("page-lgame");
+    let (_browser, tab) = open(&server, "game=lgame");
+    let previewed =
+        "[...document.querySelectorAll('#preview [data-entity]')].map(e => e.dataset.entity)";
+    assert_eq!(eval(&tab, previewed), json!([]));
+    tab.evaluate("document.querySelector('#board .move').focus()", false).unwrap();
+    let shown = eval(&tab, previewed);
+    let shown = shown.as_array().unwrap();
+    assert!(!shown.is_empty() && shown.iter().all(|e| e == "r"), "{shown:?}");
+    tab.evaluate("document.querySelector('#board .move').blur()", false).unwrap();
+    assert_eq!(eval(&tab, previewed), json!([]));
 }
