@@ -76,7 +76,7 @@ fn an_unsolved_nine_mens_morris_is_drawn_and_played() {
         // White places (a placement that closes a mill has a second part, the removal); black
         // (the computer) answers.
         let points = format!("{POINTS}.length");
-        while eval(&tab, &points) == Value::from(2 * ply + 1) {
+        while eval(&tab, &points) == 2 * ply + 1 {
             tab.find_element("#board .move").unwrap().click().unwrap();
             std::thread::sleep(Duration::from_millis(200));
         }
