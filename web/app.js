@@ -625,19 +625,29 @@ function drawButtons(pos, layer) {
       size = radius(s * 0.2);
       el("circle", { cx: at[0], cy: at[1], r: size, stroke: "#fff", "stroke-width": size * 0.15, class: "target" }, e);
     }
-    // A part that chooses a piece or a mark not on the board (Chung-Toi's orientation) shows it.
+    // A part that chooses a piece or a mark not on the board (Chung-Toi's orientation) shows it;
+    // a button on a piece (Quarto's piece to give, Dodgem's car) is a ring around it, so that the
+    // piece stays in sight.
     const icon = type === "A" && partIcon(pos, b, a, Number(c));
+    const cells = [...(pos.autoguiPosition.split("_")[1] ?? "")];
+    const onPiece = type === "A" && !icon && Boolean(t.entities[cells[Number(c)]]);
+    const disc = e.querySelector("circle");
     if (icon) {
-      e.querySelector("circle").setAttribute("fill", "#fff");
-      e.querySelector("circle").setAttribute("stroke", color);
-      e.querySelector("circle").setAttribute("stroke-width", size * 0.22);
+      disc.setAttribute("fill", "#fff");
+      disc.setAttribute("stroke", color);
+      disc.setAttribute("stroke-width", size * 0.22);
       const g = el("g", { transform: `translate(${at[0]},${at[1]}) scale(${size * 1.5})`, class: "icon", "data-entity": icon }, e);
       g.innerHTML = t.entities[icon].svg;
+    } else if (onPiece) {
+      disc.setAttribute("fill-opacity", 0.12);
+      disc.setAttribute("stroke", color);
+      disc.setAttribute("stroke-width", size * 0.16);
     }
-    // The label in proportion to its button (beside an icon, small, at its top right).
+    // The label in proportion to its button (beside an icon or a piece: small, at its top right).
     const f = size / 0.24;
-    const [lx, ly, lf] = icon ? [at[0] + size, at[1] - size * 0.7, f * 0.13] : [at[0], at[1] + f * 0.065, f * (label(m).length > 2 ? 0.15 : 0.19)];
-    if (icon) el("circle", { cx: lx, cy: ly - lf * 0.35, r: lf * 0.9, stroke: "none" }, e);
+    const badge = icon || onPiece;
+    const [lx, ly, lf] = badge ? [at[0] + size * 0.8, at[1] - size * 0.6, f * 0.13] : [at[0], at[1] + f * 0.065, f * (label(m).length > 2 ? 0.15 : 0.19)];
+    if (badge) el("circle", { cx: lx, cy: ly - lf * 0.35, r: lf * (label(m).length > 1 ? 1.1 : 0.9), stroke: "none" }, e);
     const text = el("text", {
       x: lx, y: ly, "font-size": lf,
       "text-anchor": "middle", fill: m.moveValue === "tie" ? "#1f2933" : "#fff", stroke: "none",

@@ -524,15 +524,14 @@ fn screenshots() {
     tab.wait_for_element("#games .card svg.picture g").unwrap();
     std::thread::sleep(Duration::from_millis(500));
     shoot(&tab, "screenshot-home");
-    let phone = browser_sized(390, 844);
-    let tab = phone.new_tab().unwrap();
+    let tab = tab_sized(&browser, 390, 844);
     tab.navigate_to(&format!("{}/", server.base)).unwrap();
     tab.wait_for_element("#games .card svg.picture g").unwrap();
     std::thread::sleep(Duration::from_millis(500));
-    shoot(&tab, "screenshot-phone-home");
+    shoot_screen(&tab, "screenshot-phone-home");
     for game in ["ninemensmorris", "quarto", "foxandgeese", "connect4"] {
         played_a_little(&server, &tab, game);
-        shoot(&tab, &format!("screenshot-phone-{game}"));
+        shoot_screen(&tab, &format!("screenshot-phone-{game}"));
     }
 }
 
@@ -567,8 +566,18 @@ fn played_a_little(server: &Server, tab: &Tab, game: &str) {
 
 /// `docs/<name>.png`: the page as it is drawn now, whole.
 fn shoot(tab: &Tab, name: &str) {
+    write_png(tab, name, true);
+}
+
+/// `docs/<name>.png`: the screen as a person sees it now (a phone's, without the page below).
+fn shoot_screen(tab: &Tab, name: &str) {
+    write_png(tab, name, false);
+}
+
+fn write_png(tab: &Tab, name: &str, whole: bool) {
     use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+    let png =
+        tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, whole).unwrap();
     let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../docs/{name}.png"));
     std::fs::write(out, png).unwrap();
 }

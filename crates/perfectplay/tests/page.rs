@@ -192,13 +192,14 @@ fn every_games_buttons_are_a_fingers_size_and_apart() {
           if (d < (a.width + b.width) / 2 - 0.5) overlaps.push([i, j, Math.round(d)]); } \
         return {buttons: rs.length, smallest: Math.min(...rs.map(r => Math.min(r.width, r.height))), overlaps}; })()";
     for (width, height) in [(390, 844), (1280, 900)] {
-        let browser = browser_sized(width, height);
-        let tab = browser.new_tab().unwrap();
+        let browser = browser_sized(1280, 900);
+        let tab = tab_sized(&browser, width, height);
         for g in games.as_array().unwrap() {
             let id = g["id"].as_str().unwrap();
             eprintln!("{id} at {width}x{height}");
             tab.navigate_to(&format!("{}/?game={id}", server.base)).unwrap();
             tab.wait_for_element("#board .move").unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(eval(&tab, "window.innerWidth"), width);
             let m = eval(&tab, MEASURE);
             let at = format!("{id} at {width}x{height}: {m}");
             assert!(m["buttons"].as_u64().unwrap() > 0, "{at}");

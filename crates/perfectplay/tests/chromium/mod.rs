@@ -18,7 +18,32 @@ pub fn browser() -> Browser {
     browser_sized(1100, 900)
 }
 
-/// A browser whose window is `width` x `height` CSS pixels (390 x 844: a phone's).
+/// A tab whose screen is `width` x `height` CSS pixels, as a device's (390 x 844: a phone's;
+/// headless Chromium's window is no narrower than 500).
+pub fn tab_sized(browser: &Browser, width: u32, height: u32) -> Arc<Tab> {
+    use headless_chrome::protocol::cdp::Emulation::SetDeviceMetricsOverride;
+    let tab = browser.new_tab().unwrap();
+    tab.call_method(SetDeviceMetricsOverride {
+        width,
+        height,
+        device_scale_factor: 1.0,
+        mobile: width < 500,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .unwrap();
+    tab
+}
+
+/// A browser whose window is `width` x `height` CSS pixels.
 pub fn browser_sized(width: u32, height: u32) -> Browser {
     assert!(
         std::path::Path::new(CHROMIUM).exists(),
