@@ -217,6 +217,20 @@ impl Cross {
         Some((set, foxes))
     }
 
+    /// A position's text as both games write it, its rows ([`Cross::parse_pieces`]) and after a
+    /// space the side to move: the set, the foxes' points and the turn's word upper-cased; else
+    /// malformed, saying what was `expected`.
+    pub fn parse_text(
+        text: &str,
+        piece: char,
+        expected: &str,
+    ) -> Result<(u64, Vec<u8>, String), ParseError> {
+        let malformed = || board::malformed(text, expected);
+        let (rows, turn) = text.trim().rsplit_once(' ').ok_or_else(malformed)?;
+        let (set, foxes) = Self::parse_pieces(rows, piece).ok_or_else(malformed)?;
+        Ok((set, foxes, turn.to_ascii_uppercase()))
+    }
+
     /// The board drawn ([`Cross::grid_text`]): `F` on the foxes' points, `piece` on the set's,
     /// `:` on the `marked` points left and `.` on the others.
     pub fn pieces_grid(&self, foxes: u64, set: u64, piece: char, marked: u64) -> String {
@@ -271,6 +285,22 @@ pub(crate) fn check_parsed(
         return Err(board::illegal(text, &format!("{pieces} never move back up the board")));
     }
     Ok(())
+}
+
+/// A tier kernel's children located in any order (`TierKernel::child_locations_unsorted`):
+/// `push` writes them; where `mirrored` (the side not moving is its own mirror image), two
+/// children inside the tier may be mirror images of each other, and the repeats are sorted out.
+pub(crate) fn located_children(
+    out: &mut Vec<(perfectplay_core::Tier, u64)>,
+    mirrored: bool,
+    push: impl FnOnce(&mut Vec<(perfectplay_core::Tier, u64)>),
+) {
+    out.clear();
+    push(out);
+    if mirrored {
+        out.sort_unstable();
+        out.dedup();
+    }
 }
 
 /// A capture's text: the names of the point it starts from and of each point it lands on.

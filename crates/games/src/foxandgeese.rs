@@ -318,15 +318,12 @@ impl Game for FoxAndGeese {
              G (goose) or F (the fox), then the player to move, G or F (e.g. the start: {})",
             self.position_to_string(self.start())
         );
-        let t = text.trim();
-        let (rows, turn) = t.rsplit_once(' ').ok_or_else(|| board::malformed(text, &expected))?;
-        let fox_to_move = match turn {
-            "G" | "g" => false,
-            "F" | "f" => true,
+        let (geese, foxes, turn) = Cross::parse_text(text, 'G', &expected)?;
+        let fox_to_move = match turn.as_str() {
+            "G" => false,
+            "F" => true,
             _ => return Err(board::malformed(text, &expected)),
         };
-        let (geese, foxes) =
-            Cross::parse_pieces(rows, 'G').ok_or_else(|| board::malformed(text, &expected))?;
         let [fox] = foxes[..] else {
             return Err(board::illegal(text, "there is one fox"));
         };

@@ -482,17 +482,14 @@ impl Game for FuchsUndHenne {
              (the foxes) (e.g. the start: {})",
             self.position_to_string(self.start())
         );
-        let t = text.trim();
-        let (rows, turn) = t.rsplit_once(' ').ok_or_else(|| board::malformed(text, &expected))?;
-        let (foxes_to_move, pending) = match turn.to_ascii_uppercase().as_str() {
+        let (hens, foxes, turn) = Cross::parse_text(text, 'H', &expected)?;
+        let (foxes_to_move, pending) = match turn.as_str() {
             "H" => (false, STEP),
             "HX" => (false, REMOVE),
             "H+" => (false, PLACE),
             "F" => (true, STEP),
             _ => return Err(board::malformed(text, &expected)),
         };
-        let (hens, foxes) =
-            Cross::parse_pieces(rows, 'H').ok_or_else(|| board::malformed(text, &expected))?;
         let foxes = match foxes[..] {
             [] => [NONE, NONE],
             [a] => [a, NONE],

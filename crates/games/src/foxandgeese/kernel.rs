@@ -165,18 +165,13 @@ impl TierKernel for FoxAndGeese {
         out: &mut Vec<(Tier, u64)>,
         _cache: &mut KernelCache,
     ) {
-        out.clear();
         let (q, l) = (Parts::of(p), self.layout);
-        self.push_child_locations(q, out);
-        let images = if q.fox_to_move {
+        let mirrored = if q.fox_to_move {
             l.cross.mirror_set(q.geese) == q.geese
         } else {
             l.mirror[q.fox as usize] == q.fox as usize
         };
-        if images {
-            out.sort_unstable();
-            out.dedup();
-        }
+        crate::cross::located_children(out, mirrored, |out| self.push_child_locations(q, out));
     }
     /// One image where the mirror keeps the position, else two.
     fn side_class_size(&self, p: Position) -> Option<u64> {

@@ -52,18 +52,13 @@ impl TierKernel for FuchsUndHenne {
         out: &mut Vec<(Tier, u64)>,
         _cache: &mut KernelCache,
     ) {
-        out.clear();
         let q = Parts::of(p);
-        self.push_child_locations(q, out);
-        let images = if q.foxes_to_move {
+        let mirrored = if q.foxes_to_move {
             self.layout.cross.mirror_set(q.hens) == q.hens
         } else {
             self.oriented(q).is_none()
         };
-        if images {
-            out.sort_unstable();
-            out.dedup();
-        }
+        crate::cross::located_children(out, mirrored, |out| self.push_child_locations(q, out));
     }
     fn parent_indices(
         &self,
