@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use crate::progress::Progress;
 use crate::space::{merge_sorted, sort_dedup, SortedPositions};
+use crate::SolveError;
 
 /// Parents expanded between two compactions of the pending tiers.
 const SUPER_CHUNK: usize = 1 << 22;
@@ -75,8 +76,9 @@ fn expand<G: Game + ?Sized>(
 }
 
 /// Discovers every position reachable from the start (in canonical form if `canonicalize`), and
-/// hands each tier to `on_tier` as it completes, highest tier first.
-pub fn discover_tiers<G: Game + ?Sized, E>(
+/// hands each tier to `on_tier` as it completes, highest tier first. Asked to stop
+/// ([`Progress::stopped`]), it ends between two blocks of its frontier with `Stopped`.
+pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
     game: &G,
     canonicalize: bool,
     progress: &dyn Progress,
@@ -99,6 +101,9 @@ pub fn discover_tiers<G: Game + ?Sized, E>(
             // otherwise hold 40 codes per frontier position.
             let mut compacted = 1usize << 24;
             for block in front.chunks(SUPER_CHUNK) {
+                if progress.stopped() {
+                    return Err(SolveError::Stopped.into());
+                }
                 for (mut same, lower) in expand(game, canonicalize, tier, block) {
                     same_tier.append(&mut same);
                     for (t, mut v) in lower {

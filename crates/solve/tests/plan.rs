@@ -67,3 +67,13 @@ fn a_solve_asked_to_stop_ends_stopped() {
     let progress = StopAfter { after: u64::MAX, done: AtomicU64::new(0) };
     assert!(solve(game.as_ref(), SolveOptions::default(), &progress, None).is_ok());
 }
+
+/// A sparse game's discovery stops too when asked (Connect 4 4x5: asked after a few thousand
+/// positions found).
+#[test]
+fn a_sparse_solve_asked_to_stop_ends_stopped_in_its_discovery() {
+    let game = perfectplay_games::lookup("connect4", Some("4x5")).unwrap();
+    let progress = StopAfter { after: 5_000, done: AtomicU64::new(0) };
+    let r = solve(game.as_ref(), SolveOptions::default(), &progress, None);
+    assert!(matches!(r, Err(SolveError::Stopped)), "{r:?}");
+}

@@ -263,9 +263,12 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
         });
     let mut answers = v.answers.write().unwrap_or_else(|e| e.into_inner());
     let command = format!("perfectplay solve {} --variant {variant}", v.game.id());
+    let summary = summary.into_inner().unwrap_or_else(|e| e.into_inner());
+    // A rate only from a solve of every tier here (one that read tiers back would read high).
+    let whole = !summary.iter().any(|l| l.starts_with("resumed:") || l.starts_with("shared:"));
     *answers = match outcome {
         Ok(oracle) => {
-            if let Some(plan) = plan {
+            if let (Some(plan), true) = (plan, whole) {
                 let seconds = started.elapsed().as_secs_f64();
                 let rate = Rate {
                     game: v.game.id(),
@@ -275,8 +278,7 @@ fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) 
                 };
                 *v.rate.lock().unwrap_or_else(|e| e.into_inner()) = Some(rate);
             }
-            *v.last_solve.lock().unwrap_or_else(|e| e.into_inner()) =
-                summary.into_inner().unwrap_or_else(|e| e.into_inner());
+            *v.last_solve.lock().unwrap_or_else(|e| e.into_inner()) = summary;
             Answers::Ready { oracle: Arc::new(oracle), source: "database" }
         }
         Err(e) if job.cancel.load(Relaxed) && stopped(&e) => {
