@@ -131,11 +131,11 @@ async function showHome() {
   home.hidden = false;
   $("play").hidden = true;
   $("side").hidden = true;
-  if (home.dataset.drawn) return;
-  home.dataset.drawn = "1";
+  // Drawn anew each time (what is solved may have changed), into a list of its own, shown once
+  // whole: a later call's drawing replaces an earlier one's.
   const games = await api("");
-  const list = $("games");
-  list.innerHTML = "";
+  const list = document.createElement("ul");
+  list.id = "games";
   await Promise.all(games.map(async (g) => {
     const li = document.createElement("li");
     list.appendChild(li);
@@ -171,6 +171,7 @@ async function showHome() {
       chooseGame(g.id).catch(showError);
     });
   }));
+  if (state.game === null) $("games").replaceWith(list);
 }
 
 // A game's line on the home page: the first sentence of its rules, without the sources cited in
@@ -893,6 +894,8 @@ function scheduleComputer(pos) {
     const m = ties[Math.floor(Math.random() * ties.length)];
     const secs = Math.round((Date.now() - state.thinking.since) / 1000);
     state.computerNote = !unknown(now) ? ""
+      : !searching && m.moveValue !== "unsolved"
+        ? `${capital(moverName(now))} (computer) played ${m.move}: it ${m.moveValue}s at once (the variant is not solved).`
       : !searching ? `${capital(moverName(now))} (computer) played ${m.move} at random: the variant is not solved.`
       : m.moveValue === "unsolved"
         ? `${capital(moverName(now))} (computer) played ${m.move} after ${secs} s: no move was proven by then, and this one is not known to lose.`
