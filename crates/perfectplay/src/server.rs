@@ -177,6 +177,14 @@ pub fn router(state: Arc<AppState>) -> Router {
             page(include_str!("../../../web/app.js"), "text/javascript; charset=utf-8"),
         )
         .route(
+            "/board.js",
+            page(include_str!("../../../web/board.js"), "text/javascript; charset=utf-8"),
+        )
+        .route(
+            "/choose.js",
+            page(include_str!("../../../web/choose.js"), "text/javascript; charset=utf-8"),
+        )
+        .route(
             "/style.css",
             page(include_str!("../../../web/style.css"), "text/css; charset=utf-8"),
         )

@@ -135,7 +135,10 @@ fn every_route_answers_in_uwapi_shape() {
     let (status, kind, body) = server.get_raw("/");
     assert_eq!(status, 200);
     assert!(kind.starts_with("text/html") && body.contains("/app.js"));
-    assert_eq!(server.get_raw("/app.js").1, "text/javascript; charset=utf-8");
+    for script in ["/app.js", "/board.js", "/choose.js"] {
+        assert_eq!(server.get_raw(script).1, "text/javascript; charset=utf-8", "{script}");
+        assert!(body.contains(&format!("<script src=\"{script}\">")), "{script}");
+    }
     assert!(server.get_raw("/style.css").1.starts_with("text/css"));
 }
 
