@@ -42,6 +42,21 @@ function touched(gui) {
   return type === "A" ? [Number(c)] : [Number(a), Number(c)];
 }
 
+// The characters of an AutoGUI position's board, one a center.
+const cellsOf = (autogui) => [...(autogui.split("_")[1] ?? "")];
+
+// The pieces of `cells` (one a center; another character, or none, draws nothing) at their
+// centers of theme `t`, into `layer`, each with `attrs` besides.
+function drawPieces(layer, t, cells, attrs = {}) {
+  cells.forEach((c, i) => {
+    const e = t.entities[c];
+    if (!e || !t.centers[i]) return;
+    const [x, y] = t.centers[i];
+    const at = { transform: `translate(${x},${y}) scale(${t.pieceSize})`, "data-entity": c, ...attrs };
+    el("g", at, layer).innerHTML = e.svg;
+  });
+}
+
 function drawBoard(pos, live) {
   const t = state.theme;
   const svg = $("board");
@@ -52,15 +67,7 @@ function drawBoard(pos, live) {
   bg.innerHTML = t.backgroundSvg ?? "";
   drawCoordinates(el("g", { id: "coordinates" }, svg));
   drawLastMove(el("g", { id: "last-move" }, svg), pos);
-  const pieces = el("g", { id: "pieces" }, svg);
-  const cells = pos.autoguiPosition.split("_")[1] ?? "";
-  [...cells].forEach((c, i) => {
-    const e = t.entities[c];
-    if (!e || !t.centers[i]) return;
-    const [x, y] = t.centers[i];
-    const g = el("g", { transform: `translate(${x},${y}) scale(${t.pieceSize})`, "data-entity": c }, pieces);
-    g.innerHTML = e.svg;
-  });
+  drawPieces(el("g", { id: "pieces" }, svg), t, cellsOf(pos.autoguiPosition));
   el("g", { id: "preview" }, svg);
   const layer = el("g", { id: "buttons" }, svg);
   if (live) drawButtons(pos, layer);
@@ -88,10 +95,9 @@ function drawLastMove(layer, pos) {
   if (!m) return;
   const t = state.theme;
   const before = cached(state.history[state.index - 1]);
-  const cells = (p) => [...(p.autoguiPosition.split("_")[1] ?? "")];
   let centers = [];
   if (before) {
-    const [was, now] = [cells(before), cells(pos)];
+    const [was, now] = [cellsOf(before.autoguiPosition), cellsOf(pos.autoguiPosition)];
     centers = now.map((c, i) => i).filter((i) => now[i] !== was[i] && t.centers[i]
       && (t.entities[now[i]] || t.entities[was[i]]));
   }
@@ -203,18 +209,13 @@ function preview(pos, b) {
   if (!layer) return;
   layer.innerHTML = "";
   if (!b) return;
-  const t = state.theme;
-  const cells = (p) => [...(p.split("_")[1] ?? "")];
-  const now = cells(pos.autoguiPosition);
-  const after = b.moves.map((m) => cells(m.autoguiPosition ?? ""));
-  now.forEach((c, i) => {
+  const now = cellsOf(pos.autoguiPosition);
+  const after = b.moves.map((m) => cellsOf(m.autoguiPosition ?? ""));
+  const placed = now.map((c, i) => {
     const next = after[0]?.[i];
-    if (next === undefined || next === c || !after.every((a) => a[i] === next)) return;
-    const e = t.entities[next];
-    if (!e || !t.centers[i]) return;
-    const [x, y] = t.centers[i];
-    el("g", { transform: `translate(${x},${y}) scale(${t.pieceSize})`, opacity: 0.45, "data-entity": next }, layer).innerHTML = e.svg;
+    return next !== undefined && next !== c && after.every((a) => a[i] === next) ? next : null;
   });
+  drawPieces(layer, state.theme, placed, { opacity: 0.45 });
 }
 
 // The piece or mark a part button chooses, where the button is a part of a move, its token is
@@ -225,8 +226,7 @@ function partIcon(pos, b, token, center) {
   if (!b.best.partMoves) return null;
   const entity = t.tokens?.[token] ?? token;
   if (!t.entities[entity]) return null;
-  const cells = [...(pos.autoguiPosition.split("_")[1] ?? "")];
-  return cells[center] === entity ? null : entity;
+  return cellsOf(pos.autoguiPosition)[center] === entity ? null : entity;
 }
 
 function drawButtons(pos, layer) {
@@ -236,6 +236,7 @@ function drawButtons(pos, layer) {
   // (Tac Tix's runs) crosses it.
   const ordered = buttons(pos).sort((x, y) => (x.gui[0] === "A") - (y.gui[0] === "A"));
   const radius = fitButtons(ordered.map((b) => buttonAt(b.gui)));
+  const board = cellsOf(pos.autoguiPosition);
   for (const b of ordered) {
     const m = b.best;
     const color = COLORS[m.moveValue];
@@ -272,8 +273,7 @@ function drawButtons(pos, layer) {
     // a button on a piece (Quarto's piece to give, Dodgem's car) is a ring around it, so that the
     // piece stays in sight.
     const icon = type === "A" && partIcon(pos, b, a, Number(c));
-    const cells = [...(pos.autoguiPosition.split("_")[1] ?? "")];
-    const onPiece = type === "A" && !icon && Boolean(t.entities[cells[Number(c)]]);
+    const onPiece = type === "A" && !icon && Boolean(t.entities[board[Number(c)]]);
     const disc = e.querySelector("circle");
     if (icon) {
       disc.setAttribute("fill", "#fff");

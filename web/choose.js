@@ -78,13 +78,7 @@ function drawPicture(svg, info) {
   if (!t) return;
   svg.setAttribute("viewBox", `0 0 ${t.space[0]} ${t.space[1]}`);
   el("g", {}, svg).innerHTML = t.backgroundSvg ?? "";
-  const cells = info.autoguiStartPosition.split("_")[1] ?? "";
-  [...cells].forEach((c, i) => {
-    const e = t.entities[c];
-    if (!e || !t.centers[i]) return;
-    const [x, y] = t.centers[i];
-    el("g", { transform: `translate(${x},${y}) scale(${t.pieceSize})` }, svg).innerHTML = e.svg;
-  });
+  drawPieces(svg, t, cellsOf(info.autoguiStartPosition));
 }
 
 // The variant a game opens on: the one the link names, else its default if solved, else its
