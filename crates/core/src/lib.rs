@@ -6,6 +6,7 @@
 
 pub mod autogui;
 pub mod classes;
+pub mod codec;
 pub mod game;
 pub mod kernel;
 pub mod ranking;
@@ -13,6 +14,7 @@ pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
 pub use classes::{LeastCache, Neighbours, SetClasses};
+pub use codec::Field;
 pub use game::{
     indices_in_tier, Exchange, Game, GameExt, ImageGui, InTier, KernelCache, Move, MultipartMoves,
     Node, ParseError, Player, Position, PositionSpace, SearchKernel, SizeClass, StartingAt,

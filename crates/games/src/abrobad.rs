@@ -23,7 +23,7 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
+    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
     Position, Symmetry, Tier, Tiers, Value,
 };
 
@@ -32,6 +32,10 @@ use crate::themes::CELL;
 
 const N: usize = 12;
 const FULL: u16 = (1 << N) - 1;
+// A position's code: whether O is to move, the mover's stones, the opponent's.
+const O_TO_MOVE: Field<bool> = Field::first(1);
+const MINE: Field<u16> = O_TO_MOVE.then(N as u32);
+const THEIRS: Field<u16> = MINE.then(N as u32);
 /// The rows: the first cell's column in half cells, and the number of cells.
 const ROWS: [(i32, i32); 4] = [(3, 2), (2, 3), (1, 4), (2, 3)];
 /// The six directions in half cells.
@@ -92,10 +96,10 @@ impl Default for Abrobad {
 impl Abrobad {
     /// The mover's stones, the opponent's, and whether O is to move.
     fn parts(p: Position) -> (u16, u16, bool) {
-        ((p.0 >> 1) as u16 & FULL, (p.0 >> 13) as u16 & FULL, p.0 & 1 == 1)
+        (MINE.get(p.0), THEIRS.get(p.0), O_TO_MOVE.get(p.0))
     }
     fn code(mine: u16, theirs: u16, o_to_move: bool) -> Position {
-        Position((u64::from(theirs) << N | u64::from(mine)) << 1 | u64::from(o_to_move))
+        Position(O_TO_MOVE.put(o_to_move) | MINE.put(mine) | THEIRS.put(theirs))
     }
     /// Per cell: 0 empty, 1 X, 2 O.
     fn cells(p: Position) -> Vec<u8> {
@@ -255,12 +259,12 @@ impl Exchange for Abrobad {
     }
 
     fn exchanged(&self, p: Position) -> Position {
-        Position(p.0 ^ 1)
+        Position(p.0 ^ O_TO_MOVE.mask())
     }
     /// The least image has X to move; it is the exchange's when O is.
     fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
-        let least = self.images(Position(p.0 & !1)).take(self.images.len()).min();
-        (least.unwrap_or(p), p.0 & 1 == 1)
+        let least = self.images(Position(O_TO_MOVE.with(p.0, false))).take(self.images.len()).min();
+        (least.unwrap_or(p), O_TO_MOVE.get(p.0))
     }
 }
 

@@ -29,7 +29,7 @@
 use std::sync::{Arc, OnceLock};
 
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move, ParseError,
+    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move, ParseError,
     Player, Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel, Tiers,
     UndoMoves, Value,
 };
@@ -42,10 +42,12 @@ mod kernel;
 #[cfg(test)]
 mod tests;
 
-const TIGER_SHIFT: u32 = 25;
-const SET: u64 = (1 << 25) - 1;
-const HAND_SHIFT: u32 = 50;
-const TIGERS_TO_MOVE: u64 = 1 << 55;
+// A position's code: the goats' points, the tigers' (25 bits, every board), the goats in hand,
+// the turn.
+const GOATS: Field<u32> = Field::first(25);
+const TIGERS_AT: Field<u32> = GOATS.then(25);
+const HAND: Field<u32> = TIGERS_AT.then(5);
+const TIGERS_TO_MOVE: Field<bool> = HAND.then(1);
 /// The `from` of a placement's move code.
 const PLACE: u32 = 31;
 const TIGERS: u32 = 4;
@@ -126,10 +128,10 @@ struct Parts {
 impl Parts {
     fn of(p: Position) -> Parts {
         Parts {
-            goats: (p.0 & SET) as u32,
-            tigers: (p.0 >> TIGER_SHIFT & SET) as u32,
-            hand: (p.0 >> HAND_SHIFT & 31) as u32,
-            tigers_to_move: p.0 & TIGERS_TO_MOVE != 0,
+            goats: GOATS.get(p.0),
+            tigers: TIGERS_AT.get(p.0),
+            hand: HAND.get(p.0),
+            tigers_to_move: TIGERS_TO_MOVE.get(p.0),
         }
     }
 
@@ -140,10 +142,10 @@ impl Parts {
 
     fn code(self) -> Position {
         Position(
-            u64::from(self.goats)
-                | u64::from(self.tigers) << TIGER_SHIFT
-                | u64::from(self.hand) << HAND_SHIFT
-                | if self.tigers_to_move { TIGERS_TO_MOVE } else { 0 },
+            GOATS.put(self.goats)
+                | TIGERS_AT.put(self.tigers)
+                | HAND.put(self.hand)
+                | TIGERS_TO_MOVE.put(self.tigers_to_move),
         )
     }
 }

@@ -18,14 +18,19 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
     Position, Symmetry, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
 
 const CAPTURED: usize = 64;
-const BLACK_TO_MOVE: u64 = 1 << 19;
+// A position's code: the white king's square, the black king's, White's piece (its square, or
+// 64 and on once taken), the turn.
+const WHITE_KING: Field<usize> = Field::first(6);
+const BLACK_KING: Field<usize> = WHITE_KING.then(6);
+const PIECE: Field<usize> = BLACK_KING.then(7);
+const BLACK_TO_MOVE: Field<bool> = PIECE.then(1);
 const KING_STEPS: [(i32, i32); 8] =
     [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
@@ -52,12 +57,12 @@ struct Parts {
 
 impl Parts {
     fn of(p: Position) -> Parts {
-        let f = |shift: u32, bits: u32| (p.0 >> shift & ((1 << bits) - 1)) as usize;
-        Parts { wk: f(0, 6), bk: f(6, 6), piece: f(12, 7), black: p.0 & BLACK_TO_MOVE != 0 }
+        let (wk, bk) = (WHITE_KING.get(p.0), BLACK_KING.get(p.0));
+        Parts { wk, bk, piece: PIECE.get(p.0), black: BLACK_TO_MOVE.get(p.0) }
     }
     fn code(&self) -> Position {
-        let turn = if self.black { BLACK_TO_MOVE } else { 0 };
-        Position(self.wk as u64 | (self.bk as u64) << 6 | (self.piece as u64) << 12 | turn)
+        let kings = WHITE_KING.put(self.wk) | BLACK_KING.put(self.bk);
+        Position(kings | PIECE.put(self.piece) | BLACK_TO_MOVE.put(self.black))
     }
 }
 

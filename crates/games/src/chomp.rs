@@ -12,11 +12,16 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
+    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
     Position, SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board;
+
+// A position's code: whether the second player is to move, then each row's length from the
+// bottom up (row r's field is `ROW.nth(r)`).
+const SECOND: Field<bool> = Field::first(1);
+const ROW: Field<u8> = SECOND.then(4);
 
 /// Chomp on an R x C bar.
 #[derive(Clone, Debug)]
@@ -50,13 +55,13 @@ impl Chomp {
     /// Row lengths from the bottom row up, and whether the second player is to move.
     fn parts(&self, p: Position) -> ([u8; 16], bool) {
         let mut lens = [0u8; 16];
-        (0..self.rows).for_each(|r| lens[r] = (p.0 >> (1 + 4 * r) & 15) as u8);
-        (lens, p.0 & 1 == 1)
+        (0..self.rows).for_each(|r| lens[r] = ROW.nth(r as u32).get(p.0));
+        (lens, SECOND.get(p.0))
     }
     fn code(&self, lens: &[u8], second: bool) -> Position {
-        Position(
-            lens.iter().rev().fold(0, |code, &l| code << 4 | u64::from(l)) << 1 | u64::from(second),
-        )
+        let rows = lens[..self.rows].iter().enumerate();
+        let rows = rows.fold(0, |code, (r, &l)| code | ROW.nth(r as u32).put(l));
+        Position(rows | SECOND.put(second))
     }
     /// The grid cell (`a1` top left) of the square in row `r` from the bottom, column `c`.
     fn cell(&self, r: usize, c: usize) -> usize {
@@ -215,7 +220,7 @@ impl Exchange for Chomp {
     }
 
     fn exchanged(&self, p: Position) -> Position {
-        Position(p.0 ^ 1)
+        Position(p.0 ^ SECOND.mask())
     }
     /// The least image has the first player to move; it is the exchange's when the second is.
     fn canonical_exchanged(&self, p: Position) -> (Position, bool) {

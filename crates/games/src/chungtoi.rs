@@ -17,13 +17,15 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
     Position, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
 
-const WHITE_TO_MOVE: u64 = 1 << 21;
+// A position's code: the cells in base 5 (5^9 < 2^21), whether white is to move.
+const CELLS: Field<u64> = Field::first(21);
+const WHITE_TO_MOVE: Field<bool> = CELLS.then(1);
 const PLACE: usize = 9;
 /// Rows of `+` (orthogonal) and `x` (diagonal) steps.
 const STEPS: [[(i32, i32); 4]; 2] =
@@ -51,11 +53,11 @@ fn color(c: u8) -> Option<usize> {
 }
 
 fn encode(cells: &[u8], turn: usize) -> Position {
-    Position(board::pack(cells, 5) + if turn == 1 { WHITE_TO_MOVE } else { 0 })
+    Position(CELLS.put(board::pack(cells, 5)) | WHITE_TO_MOVE.put(turn == 1))
 }
 
 fn split(p: Position) -> (Vec<u8>, usize) {
-    (board::unpack(p.0 & (WHITE_TO_MOVE - 1), 9, 5), usize::from(p.0 & WHITE_TO_MOVE != 0))
+    (board::unpack(CELLS.get(p.0), 9, 5), usize::from(WHITE_TO_MOVE.get(p.0)))
 }
 
 fn split_move(mv: Move) -> (usize, usize, u8) {

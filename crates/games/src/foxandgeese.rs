@@ -23,7 +23,7 @@
 //! A tier's index is dense over the fox's 20 points up to the mirror and the geese's sets with
 //! the tier's row sum, ranked by counting (no position of another tier takes an index).
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, Value};
+use perfectplay_core::{Field, Game, Move, ParseError, Player, Position, Value};
 
 use crate::board::{self, Board};
 use crate::cross::jumps::{Chase, JumpTable};
@@ -37,9 +37,10 @@ mod kernel;
 #[cfg(test)]
 mod tests;
 
-const GEESE: u64 = (1 << N) - 1;
-const FOX_SHIFT: u32 = 33;
-const FOX_TO_MOVE: u64 = 1 << 39;
+// A position's code: the geese's points, the fox's point, the turn.
+const GEESE: Field<u64> = Field::first(N as u32);
+const FOX: Field<u32> = GEESE.then(6);
+const FOX_TO_MOVE: Field<bool> = FOX.then(1);
 /// Geese on the board below which the game is over (won by the fox).
 const MIN_GEESE: u32 = 4;
 /// Most geese.
@@ -97,22 +98,20 @@ struct Parts {
 impl Parts {
     fn of(p: Position) -> Parts {
         Parts {
-            geese: p.0 & GEESE,
-            fox: (p.0 >> FOX_SHIFT & 63) as u32,
-            fox_to_move: p.0 & FOX_TO_MOVE != 0,
+            geese: GEESE.get(p.0),
+            fox: FOX.get(p.0),
+            fox_to_move: FOX_TO_MOVE.get(p.0),
         }
     }
 
     fn code(self) -> Position {
         Position(
-            self.geese
-                | u64::from(self.fox) << FOX_SHIFT
-                | if self.fox_to_move { FOX_TO_MOVE } else { 0 },
+            GEESE.put(self.geese) | FOX.put(self.fox) | FOX_TO_MOVE.put(self.fox_to_move),
         )
     }
 
     fn empty(self) -> u64 {
-        GEESE & !self.geese & !(1 << self.fox)
+        GEESE.mask() & !self.geese & !(1 << self.fox)
     }
 
     /// The fox's point as the family's pair of foxes' points (the second none).

@@ -30,7 +30,7 @@
 //! eight parts (who is to move, what the hens' move is, how many foxes), the foxes' places up to
 //! the mirror, and the hens' sets with the tier's row sum ranked by counting.
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, Value};
+use perfectplay_core::{Field, Game, Move, ParseError, Player, Position, Value};
 
 use crate::board::{self, Board};
 use crate::cross::jumps::{Chase, JumpTable};
@@ -44,11 +44,13 @@ mod kernel;
 #[cfg(test)]
 mod tests;
 
-const HENS: u64 = (1 << N) - 1;
-const FOX_A: u32 = 33;
-const FOX_B: u32 = 39;
-const FOXES_TO_MOVE: u64 = 1 << 45;
-const PENDING_SHIFT: u32 = 46;
+// A position's code: the hens' points, the foxes' points (sorted, NONE for a fox off the board),
+// the turn, the hens' next move.
+const HENS: Field<u64> = Field::first(N as u32);
+const FOX_A: Field<u8> = HENS.then(6);
+const FOX_B: Field<u8> = FOX_A.then(6);
+const FOXES_TO_MOVE: Field<bool> = FOX_B.then(1);
+const PENDING: Field<u8> = FOXES_TO_MOVE.then(2);
 /// The hens' next move: a step, a removal or a step, or the rescued fox put back.
 const STEP: u8 = 0;
 const REMOVE: u8 = 1;
@@ -131,20 +133,20 @@ struct Parts {
 impl Parts {
     fn of(p: Position) -> Parts {
         Parts {
-            hens: p.0 & HENS,
-            foxes: [(p.0 >> FOX_A & 63) as u8, (p.0 >> FOX_B & 63) as u8],
-            foxes_to_move: p.0 & FOXES_TO_MOVE != 0,
-            pending: (p.0 >> PENDING_SHIFT & 3) as u8,
+            hens: HENS.get(p.0),
+            foxes: [FOX_A.get(p.0), FOX_B.get(p.0)],
+            foxes_to_move: FOXES_TO_MOVE.get(p.0),
+            pending: PENDING.get(p.0),
         }
     }
 
     fn code(self) -> Position {
         Position(
-            self.hens
-                | u64::from(self.foxes[0]) << FOX_A
-                | u64::from(self.foxes[1]) << FOX_B
-                | if self.foxes_to_move { FOXES_TO_MOVE } else { 0 }
-                | u64::from(self.pending) << PENDING_SHIFT,
+            HENS.put(self.hens)
+                | FOX_A.put(self.foxes[0])
+                | FOX_B.put(self.foxes[1])
+                | FOXES_TO_MOVE.put(self.foxes_to_move)
+                | PENDING.put(self.pending),
         )
     }
 
@@ -153,7 +155,7 @@ impl Parts {
     }
 
     fn empty(self) -> u64 {
-        HENS & !self.hens & !fox_mask(self.foxes)
+        HENS.mask() & !self.hens & !fox_mask(self.foxes)
     }
 
     /// The foxes with `from` moved to `to` (`to` = [`NONE`]: taken off).

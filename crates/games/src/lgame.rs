@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
     Position, Symmetry, Value,
 };
 
@@ -77,6 +77,12 @@ impl Default for LGame {
     }
 }
 
+// A position's code: the Ls' placements (red's, blue's), the neutral cells (the lower first),
+// the turn.
+const L: Field<usize> = Field::first(6);
+const NEUTRAL: Field<usize> = L.nth(1).then(4);
+const TURN: Field<usize> = NEUTRAL.nth(1).then(1);
+
 /// A position's parts: the Ls (red's, blue's), the neutral cells, the player to move (0 red).
 struct Parts {
     ls: [usize; 2],
@@ -86,13 +92,13 @@ struct Parts {
 
 impl Parts {
     fn of(p: Position) -> Parts {
-        let field = |shift: u32, bits: u32| (p.0 >> shift & ((1 << bits) - 1)) as usize;
-        let (ls, neutral) = ([field(0, 6), field(6, 6)], [field(12, 4), field(16, 4)]);
-        Parts { ls, neutral, turn: field(20, 1) }
+        let (ls, neutral) = ([0, 1].map(|i| L.nth(i).get(p.0)), [0, 1].map(|i| NEUTRAL.nth(i).get(p.0)));
+        Parts { ls, neutral, turn: TURN.get(p.0) }
     }
     fn code(&self) -> Position {
-        let ([r, b], [m, n]) = (self.ls.map(|l| l as u64), self.neutral.map(|c| c as u64));
-        Position(r | b << 6 | m.min(n) << 12 | m.max(n) << 16 | (self.turn as u64) << 20)
+        let ([r, b], [m, n]) = (self.ls, self.neutral);
+        let neutral = NEUTRAL.put(m.min(n)) | NEUTRAL.nth(1).put(m.max(n));
+        Position(L.put(r) | L.nth(1).put(b) | neutral | TURN.put(self.turn))
     }
     fn neutral_mask(&self) -> u64 {
         1 << self.neutral[0] | 1 << self.neutral[1]

@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Exchange, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move,
+    AutoGuiMove, Exchange, Field, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move,
     MultipartMoves, ParseError, Player, Position, SizeClass, Symmetry, Tier, TierIndex, TierKernel,
     Tiers, UndoMoves, Value,
 };
@@ -64,11 +64,12 @@ pub use variants::NINE_VARIANTS;
 
 use boards::Layout;
 
-const BLACK_SHIFT: u32 = 24;
-const SET: u64 = (1 << 24) - 1;
-const WHITE_HAND_SHIFT: u32 = 48;
-const BLACK_HAND_SHIFT: u32 = 52;
-const BLACK_TO_MOVE: u64 = 1 << 56;
+// A position's code: each side's points (24 bits, every board), pieces in hand, the turn.
+const WHITE: Field<u32> = Field::first(24);
+const BLACK: Field<u32> = WHITE.then(24);
+const WHITE_HAND: Field<u32> = BLACK.then(4);
+const BLACK_HAND: Field<u32> = WHITE_HAND.then(4);
+const BLACK_TO_MOVE: Field<bool> = BLACK_HAND.then(1);
 /// `from` of a placement, and `remove` of a move that removes nothing.
 const NONE: u32 = 31;
 
@@ -117,22 +118,22 @@ impl Parts {
     #[inline]
     fn of(p: Position) -> Parts {
         Parts {
-            white: (p.0 & SET) as u32,
-            black: (p.0 >> BLACK_SHIFT & SET) as u32,
-            white_hand: (p.0 >> WHITE_HAND_SHIFT & 15) as u32,
-            black_hand: (p.0 >> BLACK_HAND_SHIFT & 15) as u32,
-            black_to_move: p.0 & BLACK_TO_MOVE != 0,
+            white: WHITE.get(p.0),
+            black: BLACK.get(p.0),
+            white_hand: WHITE_HAND.get(p.0),
+            black_hand: BLACK_HAND.get(p.0),
+            black_to_move: BLACK_TO_MOVE.get(p.0),
         }
     }
 
     #[inline]
     fn code(self) -> Position {
         Position(
-            u64::from(self.white)
-                | u64::from(self.black) << BLACK_SHIFT
-                | u64::from(self.white_hand) << WHITE_HAND_SHIFT
-                | u64::from(self.black_hand) << BLACK_HAND_SHIFT
-                | if self.black_to_move { BLACK_TO_MOVE } else { 0 },
+            WHITE.put(self.white)
+                | BLACK.put(self.black)
+                | WHITE_HAND.put(self.white_hand)
+                | BLACK_HAND.put(self.black_hand)
+                | BLACK_TO_MOVE.put(self.black_to_move),
         )
     }
 

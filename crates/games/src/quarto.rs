@@ -28,7 +28,7 @@
 //! A tier in 003's sense (3.3: the occupied slots, the pieces placed and the piece to place) has
 //! a canonical form with piece 0 to place ([`Quarto::canonical_tiers`], 003 Table 3.2).
 
-use perfectplay_core::{Game, Move, ParseError, Player, Position, SizeClass, Symmetry, Value};
+use perfectplay_core::{Field, Game, Move, ParseError, Player, Position, SizeClass, Symmetry, Value};
 
 use std::sync::{Arc, OnceLock};
 
@@ -42,7 +42,10 @@ pub use counting::TierCount;
 use search::KeyTables;
 
 /// Where a position code holds the occupied slots.
-const OCCUPIED_SHIFT: u32 = 46;
+// A position's code: the pieces' ranks and the piece to give in mixed radix, then the occupied
+// slots.
+const RANKS: Field<u64> = Field::first(46);
+const OCCUPIED: Field<u16> = RANKS.then(16);
 
 /// The `from` slot of a move that only chooses a piece (the first move).
 const NO_SLOT: u32 = 31;
@@ -224,8 +227,7 @@ impl Quarto {
 
     /// Takes a position code apart.
     pub fn state(&self, p: Position) -> State {
-        let occupied = (p.0 >> OCCUPIED_SHIFT) as u16;
-        let mut rest = p.0 & ((1 << OCCUPIED_SHIFT) - 1);
+        let (occupied, mut rest) = (OCCUPIED.get(p.0), RANKS.get(p.0));
         let k = occupied.count_ones();
         let n = self.pieces();
         let left = n - k;
@@ -265,7 +267,7 @@ impl Quarto {
             None => left,
         };
         rest = rest * u64::from(left + 1) + u64::from(g);
-        Position(rest | u64::from(s.occupied) << OCCUPIED_SHIFT)
+        Position(RANKS.put(rest) | OCCUPIED.put(s.occupied))
     }
 
     /// Why a state is not a position of the game, if it is not.

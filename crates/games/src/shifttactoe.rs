@@ -21,8 +21,8 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    PositionSpace, Symmetry, UndoMoves, Value,
+    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
+    Position, PositionSpace, Symmetry, UndoMoves, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
@@ -46,6 +46,11 @@ impl Default for ShiftTacToe {
     }
 }
 
+// A position's code: whether O is to move, then the cells in base 3 and the sliders' offsets in
+// base 3, as one number.
+const O_TO_MOVE: Field<bool> = Field::first(1);
+const BOARD: Field<u64> = O_TO_MOVE.then(63);
+
 /// A position: the window's cells, the sliders, whether O is to move.
 struct State {
     cells: Vec<u8>,
@@ -55,16 +60,17 @@ struct State {
 
 impl State {
     fn of(p: Position) -> State {
-        let sliders = (p.0 >> 1) % 27;
+        let board = BOARD.get(p.0);
         State {
-            cells: board::unpack((p.0 >> 1) / 27, 9, 3),
-            sliders: [0, 1, 2].map(|r| (sliders / 3u64.pow(r) % 3) as u8),
-            o_to_move: p.0 & 1 == 1,
+            cells: board::unpack(board / 27, 9, 3),
+            sliders: [0, 1, 2].map(|r| (board % 27 / 3u64.pow(r) % 3) as u8),
+            o_to_move: O_TO_MOVE.get(p.0),
         }
     }
     fn code(&self) -> Position {
         let sliders = self.sliders.iter().rev().fold(0, |k, &s| k * 3 + u64::from(s));
-        Position((board::pack(&self.cells, 3) * 27 + sliders) * 2 + u64::from(self.o_to_move))
+        let board = board::pack(&self.cells, 3) * 27 + sliders;
+        Position(BOARD.put(board) | O_TO_MOVE.put(self.o_to_move))
     }
     /// Pieces fall into the empty cells under them.
     fn settle(&mut self) {
@@ -94,7 +100,7 @@ impl Game for ShiftTacToe {
         State { cells: vec![0; 9], sliders: [1; 3], o_to_move: false }.code()
     }
     fn to_move(&self, p: Position) -> Player {
-        if p.0 & 1 == 0 {
+        if !O_TO_MOVE.get(p.0) {
             Player::First
         } else {
             Player::Second

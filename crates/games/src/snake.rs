@@ -15,12 +15,17 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
+    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
     SizeClass, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
 
+// A position's code: the body's cells (a bit per cell, 7 x 7 at most), the head's cell, the
+// tail's.
+const BODY_CELLS: Field<u64> = Field::first(49);
+const HEAD_AT: Field<usize> = BODY_CELLS.then(6);
+const TAIL_AT: Field<usize> = HEAD_AT.then(6);
 const BODY: u8 = 1;
 const HEAD: u8 = 2;
 
@@ -49,7 +54,7 @@ impl Snake {
 
     /// The body as a cell mask, the head's cell and the tail's.
     fn split(p: Position) -> (u64, usize, usize) {
-        (p.0 & ((1 << 49) - 1), (p.0 >> 49) as usize & 63, (p.0 >> 55) as usize)
+        (BODY_CELLS.get(p.0), HEAD_AT.get(p.0), TAIL_AT.get(p.0))
     }
     fn cells(&self, p: Position) -> Vec<u8> {
         let (body, head, tail) = Self::split(p);
@@ -58,9 +63,9 @@ impl Snake {
         cells
     }
     fn encode(cells: &[u8]) -> Position {
-        let at = |kind| cells.iter().position(|&c| c == kind).unwrap_or(0) as u64;
+        let at = |kind| cells.iter().position(|&c| c == kind).unwrap_or(0);
         let body = cells.iter().rev().fold(0, |m, &c| m << 1 | u64::from(c == BODY));
-        Position(body | at(HEAD) << 49 | at(HEAD + 1) << 55)
+        Position(BODY_CELLS.put(body) | HEAD_AT.put(at(HEAD)) | TAIL_AT.put(at(HEAD + 1)))
     }
     /// The end that moves (head or tail) and where it is.
     fn mover(cells: &[u8]) -> (u8, usize) {

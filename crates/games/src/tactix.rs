@@ -14,12 +14,16 @@
 
 use perfectplay_core::autogui::autogui_position;
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
+    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
     Position, Symmetry, Tier, Tiers, Value,
 };
 
 use crate::board::{self, Board, Symmetries};
 use crate::themes::CELL;
+
+// A position's code: whether the second player is to move, the coins left (a bit per cell).
+const SECOND: Field<bool> = Field::first(1);
+const COINS: Field<u64> = SECOND.then(63);
 
 /// Tac Tix on an n x n square.
 #[derive(Clone, Debug)]
@@ -71,11 +75,12 @@ impl TacTix {
         }
     }
 
+    /// The coins left and whether the second player is to move.
     fn parts(p: Position) -> (u64, bool) {
-        (p.0 >> 1, p.0 & 1 == 1)
+        (COINS.get(p.0), SECOND.get(p.0))
     }
     fn code(coins: u64, second: bool) -> Position {
-        Position(coins << 1 | u64::from(second))
+        Position(COINS.put(coins) | SECOND.put(second))
     }
     /// The runs of more than one coin, numbered: run `k`'s line joins centers n² + 2k and
     /// n² + 2k + 1.
@@ -190,7 +195,7 @@ impl Exchange for TacTix {
     }
 
     fn exchanged(&self, p: Position) -> Position {
-        Position(p.0 ^ 1)
+        Position(p.0 ^ SECOND.mask())
     }
     /// The least image has the first player to move; it is the exchange's when the second is.
     fn canonical_exchanged(&self, p: Position) -> (Position, bool) {

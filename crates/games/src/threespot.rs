@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
+    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
     Position, Symmetry, Tier, Tiers, Value,
 };
 
@@ -71,6 +71,11 @@ impl Default for ThreeSpot {
     }
 }
 
+// A position's code: the places of blue's, red's and white's pieces, the scores, the turn.
+const PIECE: Field<usize> = Field::first(4);
+const SCORE: Field<u8> = PIECE.nth(2).then(4);
+const TURN: Field<usize> = SCORE.nth(1).then(1);
+
 /// A position's parts: the places of blue's, red's and white's pieces, the scores (blue's, red's)
 /// and the player to move (0 blue).
 #[derive(Clone, Copy)]
@@ -82,13 +87,13 @@ struct Parts {
 
 impl Parts {
     fn of(p: Position) -> Parts {
-        let f = |shift: u32| (p.0 >> shift & 15) as usize;
-        Parts { pieces: [f(0), f(4), f(8)], scores: [f(12) as u8, f(16) as u8], turn: f(20) }
+        let pieces = [0, 1, 2].map(|i| PIECE.nth(i).get(p.0));
+        Parts { pieces, scores: [0, 1].map(|i| SCORE.nth(i).get(p.0)), turn: TURN.get(p.0) }
     }
     fn code(&self) -> Position {
-        let [b, r, w] = self.pieces.map(|x| x as u64);
-        let [sb, sr] = self.scores.map(u64::from);
-        Position(b | r << 4 | w << 8 | sb << 12 | sr << 16 | (self.turn as u64) << 20)
+        let pieces = (0..3).fold(0, |code, i| code | PIECE.nth(i).put(self.pieces[i as usize]));
+        let scores = SCORE.put(self.scores[0]) | SCORE.nth(1).put(self.scores[1]);
+        Position(pieces | scores | TURN.put(self.turn))
     }
 }
 

@@ -24,7 +24,7 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
+    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
     Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
 };
 
@@ -34,9 +34,11 @@ mod index;
 const N: usize = 5;
 const CELLS: usize = 25;
 const BOARD: u64 = (1 << CELLS) - 1;
-const O_SHIFT: u32 = 25;
-const GRID_SHIFT: u32 = 50;
-const TURN: u64 = 1 << 54;
+// A position's code: X's marks, O's, the grid's center, whether O is to move.
+const X_MARKS: Field<u64> = Field::first(CELLS as u32);
+const O_MARKS: Field<u64> = X_MARKS.then(CELLS as u32);
+const GRID: Field<usize> = O_MARKS.then(4);
+const O_TO_MOVE: Field<bool> = GRID.then(1);
 /// Marks per player in the regular game.
 const MARKS: u32 = 4;
 /// The grid centers a canonical form can have (the least of each orbit) and their class.
@@ -250,11 +252,11 @@ impl TicTacTwo {
 
     /// X's marks, O's marks, the grid center and whether O is to move.
     fn parts(p: Position) -> (u64, u64, usize, bool) {
-        (p.0 & BOARD, p.0 >> O_SHIFT & BOARD, (p.0 >> GRID_SHIFT & 15) as usize, p.0 & TURN != 0)
+        (X_MARKS.get(p.0), O_MARKS.get(p.0), GRID.get(p.0), O_TO_MOVE.get(p.0))
     }
 
     fn code(x: u64, o: u64, grid: usize, o_to_move: bool) -> Position {
-        Position(x | o << O_SHIFT | (grid as u64) << GRID_SHIFT | if o_to_move { TURN } else { 0 })
+        Position(X_MARKS.put(x) | O_MARKS.put(o) | GRID.put(grid) | O_TO_MOVE.put(o_to_move))
     }
 
     fn map_marks(&self, s: usize, marks: u64) -> u64 {
@@ -280,7 +282,7 @@ impl TicTacTwo {
     /// center on the board.
     fn legal(&self, p: Position) -> Result<(), String> {
         let (x, o, grid, o_to_move) = Self::parts(p);
-        if p.0 >> 55 != 0 || grid >= 9 || x & o != 0 {
+        if p.0 >> O_TO_MOVE.end() != 0 || grid >= 9 || x & o != 0 {
             return Err("not a position code".into());
         }
         let (nx, no) = (x.count_ones(), o.count_ones());
@@ -430,7 +432,7 @@ impl Game for TicTacTwo {
     }
 
     fn to_move(&self, p: Position) -> Player {
-        if p.0 & TURN != 0 {
+        if O_TO_MOVE.get(p.0) {
             Player::Second
         } else {
             Player::First

@@ -45,7 +45,7 @@
 
 use perfectplay_core::autogui::{autogui_position, grid_centers};
 use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
+    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
     Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, Value,
 };
 
@@ -58,8 +58,11 @@ mod tests;
 use index::*;
 
 const SLOTS: usize = 9;
-const RED_TO_MOVE: u64 = 1 << 36;
-const UNDO_SHIFT: u32 = 37;
+// A position's code: a building per slot (slot i's field is `SLOT.nth(i)`), the turn, the last
+// slide of a neutral building onto an empty slot (to, from), NO_UNDO where there is none.
+const SLOT: Field<u64> = Field::first(4);
+const RED_TO_MOVE: Field<bool> = SLOT.nth(SLOTS as u32 - 1).then(1);
+const UNDO: Field<u64> = RED_TO_MOVE.then(8);
 const NO_UNDO: u64 = 0xff;
 /// Buildings by number (index 0 is "empty").
 const NEUTRAL: [bool; 10] = [false, false, false, false, false, false, false, true, true, true];
@@ -104,6 +107,12 @@ fn movable(player: usize, b: u8) -> bool {
     }
 }
 
+/// The last neutral slide's slots, (to, from), if the position has one.
+fn undo_slots(p: Position) -> Option<(usize, usize)> {
+    let u = UNDO.get(p.0);
+    (u != NO_UNDO).then_some(((u & 15) as usize, (u >> 4) as usize))
+}
+
 /// The parts of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Parts {
@@ -116,28 +125,14 @@ struct Parts {
 
 impl Parts {
     fn of(p: Position) -> Parts {
-        let mut cells = [0u8; SLOTS];
-        for (i, c) in cells.iter_mut().enumerate() {
-            *c = (p.0 >> (4 * i) & 15) as u8;
-        }
-        let u = p.0 >> UNDO_SHIFT & 0xff;
-        Parts {
-            cells,
-            turn: usize::from(p.0 & RED_TO_MOVE != 0),
-            undo: (u != NO_UNDO).then_some(((u & 15) as usize, (u >> 4) as usize)),
-        }
+        let cells = std::array::from_fn(|i| SLOT.nth(i as u32).get(p.0) as u8);
+        Parts { cells, turn: usize::from(RED_TO_MOVE.get(p.0)), undo: undo_slots(p) }
     }
 
     fn code(&self) -> Position {
-        let mut code = 0u64;
-        for (i, &c) in self.cells.iter().enumerate() {
-            code |= u64::from(c) << (4 * i);
-        }
-        if self.turn == 1 {
-            code |= RED_TO_MOVE;
-        }
+        let cells = (0..SLOTS).fold(0, |code, i| code | SLOT.nth(i as u32).put(self.cells[i].into()));
         let u = self.undo.map_or(NO_UNDO, |(to, from)| (to | from << 4) as u64);
-        Position(code | u << UNDO_SHIFT)
+        Position(cells | RED_TO_MOVE.put(self.turn == 1) | UNDO.put(u))
     }
 
     /// The count of each building, index 0 unused.
@@ -391,8 +386,8 @@ impl Topitop {
     /// slots among the slots the kinds before it left.
     fn rank(&self, info: &TierInfo, p: Position) -> u64 {
         let mut masks = [0u32; 10];
-        for i in 0..SLOTS {
-            masks[(p.0 >> (4 * i) & 15) as usize] |= 1 << i;
+        for i in 0..SLOTS as u32 {
+            masks[SLOT.nth(i).get(p.0) as usize] |= 1 << i;
         }
         let mut free = (1u32 << SLOTS) - 1;
         let mut rank = 0u32;
@@ -426,7 +421,7 @@ impl Topitop {
             for j in board::bits(u64::from(bits)) {
                 let slot = select[j];
                 mask |= 1 << slot;
-                code |= u64::from(b) << (4 * slot);
+                code |= SLOT.nth(slot.into()).put(b.into());
             }
             if NEUTRAL[b as usize] {
                 neutral |= mask;

@@ -5,8 +5,8 @@ use super::*;
 impl Tiers for Topitop {
     fn tier(&self, p: Position) -> Tier {
         let mut counts = [0u8; 10];
-        for i in 0..SLOTS {
-            counts[(p.0 >> (4 * i) & 15) as usize] += 1;
+        for i in 0..SLOTS as u32 {
+            counts[SLOT.nth(i).get(p.0) as usize] += 1;
         }
         counts[0] = 0;
         // Positions outside the tiers (two 3s and two 6s) are never reached; they share tier 0.
@@ -42,20 +42,16 @@ impl TierIndex for Topitop {
     fn tier_index(&self, p: Position) -> u64 {
         let info = self.info(self.tier(p));
         let (empty, neutral) = masks(p);
-        let u = p.0 >> UNDO_SHIFT & 0xff;
-        let undo = if u == NO_UNDO {
-            0
-        } else {
-            let (to, from) = (u & 15, u >> 4);
+        let undo = undo_slots(p).map_or(0, |(to, from)| {
             let k = (neutral & ((1 << to) - 1)).count_ones();
             let j = (empty & ((1 << from) - 1)).count_ones();
             1 + u64::from(k) * u64::from(info.empties) + u64::from(j)
-        };
+        });
         let at = self.rank(info, p) * info.undo_values + undo;
         if info.partner == self.tier(p) {
             at
         } else {
-            at * 2 + u64::from(p.0 & RED_TO_MOVE != 0)
+            at * 2 + u64::from(RED_TO_MOVE.get(p.0))
         }
     }
     fn tier_position(&self, tier: Tier, index: u64) -> Option<Position> {
@@ -66,7 +62,7 @@ impl TierIndex for Topitop {
         let (turn, rest) = if info.partner == tier {
             (0, index)
         } else {
-            (if index & 1 == 1 { RED_TO_MOVE } else { 0 }, index >> 1)
+            (RED_TO_MOVE.put(index & 1 == 1), index >> 1)
         };
         let (rank, undo) = (rest / info.undo_values, rest % info.undo_values);
         let (code, neutral, empty) = self.unrank(info, rank as u32);
@@ -81,7 +77,7 @@ impl TierIndex for Topitop {
             }
             u64::from(to) | u64::from(from) << 4
         };
-        Some(Position(code | turn | u << UNDO_SHIFT))
+        Some(Position(code | turn | UNDO.put(u)))
     }
 }
 
@@ -100,7 +96,7 @@ pub(super) const EXCHANGED: [u64; 16] = [0, 4, 5, 6, 1, 2, 3, 7, 8, 9, 10, 11, 1
 pub(super) fn masks(p: Position) -> (u32, u32) {
     let (mut empty, mut neutral) = (0u32, 0u32);
     for i in 0..SLOTS {
-        let b = (p.0 >> (4 * i) & 15) as usize;
+        let b = SLOT.nth(i as u32).get(p.0) as usize;
         empty |= u32::from(b == 0) << i;
         neutral |= u32::from(NEUTRAL[b]) << i;
     }
@@ -112,17 +108,13 @@ impl Topitop {
     #[inline]
     pub(super) fn image(&self, p: Position, g: usize) -> Position {
         let perm = &self.perms[g];
-        let mut code = p.0 & RED_TO_MOVE;
+        let mut code = p.0 & RED_TO_MOVE.mask();
         for (i, &to) in perm.iter().enumerate() {
-            code |= (p.0 >> (4 * i) & 15) << (4 * to);
+            code |= SLOT.nth(to.into()).put(SLOT.nth(i as u32).get(p.0));
         }
-        let u = p.0 >> UNDO_SHIFT & 0xff;
-        let u = if u == NO_UNDO {
-            NO_UNDO
-        } else {
-            u64::from(perm[(u & 15) as usize]) | u64::from(perm[(u >> 4) as usize]) << 4
-        };
-        Position(code | u << UNDO_SHIFT)
+        let u = undo_slots(p)
+            .map_or(NO_UNDO, |(to, from)| u64::from(perm[to]) | u64::from(perm[from]) << 4);
+        Position(code | UNDO.put(u))
     }
 }
 
@@ -130,9 +122,9 @@ impl Topitop {
     /// The position with the colors exchanged: blue's buildings become red's and the other
     /// player is to move.
     pub(super) fn exchange_colors(p: Position) -> Position {
-        let mut code = (p.0 & !((1 << 36) - 1)) ^ RED_TO_MOVE;
-        for i in 0..SLOTS {
-            code |= EXCHANGED[(p.0 >> (4 * i) & 15) as usize] << (4 * i);
+        let mut code = (p.0 & UNDO.mask()) | RED_TO_MOVE.put(!RED_TO_MOVE.get(p.0));
+        for i in 0..SLOTS as u32 {
+            code |= SLOT.nth(i).put(EXCHANGED[SLOT.nth(i).get(p.0) as usize]);
         }
         Position(code)
     }
@@ -165,7 +157,7 @@ impl Exchange for Topitop {
     fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
         let t = self.tier(p);
         let partner = self.info(t).partner;
-        let exchanged = if partner == t { p.0 & RED_TO_MOVE != 0 } else { partner < t };
+        let exchanged = if partner == t { RED_TO_MOVE.get(p.0) } else { partner < t };
         let q = if exchanged { Self::exchange_colors(p) } else { p };
         ((0..self.perms.len()).map(|g| self.image(q, g)).min().unwrap_or(q), exchanged)
     }
