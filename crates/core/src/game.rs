@@ -270,8 +270,11 @@ pub trait SearchKernel: Send + Sync {
 pub trait Tiers: Send + Sync {
     /// The tier of a position.
     fn tier(&self, position: Position) -> Tier;
-    /// A tier's name for people (`(4,3)`: X's marks, O's marks).
-    fn tier_name(&self, tier: Tier) -> String;
+    /// A tier's name for people (`(4,3)`: X's marks, O's marks). By default its number, for a
+    /// game whose tier is one count (pieces placed, cells free).
+    fn tier_name(&self, tier: Tier) -> String {
+        tier.0.to_string()
+    }
 }
 
 /// The tier index of a [`PositionSpace::Tiered`] game: its tiers, how they connect, and a dense

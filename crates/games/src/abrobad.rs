@@ -227,13 +227,10 @@ impl Game for Abrobad {
 }
 
 impl Tiers for Abrobad {
+    /// A tier is the number of empty cells.
     fn tier(&self, p: Position) -> Tier {
         let (mine, theirs, _) = Self::parts(p);
         Tier(N as u32 - (mine | theirs).count_ones())
-    }
-    /// A tier is the number of empty cells.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

@@ -155,12 +155,9 @@ impl Game for Achi {
 }
 
 impl Tiers for Achi {
+    /// A tier is the number of empty points (3 once all pieces are placed).
     fn tier(&self, p: Position) -> Tier {
         Tier(Self::count(&Self::split(p).0, 0) as u32)
-    }
-    /// A tier is the number of empty points (3 once all pieces are placed).
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

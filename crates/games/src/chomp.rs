@@ -183,12 +183,9 @@ impl Game for Chomp {
 }
 
 impl Tiers for Chomp {
+    /// A tier is the number of squares left.
     fn tier(&self, p: Position) -> Tier {
         Tier(self.parts(p).0.iter().map(|&l| u32::from(l)).sum())
-    }
-    /// A tier is the number of squares left.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

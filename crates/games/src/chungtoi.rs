@@ -185,12 +185,9 @@ impl Game for ChungToi {
 }
 
 impl Tiers for ChungToi {
+    /// A tier is the pieces still to be placed.
     fn tier(&self, p: Position) -> Tier {
         Tier(split(p).0.iter().filter(|&&c| c == 0).count() as u32 - 3)
-    }
-    /// A tier is the pieces still to be placed.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

@@ -150,12 +150,9 @@ impl Game for Connect4 {
 }
 
 impl Tiers for Connect4 {
+    /// A tier is the number of empty slots.
     fn tier(&self, p: Position) -> Tier {
         Tier((self.cols * self.rows) as u32 - self.split(p.0).1.count_ones())
-    }
-    /// A tier is the number of empty slots.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

@@ -130,12 +130,9 @@ impl Game for DawsonsChess {
 }
 
 impl Tiers for DawsonsChess {
+    /// A tier is the number of free cells.
     fn tier(&self, p: Position) -> Tier {
         Tier(self.free(p.0).count_ones())
-    }
-    /// A tier is the number of free cells.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

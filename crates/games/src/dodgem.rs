@@ -185,13 +185,10 @@ impl Game for Dodgem {
 }
 
 impl Tiers for Dodgem {
+    /// A tier is the number of cars on the board.
     fn tier(&self, p: Position) -> Tier {
         let c = self.split(p).0;
         Tier((Self::cars(&c, 1) + Self::cars(&c, 2)) as u32)
-    }
-    /// A tier is the number of cars on the board.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

@@ -494,14 +494,11 @@ impl Game for Konane {
 }
 
 impl Tiers for Konane {
+    /// A tier is the number of marbles.
     fn tier(&self, p: Position) -> Tier {
         Tier(self.board(p).count_ones())
     }
 
-    /// A tier is the number of marbles.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
-    }
 }
 
 impl Symmetry for Konane {

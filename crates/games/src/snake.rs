@@ -175,12 +175,9 @@ impl Game for Snake {
 }
 
 impl Tiers for Snake {
+    /// A tier is the number of empty cells.
     fn tier(&self, p: Position) -> Tier {
         Tier(self.cells(p).iter().filter(|&&c| c == 0).count() as u32)
-    }
-    /// A tier is the number of empty cells.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

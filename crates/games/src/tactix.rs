@@ -160,12 +160,9 @@ impl Game for TacTix {
 }
 
 impl Tiers for TacTix {
+    /// A tier is the number of coins left.
     fn tier(&self, p: Position) -> Tier {
         Tier(Self::parts(p).0.count_ones())
-    }
-    /// A tier is the number of coins left.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

@@ -216,13 +216,10 @@ impl Game for ThreeSpot {
 }
 
 impl Tiers for ThreeSpot {
+    /// A tier is the points both players have yet to score to reach 13 each.
     fn tier(&self, p: Position) -> Tier {
         let s = Parts::of(p);
         Tier(2 * u32::from(GOAL + 1) - u32::from(s.scores[0] + s.scores[1]))
-    }
-    /// A tier is the points both players have yet to score to reach 13 each.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

@@ -112,12 +112,9 @@ impl Game for TicTacToe {
 }
 
 impl Tiers for TicTacToe {
+    /// A tier is the number of empty cells.
     fn tier(&self, p: Position) -> Tier {
         Tier(Self::cells(p).iter().filter(|&&c| c == 0).count() as u32)
-    }
-    /// A tier is the number of empty cells.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 

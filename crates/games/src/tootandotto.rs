@@ -242,12 +242,9 @@ impl Game for TootAndOtto {
 }
 
 impl Tiers for TootAndOtto {
+    /// A tier is the number of empty cells.
     fn tier(&self, p: Position) -> Tier {
         Tier((self.stacks.cols * self.stacks.rows) as u32 - self.pieces(p))
-    }
-    /// A tier is the number of empty cells.
-    fn tier_name(&self, t: Tier) -> String {
-        t.0.to_string()
     }
 }
 
