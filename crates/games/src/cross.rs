@@ -271,17 +271,18 @@ pub(crate) fn theme(board: &Board, own: &[(char, &str)]) -> ImageAutoGui {
 }
 
 /// A parsed position's last checks: why it cannot arise (`illegal`), else whether the game
-/// reaches its tier (`reached`: its `pieces`, geese or hens, never move back up the board).
+/// reaches the tier of its set of `pieces` (geese or hens, which never move back up the board):
+/// `exists` says whether a tier (the set's count and row sum) does.
 pub(crate) fn check_parsed(
     text: &str,
     illegal: Option<String>,
-    reached: bool,
-    pieces: &str,
+    (set, pieces): (u64, &str),
+    exists: impl Fn(u32, u32) -> bool,
 ) -> Result<(), ParseError> {
     if let Some(why) = illegal {
         return Err(board::illegal(text, &why));
     }
-    if !reached {
+    if !exists(set.count_ones(), Cross::shared().row_sum(set)) {
         return Err(board::illegal(text, &format!("{pieces} never move back up the board")));
     }
     Ok(())
@@ -345,7 +346,7 @@ mod tests {
     fn the_points_rows_and_mirror() {
         let c = Cross::shared();
         let b = c.board(&[]);
-        assert_eq!((b.name(0), b.name(32)), ("c1", "e7"));
+        assert_eq!((b.len(), b.name(0), b.name(32)), (33, "c1", "e7"));
         assert_eq!(c.point_at(3, 3).map(|p| b.name(p)), Some("d4"));
         assert_eq!((c.point_at(0, 0), c.point_at(7, 3)), (None, None));
         assert_eq!(c.mirror[0], 2);

@@ -71,12 +71,9 @@ struct Layout {
     cross: &'static Cross,
 }
 
-impl Layout {
-    fn shared() -> &'static Layout {
-        static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
-        LAYOUT.get_or_init(Layout::new)
-    }
+static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
 
+impl Layout {
     fn new() -> Layout {
         let cross = Cross::shared();
         // Along every line; geese step forward, sideways or diagonally forward.
@@ -84,6 +81,11 @@ impl Layout {
         let Lines { board, adjacent, forward: goose_steps, jumps, .. } = lines;
         let (row, mirror, ranks) = (cross.row, cross.mirror, SetRanks::shared());
         Layout { board, row, mirror, adjacent, goose_steps, jumps, ranks, cross }
+    }
+
+    /// The layout, made on first use.
+    fn shared() -> &'static Layout {
+        LAYOUT.get_or_init(Layout::new)
     }
 }
 
@@ -327,8 +329,8 @@ impl Game for FoxAndGeese {
             return Err(board::illegal(text, "there is one fox"));
         };
         let q = Parts { geese, fox: u32::from(fox), fox_to_move };
-        let reached = self.tier_exists(q.geese.count_ones(), self.layout.cross.row_sum(q.geese));
-        crate::cross::check_parsed(text, self.illegal(q), reached, "geese")?;
+        let exists = |geese, sum| self.tier_exists(geese, sum);
+        crate::cross::check_parsed(text, self.illegal(q), (q.geese, "geese"), exists)?;
         Ok(q.code())
     }
     fn move_to_string(&self, p: Position, mv: Move) -> String {

@@ -91,13 +91,9 @@ struct Layout {
     section_start: Vec<u64>,
 }
 
-impl Layout {
-    /// The layout, made on first use.
-    fn shared() -> &'static Layout {
-        static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
-        LAYOUT.get_or_init(Layout::new)
-    }
+static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
 
+impl Layout {
     fn new() -> Layout {
         let cross = Cross::shared();
         // A diagonal line runs through the points whose coordinates add up to an even number;
@@ -117,6 +113,11 @@ impl Layout {
             lines;
         let section_start = index::section_starts(ranks);
         Layout { cross, board, lines, jumps, hen_steps, hen_from, house, ranks, section_start }
+    }
+
+    /// The layout, made on first use.
+    fn shared() -> &'static Layout {
+        LAYOUT.get_or_init(Layout::new)
     }
 }
 
@@ -444,6 +445,9 @@ impl Game for FuchsUndHenne {
             });
         }
     }
+    fn children(&self, p: Position, out: &mut Vec<Position>) {
+        self.each_child(Parts::of(p), |child| out.push(child.code()));
+    }
     fn do_move(&self, p: Position, mv: Move) -> Position {
         let q = Parts::of(p);
         let next = Parts { foxes_to_move: !q.foxes_to_move, pending: STEP, ..q };
@@ -468,9 +472,6 @@ impl Game for FuchsUndHenne {
         } else {
             Parts { hens: q.hens & !(1 << from) | 1 << to, ..next }.code()
         }
-    }
-    fn children(&self, p: Position, out: &mut Vec<Position>) {
-        self.each_child(Parts::of(p), |child| out.push(child.code()));
     }
     fn position_to_string(&self, p: Position) -> String {
         let q = Parts::of(p);
@@ -499,8 +500,9 @@ impl Game for FuchsUndHenne {
             _ => return Err(board::illegal(text, "there are two foxes at most")),
         };
         let q = Parts { hens, foxes, foxes_to_move, pending };
-        let reached = self.tier_exists(q.hens.count_ones(), self.layout.cross.row_sum(q.hens));
-        crate::cross::check_parsed(text, self.illegal(q), reached, "hens")?;
+        crate::cross::check_parsed(text, self.illegal(q), (q.hens, "hens"), |hens, sum| {
+            self.tier_exists(hens, sum)
+        })?;
         Ok(q.code())
     }
     fn move_to_string(&self, p: Position, mv: Move) -> String {

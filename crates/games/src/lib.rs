@@ -282,6 +282,34 @@ pub(crate) fn assert_tier_shared(
     }
 }
 
+/// The moves of the position `text` names, as text, sorted (for tests).
+#[cfg(test)]
+pub(crate) fn move_texts(game: &dyn perfectplay_core::Game, text: &str) -> Vec<String> {
+    use perfectplay_core::GameExt;
+    let p = game.parse_position(text).unwrap();
+    let mut m: Vec<String> =
+        game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect();
+    m.sort();
+    m
+}
+
+/// The primitive value of the position `text` names (for tests).
+#[cfg(test)]
+pub(crate) fn primitive_of(
+    game: &dyn perfectplay_core::Game,
+    text: &str,
+) -> Option<perfectplay_core::Value> {
+    game.primitive(game.parse_position(text).unwrap())
+}
+
+/// Checks that the game refuses each of `texts` as a position (for tests).
+#[cfg(test)]
+pub(crate) fn assert_refused(game: &dyn perfectplay_core::Game, texts: &[&str]) {
+    for text in texts {
+        assert!(game.parse_position(text).is_err(), "{text} accepted");
+    }
+}
+
 #[cfg(test)]
 mod rules_tests {
     #[test]

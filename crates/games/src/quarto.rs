@@ -696,9 +696,7 @@ mod tests {
             "0123456789AB----C",
             "01--------------G",
         ];
-        for text in bad {
-            assert!(game.parse_position(text).is_err(), "{text}");
-        }
+        crate::assert_refused(&game, &bad);
         // Two rows of win quartets cannot be made by one placement.
         assert!(game.parse_position("01234567--------8").is_err());
         assert!(game.parse_position("02468ACE---------").is_err());

@@ -47,21 +47,17 @@ fn tigers_capture_along_lines_only() {
 fn the_ends_of_the_game() {
     let game = BaghChal::from_variant("regular").unwrap();
     // Five captured: the tigers have won.
-    let won = game.parse_position("T---T/-----/--G--/-----/T---T G 14").unwrap();
-    assert_eq!(game.primitive(won), Some(Value::Lose));
+    assert_eq!(crate::primitive_of(&game, "T---T/-----/--G--/-----/T---T G 14"), Some(Value::Lose));
     // Tigers that cannot move lose (the 3x3 board: every tiger's point and jump blocked).
     let small = BaghChal::from_variant("3x3").unwrap();
     let trapped = small.parse_position("TGT/GGG/TGT T 0");
     assert!(trapped.is_err(), "more goats than the 3x3 game has");
-    let trapped = small.parse_position("TGT/G-G/TGT T 0").unwrap();
-    assert_eq!(small.primitive(trapped), None, "the center is free");
+    assert_eq!(crate::primitive_of(&small, "TGT/G-G/TGT T 0"), None, "the center is free");
     let bad = [
         "T---T/-----/-----/-----/T---T T 20",
         "T---T/-----/-----/-----/T--TT G 20",
         "T---T G 20",
         "T---T/-----/-----/-----/T---T T 19",
     ];
-    for bad in bad {
-        assert!(game.parse_position(bad).is_err(), "{bad}");
-    }
+    crate::assert_refused(&game, &bad);
 }

@@ -178,13 +178,7 @@ impl TierKernel for FoxAndGeese {
         let q = Parts::of(p);
         Some(if self.mirrored(q) == q { 1 } else { 2 })
     }
-    fn parent_indices(
-        &self,
-        tier: Tier,
-        p: Position,
-        out: &mut Vec<u64>,
-        _cache: &mut KernelCache,
-    ) {
+    fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, _: &mut KernelCache) {
         indices_in_tier(tier, out, |found| {
             self.each_parent(Parts::of(p), true, |parent| found.push(self.locate_parts(parent)));
         });

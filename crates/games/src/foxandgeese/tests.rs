@@ -5,15 +5,11 @@ use perfectplay_core::{GameExt, Tier, TierIndex, TierKernel, Tiers};
 use super::*;
 use crate::cross::tiers::tier_of;
 
-fn moves(game: &FoxAndGeese, text: &str) -> Vec<String> {
-    let p = game.parse_position(text).unwrap();
-    game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect()
-}
+use crate::move_texts as moves;
 
 #[test]
 fn the_board_and_the_starts() {
     let l = Layout::shared();
-    assert_eq!(l.board.len(), 33);
     // Every diagonal: the middle point has eight neighbors, an arm's end corner three.
     assert_eq!(l.adjacent[l.cross.point("d4")].count_ones(), 8);
     assert_eq!(l.adjacent[l.cross.point("c1")].count_ones(), 3);
@@ -227,10 +223,8 @@ fn child_location_speed() {
 fn the_ends_of_the_game_and_positions_that_cannot_arise() {
     let game = FoxAndGeese::from_variant("9-geese").unwrap();
     // The fox in the corner c1, every step and every landing taken: the geese have won.
-    let trapped = game.parse_position("FGG/GG-/--G-G--/-------/-------/---/--- F").unwrap();
-    assert_eq!(game.primitive(trapped), Some(Value::Lose));
-    let free = game.parse_position("FGG/GG-/--G----/-------/-------/---/--- F").unwrap();
-    assert_eq!(game.primitive(free), None, "the fox can jump over d2 to e3");
+    assert_eq!(crate::primitive_of(&game, "FGG/GG-/--G-G--/-------/-------/---/--- F"), Some(Value::Lose));
+    assert_eq!(crate::primitive_of(&game, "FGG/GG-/--G----/-------/-------/---/--- F"), None, "the fox can jump over d2 to e3");
     let bad = [
         "GGG/---/-------/-------/-------/---/F-- F",
         "GGG/GGG/GGGGGGG/---F---/-------/---/--- G",
@@ -240,9 +234,7 @@ fn the_ends_of_the_game_and_positions_that_cannot_arise() {
         "GGG/GGG/GGG----/-------/-------/---/--- G",
         "GGG/GGG/GGG----/---F---/------/---/--- G",
     ];
-    for bad in bad {
-        assert!(game.parse_position(bad).is_err(), "{bad}");
-    }
+    crate::assert_refused(&game, &bad);
     let small = FoxAndGeese::from_variant("4-geese").unwrap();
     assert!(small.parse_position("GGG/-G-/-------/---F---/-------/---/--- F").is_ok());
     assert!(small.parse_position("GGG/-G-/---G---/---F---/-------/---/--- F").is_err());

@@ -60,13 +60,7 @@ impl TierKernel for FuchsUndHenne {
         };
         crate::cross::located_children(out, mirrored, |out| self.push_child_locations(q, out));
     }
-    fn parent_indices(
-        &self,
-        tier: Tier,
-        p: Position,
-        out: &mut Vec<u64>,
-        _cache: &mut KernelCache,
-    ) {
+    fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, _: &mut KernelCache) {
         out.clear();
         let q = Parts::of(p);
         let mut located = |parent: Parts| {

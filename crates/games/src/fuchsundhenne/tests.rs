@@ -5,18 +5,11 @@ use perfectplay_core::{GameExt, KernelCache, Symmetry, Tier, TierIndex, TierKern
 use super::*;
 use crate::cross::tiers::tier_of;
 
-fn moves(game: &FuchsUndHenne, text: &str) -> Vec<String> {
-    let p = game.parse_position(text).unwrap();
-    let mut m: Vec<String> =
-        game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect();
-    m.sort();
-    m
-}
+use crate::move_texts as moves;
 
 #[test]
 fn the_board_the_lines_and_the_start() {
     let l = Layout::shared();
-    assert_eq!(l.board.len(), 33);
     // d4 has eight lines, d3 (an odd point) four; the hen house is c5 to e7.
     assert_eq!(l.lines[l.cross.point("d4")].count_ones(), 8);
     assert_eq!(l.lines[l.cross.point("d3")].count_ones(), 4);
@@ -94,16 +87,14 @@ fn a_missed_capture_lets_the_hens_take_off_a_fox_and_a_capture_rescues_it() {
 fn the_ends_of_the_game() {
     let game = FuchsUndHenne::from_variant("9-hens").unwrap();
     // Nine hens in the hen house: the hens have won.
-    let full = game.parse_position("---/---/-------/-------/F-HHH-F/HHH/HHH F").unwrap();
-    assert_eq!(game.primitive(full), Some(Value::Lose));
+    assert_eq!(crate::primitive_of(&game, "---/---/-------/-------/F-HHH-F/HHH/HHH F"), Some(Value::Lose));
     // A capture that leaves eight ends the game: the foxes have won.
     let p = game.parse_position("HHH/H-H/--HHH--/---F---/H------/---/--F F").unwrap();
     let after = game.do_move(p, game.parse_move(p, "d4d2").unwrap());
     assert_eq!(Parts::of(after).hens.count_ones(), 8);
     assert_eq!(game.primitive(after), Some(Value::Lose));
     // No fox left: the foxes cannot move.
-    let none = game.parse_position("HHH/HHH/--HHH--/-------/-------/---/--- F").unwrap();
-    assert_eq!(game.primitive(none), Some(Value::Lose));
+    assert_eq!(crate::primitive_of(&game, "HHH/HHH/--HHH--/-------/-------/---/--- F"), Some(Value::Lose));
     let bad = [
         "HHH/HHH/--HHH--/-------/-------/---/--- H",
         "HHH/HHH/--HHH--/-------/-------/---/FFF F",
@@ -112,9 +103,7 @@ fn the_ends_of_the_game() {
         "HHH/HHH/HHHHHHH/-------/-------/---/F-F H",
         "HHH/HHH/--HHH--/-------/-------/---/F-F Q",
     ];
-    for bad in bad {
-        assert!(game.parse_position(bad).is_err(), "{bad}");
-    }
+    crate::assert_refused(&game, &bad);
 }
 
 /// Every index of every tier of a small game names a position that indexes back to it, or
@@ -205,8 +194,7 @@ fn step_by_step_locations_are_located_afresh() {
 #[test]
 #[ignore]
 fn location_speed() {
-    let game = FuchsUndHenne::from_variant("9-hens").unwrap();
-    let tier = tier_of(9, 39);
+    let (game, tier) = (FuchsUndHenne::from_variant("9-hens").unwrap(), tier_of(9, 39));
     let size = TierIndex::tier_size(&game, tier);
     // Indices spread over the whole tier (all its parts), by a fixed odd stride.
     let stride = (size / 1_000_003) | 1;

@@ -57,10 +57,6 @@ fn moves_follow_the_stacking_rules_and_the_forbidden_slide() {
 #[test]
 fn two_finished_buildings_win_and_bad_boards_are_refused() {
     let game = Topitop::from_variant("regular").unwrap();
-    let won = game.parse_position("3-3/---/--- R").unwrap();
-    assert_eq!(game.primitive(won), Some(Value::Lose));
-    for bad in ["3-3/---/--- B", "111/---/--- B", "---/---/--- X", "7--/---/--- B a1b2", "---/---"]
-    {
-        assert!(game.parse_position(bad).is_err(), "{bad}");
-    }
+    assert_eq!(crate::primitive_of(&game, "3-3/---/--- R"), Some(Value::Lose));
+    crate::assert_refused(&game, &["3-3/---/--- B", "111/---/--- B", "---/---/--- X", "7--/---/--- B a1b2", "---/---"]);
 }
