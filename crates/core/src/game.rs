@@ -52,6 +52,11 @@ impl Player {
         }
     }
 
+    /// The player of a turn number: 0 the first, 1 the second.
+    pub fn of(turn: usize) -> Player {
+        Player::second_if(turn == 1)
+    }
+
     /// The opponent.
     pub fn other(self) -> Player {
         match self {

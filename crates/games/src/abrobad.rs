@@ -149,7 +149,7 @@ impl Game for Abrobad {
         Position(0)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][usize::from(Self::parts(p).2)]
+        Player::second_if(Self::parts(p).2)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let (mine, theirs, _) = Self::parts(p);

@@ -19,7 +19,7 @@ use perfectplay_core::{
     Symmetry, Tier, Tiers, Value,
 };
 
-use crate::board::{self, Board, Symmetries};
+use crate::board::{self, Board, InARow};
 
 /// Pieces per player.
 const PIECES: usize = 3;
@@ -29,9 +29,7 @@ const TURN: u64 = 19_683;
 /// Achi with three pieces each.
 #[derive(Clone, Debug)]
 pub struct Achi {
-    board: Board,
-    lines: Vec<Vec<usize>>,
-    symmetries: Symmetries,
+    grid: InARow,
 }
 
 impl Default for Achi {
@@ -39,7 +37,7 @@ impl Default for Achi {
         // Orthogonal steps, and the center to each corner.
         let board = Board::grid(3, 3)
             .keep_edges(|a, b| a == 4 || b == 4 || a % 3 == b % 3 || a / 3 == b / 3);
-        Achi { lines: board.lines(3), symmetries: board.symmetries(&board::SQUARE), board }
+        Achi { grid: InARow::new(board, 3, &board::SQUARE) }
     }
 }
 
@@ -55,7 +53,7 @@ impl Achi {
         cells.iter().filter(|&&c| c == mark).count()
     }
     fn has_line(&self, cells: &[u8], mark: u8) -> bool {
-        self.lines.iter().any(|line| line.iter().all(|&i| cells[i] == mark))
+        self.grid.has_line(|c| cells[c] == mark)
     }
     fn placing(cells: &[u8]) -> bool {
         Self::count(cells, 0) > 9 - 2 * PIECES
@@ -71,7 +69,7 @@ impl Game for Achi {
         Position(0)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][Self::split(p).1 as usize - 1]
+        Player::second_if(Self::split(p).1 == 2)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let (c, mover) = Self::split(p);
@@ -89,7 +87,7 @@ impl Game for Achi {
             return;
         }
         for from in (0..9).filter(|&i| c[i] == mover) {
-            for &to in self.board.neighbors(from) {
+            for &to in self.grid.board.neighbors(from) {
                 if c[to] == 0 {
                     out.push(Move((from * 16 + to) as u32));
                 }
@@ -130,9 +128,9 @@ impl Game for Achi {
         let (c, _) = Self::split(p);
         let m = mv.0 as usize;
         if Self::placing(&c) {
-            self.board.name(m).to_string()
+            self.grid.board.name(m).to_string()
         } else {
-            format!("{}{}", self.board.name(m / 16), self.board.name(m % 16))
+            format!("{}{}", self.grid.board.name(m / 16), self.grid.board.name(m % 16))
         }
     }
     fn move_syntax(&self) -> String {
@@ -163,22 +161,22 @@ impl Tiers for Achi {
 
 impl Symmetry for Achi {
     fn symmetry_count(&self) -> usize {
-        self.symmetries.len()
+        self.grid.symmetries.len()
     }
     fn canonical(&self, p: Position) -> Position {
         let (c, mover) = Self::split(p);
-        self.symmetries.least(&c, |c| Self::encode(c, mover))
+        self.grid.symmetries.least(&c, |c| Self::encode(c, mover))
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (c, mover) = Self::split(p);
-        self.symmetries.images(&c, |c| Self::encode(c, mover), out)
+        self.grid.symmetries.images(&c, |c| Self::encode(c, mover), out)
     }
 }
 
 impl ImageGui for Achi {
     /// 003 Figure 5.1's board: points joined by lines, X and O marks.
     fn theme(&self) -> ImageAutoGui {
-        crate::themes::points_theme(&self.board, crate::themes::marks())
+        crate::themes::points_theme(&self.grid.board, crate::themes::marks())
     }
     fn autogui_position(&self, p: Position) -> String {
         let (c, _) = Self::split(p);

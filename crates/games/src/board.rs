@@ -195,6 +195,27 @@ impl Board {
     }
 }
 
+/// A board on which `k` in a row wins: the board, its lines of `k` and its symmetries (what
+/// Tic-Tac-Toe, Achi, Chung-Toi and Shift-Tac-Toe read).
+#[derive(Clone, Debug)]
+pub struct InARow {
+    pub board: Board,
+    pub lines: Vec<Vec<usize>>,
+    pub symmetries: Symmetries,
+}
+
+impl InARow {
+    /// The board's lines of `k` and the symmetries among `maps` that keep it.
+    pub fn new(board: Board, k: usize, maps: &[[f64; 4]]) -> InARow {
+        InARow { lines: board.lines(k), symmetries: board.symmetries(maps), board }
+    }
+
+    /// Whether every cell of some line is `owned`.
+    pub fn has_line(&self, owned: impl Fn(usize) -> bool) -> bool {
+        self.lines.iter().any(|line| line.iter().all(|&c| owned(c)))
+    }
+}
+
 /// Cell permutations of a board's symmetries (see [`Board::symmetries`]).
 #[derive(Clone, Debug)]
 pub struct Symmetries {

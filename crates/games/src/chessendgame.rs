@@ -157,7 +157,7 @@ impl Game for ChessEndgame {
         self.parse_position(&format!("Ke1 {piece} ke8 w")).expect("the start is legal")
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][usize::from(Parts::of(p).black)]
+        Player::second_if(Parts::of(p).black)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let s = Parts::of(p);

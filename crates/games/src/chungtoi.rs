@@ -21,7 +21,7 @@ use perfectplay_core::{
     Position, Symmetry, Tier, Tiers, Value,
 };
 
-use crate::board::{self, Board, Symmetries};
+use crate::board::{self, Board, InARow};
 
 // A position's code: the cells in base 5 (5^9 < 2^21), whether white is to move.
 const CELLS: Field<u64> = Field::first(21);
@@ -35,15 +35,12 @@ const CELL_TEXT: [&str; 5] = ["--", "R+", "Rx", "W+", "Wx"];
 /// Chung-Toi.
 #[derive(Clone, Debug)]
 pub struct ChungToi {
-    board: Board,
-    lines: Vec<Vec<usize>>,
-    symmetries: Symmetries,
+    grid: InARow,
 }
 
 impl Default for ChungToi {
     fn default() -> Self {
-        let board = Board::grid(3, 3);
-        ChungToi { lines: board.lines(3), symmetries: board.symmetries(&board::SQUARE), board }
+        ChungToi { grid: InARow::new(Board::grid(3, 3), 3, &board::SQUARE) }
     }
 }
 
@@ -66,7 +63,7 @@ fn split_move(mv: Move) -> (usize, usize, u8) {
 
 impl ChungToi {
     fn has_line(&self, cells: &[u8], who: usize) -> bool {
-        self.lines.iter().any(|l| l.iter().all(|&i| color(cells[i]) == Some(who)))
+        self.grid.has_line(|c| color(cells[c]) == Some(who))
     }
     /// The empty cells a piece at `from` slides to.
     fn slides<'a>(&'a self, cells: &'a [u8], from: usize) -> impl Iterator<Item = usize> + 'a {
@@ -74,7 +71,7 @@ impl ChungToi {
         steps
             .into_iter()
             .flat_map(move |(dx, dy)| {
-                (1..3).filter_map(move |k| self.board.step(from, k * dx, k * dy))
+                (1..3).filter_map(move |k| self.grid.board.step(from, k * dx, k * dy))
             })
             .filter(|&to| cells[to] == 0)
     }
@@ -89,7 +86,7 @@ impl Game for ChungToi {
         Position(0)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][split(p).1]
+        Player::of(split(p).1)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let (cells, turn) = split(p);
@@ -159,8 +156,8 @@ impl Game for ChungToi {
         let (from, to, o) = split_move(mv);
         let o = ['+', 'x'][o as usize];
         match from {
-            f if f == PLACE || f == to => format!("{}{o}", self.board.name(to)),
-            f => format!("{}{}{o}", self.board.name(f), self.board.name(to)),
+            f if f == PLACE || f == to => format!("{}{o}", self.grid.board.name(to)),
+            f => format!("{}{}{o}", self.grid.board.name(f), self.grid.board.name(to)),
         }
     }
     fn move_syntax(&self) -> String {
@@ -193,15 +190,15 @@ impl Tiers for ChungToi {
 
 impl Symmetry for ChungToi {
     fn symmetry_count(&self) -> usize {
-        self.symmetries.len()
+        self.grid.symmetries.len()
     }
     fn canonical(&self, p: Position) -> Position {
         let (cells, turn) = split(p);
-        self.symmetries.least(&cells, |c| encode(c, turn))
+        self.grid.symmetries.least(&cells, |c| encode(c, turn))
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (cells, turn) = split(p);
-        self.symmetries.images(&cells, |c| encode(c, turn), out)
+        self.grid.symmetries.images(&cells, |c| encode(c, turn), out)
     }
 }
 
@@ -258,7 +255,7 @@ impl ImageGui for ChungToi {
     fn autogui_position(&self, p: Position) -> String {
         let (cells, turn) = split(p);
         let chars = cells.iter().map(|&c| TOKENS[c as usize]).chain(['-', '-']);
-        autogui_position([Player::First, Player::Second][turn], chars)
+        autogui_position(Player::of(turn), chars)
     }
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         let (from, to, _) = split_move(mv);

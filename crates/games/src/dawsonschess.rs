@@ -88,7 +88,7 @@ impl Game for DawsonsChess {
         Position(0)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][p.0.count_ones() as usize % 2]
+        Player::of(p.0.count_ones() as usize % 2)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         (self.free(p.0) == 0).then_some(Value::Lose)

@@ -115,7 +115,7 @@ impl Game for Dodgem {
         self.encode(&cells, 1)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][self.split(p).1 as usize - 1]
+        Player::second_if(self.split(p).1 == 2)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let (c, mover) = self.split(p);

@@ -136,7 +136,7 @@ impl Game for LGame {
         self.parse_position("nbb-/-rb-/-rb-/-rrn r").expect("the start is legal")
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][Parts::of(p).turn]
+        Player::of(Parts::of(p).turn)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         self.l_moves(&Parts::of(p)).next().is_none().then_some(Value::Lose)

@@ -96,7 +96,7 @@ impl Game for MuTorere {
         self.encode(&[1, 1, 1, 1, 2, 2, 2, 2, 0], 1)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][self.split(p).1 as usize - 1]
+        Player::second_if(self.split(p).1 == 2)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let mut moves = Vec::new();

@@ -25,7 +25,7 @@ use perfectplay_core::{
     Position, PositionSpace, Symmetry, UndoMoves, Value,
 };
 
-use crate::board::{self, Board, Symmetries};
+use crate::board::{self, Board, InARow};
 use crate::themes::{self, CELL};
 
 /// Move codes: a drop is the column (0 to 2); a shift is `3 + 2 * row + (0 left | 1 right)`.
@@ -34,15 +34,12 @@ const SHIFT: u32 = 3;
 /// The game.
 #[derive(Clone, Debug)]
 pub struct ShiftTacToe {
-    board: Board,
-    lines: Vec<Vec<usize>>,
-    symmetries: Symmetries,
+    grid: InARow,
 }
 
 impl Default for ShiftTacToe {
     fn default() -> Self {
-        let board = Board::grid(3, 3);
-        ShiftTacToe { lines: board.lines(3), symmetries: board.symmetries(&board::MIRROR), board }
+        ShiftTacToe { grid: InARow::new(Board::grid(3, 3), 3, &board::MIRROR) }
     }
 }
 
@@ -87,7 +84,7 @@ impl State {
 
 impl ShiftTacToe {
     fn has_line(&self, cells: &[u8], mark: u8) -> bool {
-        self.lines.iter().any(|l| l.iter().all(|&c| cells[c] == mark))
+        self.grid.has_line(|c| cells[c] == mark)
     }
 }
 
@@ -188,7 +185,7 @@ impl Game for ShiftTacToe {
     }
     fn move_to_string(&self, _p: Position, mv: Move) -> String {
         match mv.0 {
-            x if x < SHIFT => self.board.name(x as usize)[..1].to_string(),
+            x if x < SHIFT => self.grid.board.name(x as usize)[..1].to_string(),
             m => format!("{}{}", ['l', 'r'][((m - SHIFT) & 1) as usize], (m - SHIFT) / 2 + 1),
         }
     }
@@ -218,15 +215,15 @@ impl Game for ShiftTacToe {
 
 impl Symmetry for ShiftTacToe {
     fn symmetry_count(&self) -> usize {
-        self.symmetries.len()
+        self.grid.symmetries.len()
     }
     /// The mirror maps the cells and turns each slider's left into right.
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let s = State::of(p);
-        out.extend((0..self.symmetries.len()).map(|g| {
-            let mirrored = self.symmetries.map(g, 0) != 0;
+        out.extend((0..self.grid.symmetries.len()).map(|g| {
+            let mirrored = self.grid.symmetries.map(g, 0) != 0;
             let sliders = s.sliders.map(|v| if mirrored { 2 - v } else { v });
-            State { cells: self.symmetries.map_cells(g, &s.cells), sliders, o_to_move: s.o_to_move }
+            State { cells: self.grid.symmetries.map_cells(g, &s.cells), sliders, o_to_move: s.o_to_move }
                 .code()
         }));
     }

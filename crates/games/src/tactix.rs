@@ -110,7 +110,7 @@ impl Game for TacTix {
         Self::code((1 << (self.n * self.n)) - 1, false)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][usize::from(Self::parts(p).1)]
+        Player::second_if(Self::parts(p).1)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let value = if self.misere { Value::Win } else { Value::Lose };

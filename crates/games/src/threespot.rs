@@ -123,7 +123,7 @@ impl Game for ThreeSpot {
         self.parse_position("---/rwb/rwb 0 0 b").expect("the start is legal")
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][Parts::of(p).turn]
+        Player::of(Parts::of(p).turn)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let s = Parts::of(p);

@@ -10,20 +10,17 @@ use perfectplay_core::{
     Symmetry, Tier, Tiers, UndoMoves, Value,
 };
 
-use crate::board::{self, Board, Symmetries};
+use crate::board::{self, Board, InARow};
 
 /// Tic-Tac-Toe on the 3x3 board.
 #[derive(Clone, Debug)]
 pub struct TicTacToe {
-    board: Board,
-    lines: Vec<Vec<usize>>,
-    symmetries: Symmetries,
+    grid: InARow,
 }
 
 impl Default for TicTacToe {
     fn default() -> Self {
-        let board = Board::grid(3, 3);
-        TicTacToe { lines: board.lines(3), symmetries: board.symmetries(&board::SQUARE), board }
+        TicTacToe { grid: InARow::new(Board::grid(3, 3), 3, &board::SQUARE) }
     }
 }
 
@@ -46,7 +43,7 @@ impl TicTacToe {
         }
     }
     fn has_line(&self, cells: &[u8], mark: u8) -> bool {
-        self.lines.iter().any(|line| line.iter().all(|&i| cells[i] == mark))
+        self.grid.has_line(|c| cells[c] == mark)
     }
 }
 
@@ -59,7 +56,7 @@ impl Game for TicTacToe {
         Position(0)
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][Self::marks(&Self::cells(p)).0 as usize - 1]
+        Player::second_if(Self::marks(&Self::cells(p)).0 == 2)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let c = Self::cells(p);
@@ -96,7 +93,7 @@ impl Game for TicTacToe {
         Ok(Self::encode(&c))
     }
     fn move_to_string(&self, _p: Position, mv: Move) -> String {
-        self.board.name(mv.0 as usize).to_string()
+        self.grid.board.name(mv.0 as usize).to_string()
     }
     fn move_syntax(&self) -> String {
         "[a-c][1-3] (column, row; row 1 at the top)".into()
@@ -120,13 +117,13 @@ impl Tiers for TicTacToe {
 
 impl Symmetry for TicTacToe {
     fn symmetry_count(&self) -> usize {
-        self.symmetries.len()
+        self.grid.symmetries.len()
     }
     fn canonical(&self, p: Position) -> Position {
-        self.symmetries.least(&Self::cells(p), Self::encode)
+        self.grid.symmetries.least(&Self::cells(p), Self::encode)
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
-        self.symmetries.images(&Self::cells(p), Self::encode, out)
+        self.grid.symmetries.images(&Self::cells(p), Self::encode, out)
     }
 }
 

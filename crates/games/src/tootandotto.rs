@@ -147,7 +147,7 @@ impl Game for TootAndOtto {
         Position(self.stacks.empty())
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][self.mover(p)]
+        Player::of(self.mover(p))
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let (toot, otto) = self.words(p);

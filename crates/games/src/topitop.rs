@@ -481,7 +481,7 @@ impl Game for Topitop {
         Parts { cells: [0; SLOTS], turn: 0, undo: None }.code()
     }
     fn to_move(&self, p: Position) -> Player {
-        [Player::First, Player::Second][Parts::of(p).turn]
+        Player::of(Parts::of(p).turn)
     }
     fn primitive(&self, p: Position) -> Option<Value> {
         let q = Parts::of(p);
