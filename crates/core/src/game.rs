@@ -334,9 +334,14 @@ pub trait Symmetry: Send + Sync {
     /// The number of symmetries, the identity included.
     fn symmetry_count(&self) -> usize;
     /// The canonical representative of the position's symmetry class: the same for every
-    /// position equivalent to it, and of equal value and remoteness. By default the least of its
+    /// position equivalent to it, and of equal value and remoteness. By default the exchange's
+    /// ([`Exchange::canonical_exchanged`]) where the symmetries include one, else the least of its
     /// images ([`Symmetry::symmetry_images`]); a game may find it faster.
+    #[inline]
     fn canonical(&self, position: Position) -> Position {
+        if let Some(exchange) = self.exchange() {
+            return exchange.canonical_exchanged(position).0;
+        }
         let mut images = Vec::with_capacity(self.symmetry_count());
         self.symmetry_images(position, &mut images);
         images.into_iter().min().unwrap_or(position)
@@ -361,8 +366,11 @@ pub trait Exchange: Send + Sync {
     /// than of the position under the other symmetries.
     fn canonical_exchanged(&self, position: Position) -> (Position, bool);
     /// Whether a position and its exchange count as one class in an analysis's canonical counts
-    /// (003's Tic-Tac-Two counts them so; its Nine Men's Morris counts board symmetries only).
-    fn merges_classes(&self) -> bool;
+    /// (003's Tic-Tac-Two counts them so; its Nine Men's Morris counts board symmetries only). By
+    /// default they do: the exchange is a symmetry like the others.
+    fn merges_classes(&self) -> bool {
+        true
+    }
 }
 
 /// Undo-moves: the positions a move leads from.

@@ -238,9 +238,6 @@ impl Symmetry for Abrobad {
     fn symmetry_count(&self) -> usize {
         2 * self.images.len()
     }
-    fn canonical(&self, p: Position) -> Position {
-        self.canonical_exchanged(p).0
-    }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         out.extend(self.images(p));
     }
@@ -250,11 +247,6 @@ impl Symmetry for Abrobad {
 }
 
 impl Exchange for Abrobad {
-    /// The analysis counts a position and its exchange as one class.
-    fn merges_classes(&self) -> bool {
-        true
-    }
-
     fn exchanged(&self, p: Position) -> Position {
         Position(p.0 ^ O_TO_MOVE.mask())
     }

@@ -193,9 +193,6 @@ impl Symmetry for Chomp {
     fn symmetry_count(&self) -> usize {
         2 + 2 * usize::from(self.rows == self.cols)
     }
-    fn canonical(&self, p: Position) -> Position {
-        self.canonical_exchanged(p).0
-    }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (lens, second) = self.parts(p);
         for turn in [second, !second] {
@@ -211,11 +208,6 @@ impl Symmetry for Chomp {
 }
 
 impl Exchange for Chomp {
-    /// The analysis counts a position and its exchange as one class.
-    fn merges_classes(&self) -> bool {
-        true
-    }
-
     fn exchanged(&self, p: Position) -> Position {
         Position(p.0 ^ SECOND.mask())
     }

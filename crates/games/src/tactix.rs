@@ -170,9 +170,6 @@ impl Symmetry for TacTix {
     fn symmetry_count(&self) -> usize {
         2 * self.symmetries.len()
     }
-    fn canonical(&self, p: Position) -> Position {
-        self.canonical_exchanged(p).0
-    }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (coins, second) = Self::parts(p);
         for turn in [second, !second] {
@@ -186,11 +183,6 @@ impl Symmetry for TacTix {
 }
 
 impl Exchange for TacTix {
-    /// The analysis counts a position and its exchange as one class.
-    fn merges_classes(&self) -> bool {
-        true
-    }
-
     fn exchanged(&self, p: Position) -> Position {
         Position(p.0 ^ SECOND.mask())
     }

@@ -197,9 +197,6 @@ impl Symmetry for Morris {
         2 * self.layout.classes.symmetry_count()
     }
 
-    fn canonical(&self, p: Position) -> Position {
-        self.canonical_exchanged(p).0
-    }
 
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let classes = &self.layout.classes;

@@ -108,9 +108,6 @@ impl Symmetry for TicTacTwo {
         16
     }
 
-    fn canonical(&self, p: Position) -> Position {
-        self.canonical_exchanged(p).0
-    }
 
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (x, o, grid, o_to_move) = Self::parts(p);
@@ -125,11 +122,6 @@ impl Symmetry for TicTacTwo {
 }
 
 impl Exchange for TicTacTwo {
-    /// The analysis counts a position and its exchange as one class.
-    fn merges_classes(&self) -> bool {
-        true
-    }
-
     fn canonical_exchanged(&self, p: Position) -> (Position, bool) {
         let (mut x, mut o, grid, mut o_to_move) = Self::parts(p);
         let (nx, no) = (x.count_ones(), o.count_ones());

@@ -135,9 +135,6 @@ impl Symmetry for Topitop {
     fn symmetry_count(&self) -> usize {
         2 * self.perms.len()
     }
-    fn canonical(&self, p: Position) -> Position {
-        self.canonical_exchanged(p).0
-    }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         for q in [p, Self::exchange_colors(p)] {
             out.extend((0..self.perms.len()).map(|g| self.image(q, g)));
