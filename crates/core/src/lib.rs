@@ -9,6 +9,7 @@ pub mod classes;
 pub mod codec;
 pub mod game;
 pub mod kernel;
+pub mod random;
 pub mod ranking;
 pub mod value;
 
@@ -20,5 +21,6 @@ pub use game::{
     Node, ParseError, Player, Position, PositionSpace, SearchKernel, SizeClass, StartingAt,
     Symmetry, Tier, TierIndex, TierKernel, Tiers, UndoMoves,
 };
+pub use random::xorshift;
 pub use ranking::{RankError, Rearranger};
 pub use value::{Remoteness, Value, ValueRemoteness};

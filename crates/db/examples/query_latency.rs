@@ -40,13 +40,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut random = move |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut next = perfectplay_core::xorshift(0x2545_f491_4f6c_dd1d);
+    let mut random = move |n: u64| next() % n;
     let table = &h.tables[0];
     if table.kind == TableKind::Derived {
         eprintln!("{file}: its first table is derived (no values to read by index)");

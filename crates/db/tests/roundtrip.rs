@@ -215,13 +215,7 @@ proptest! {
 /// A file with several value blocks, a sorted tier of several key blocks, and its values.
 fn sample(dir: &Path) -> (PathBuf, Table, Vec<ValueRemoteness>, Vec<(u64, ValueRemoteness)>) {
     let game = Table { size: 200_000, paired: false };
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = perfectplay_core::xorshift(0x9e37_79b9_7f4a_7c15);
     let dense: Vec<_> = (0..game.size).map(|_| vr((next() % 40) as u16)).collect();
     let mut keys: Vec<u64> = (0..10_000).map(|_| next() >> 20).collect();
     keys.sort_unstable();

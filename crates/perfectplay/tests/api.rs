@@ -201,13 +201,8 @@ fn a_variant_not_listed_is_served_as_the_command_line_accepts_it() {
 #[test]
 fn fuzzed_positions_never_break_the_server() {
     let server = Server::start("fuzz");
-    let mut x: u64 = 0x853c_49e6_748f_ea9b;
-    let mut next = move |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
+    let mut stream = perfectplay_core::xorshift(0x853c_49e6_748f_ea9b);
+    let mut next = move |n: usize| (stream() % n as u64) as usize;
     let alphabet: Vec<char> = "xo.-/ XO_é1%\u{0}\n".chars().collect();
     for (game, variant) in
         [("tictactoe", "regular"), ("konane", "4x4-corner"), ("fivefieldkono", "4x4-regular")]
@@ -270,12 +265,7 @@ fn a_pruned_database_with_derived_tiers_is_served() {
         std::env::temp_dir().join(format!("perfectplay-serve-pruned-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let cli = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-            .args(args)
-            .env("PERFECTPLAY_DATA", &data)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        common::perfectplay(&data, args);
     };
     cli(&["solve", "sixmensmorris", "--no-analysis"]);
     // The whole database served from a copy (a server removes its directory when dropped).

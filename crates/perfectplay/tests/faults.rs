@@ -17,12 +17,7 @@ const GAME: &str = "baghchal";
 const VARIANT: &str = "4x4";
 
 fn solve_lone(data: &Path) -> Vec<u8> {
-    let o = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args(["solve", GAME, "--variant", VARIANT])
-        .env("PERFECTPLAY_DATA", data)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::perfectplay(data, &["solve", GAME, "--variant", VARIANT]);
     std::fs::read(data.join(GAME).join(format!("{VARIANT}.ppdb"))).unwrap()
 }
 

@@ -15,6 +15,7 @@
 //! every position the start reaches, at about the solve's own pace (hours from 12 geese): name
 //! the test to run one (`fox_and_geese_10_geese_states_per_winner`).
 
+mod common;
 mod full;
 
 use perfectplay_core::{Game, Value};
@@ -219,12 +220,7 @@ fn the_checks_pass_on_a_pruned_six_mens_morris() {
         &["solve", "sixmensmorris", "--no-analysis"][..],
         &["analyze", "sixmensmorris", "--prune", "--derive"],
     ] {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-            .args(args)
-            .env("PERFECTPLAY_DATA", &data)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        common::perfectplay(&data, args);
     }
     let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
     let path = perfectplay_db::path_for(&data, "sixmensmorris", "regular");

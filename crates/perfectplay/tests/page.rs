@@ -145,12 +145,7 @@ fn a_page_solve_is_cancelled_and_resumed_from_its_tier_files() {
     // The same database as a solve in one go.
     let once = common::fresh_data("page-cancel-once");
     std::fs::create_dir_all(&once).unwrap();
-    let solved = std::process::Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args(["solve", "foxandgeese", "--variant", "6-geese"])
-        .env("PERFECTPLAY_DATA", &once)
-        .output()
-        .unwrap();
-    assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
+    common::perfectplay(&once, &["solve", "foxandgeese", "--variant", "6-geese"]);
     let file = |dir: &std::path::Path| std::fs::read(dir.join("foxandgeese/6-geese.ppdb")).unwrap();
     assert!(file(&once) == file(server.data()), "the resumed solve's database differs");
 }

@@ -15,7 +15,6 @@ mod common;
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -227,12 +226,7 @@ fn an_hour_of_mixed_load_is_held() {
     let data = std::env::temp_dir().join(format!("perfectplay-soak-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     for (game, variant) in DATABASES {
-        let o = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-            .args(["solve", game, "--variant", variant, "--no-analysis"])
-            .env("PERFECTPLAY_DATA", &data)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        common::perfectplay(&data, &["solve", game, "--variant", variant, "--no-analysis"]);
     }
     let server = Server::start_in(data);
     let pid = server.pid();

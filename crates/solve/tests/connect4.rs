@@ -169,7 +169,7 @@ fn check_random_positions(w: usize, h: usize, from: usize) -> Value {
     let game = Connect4::new(w, h).unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let mut reference = Reference::new(w, h);
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = perfectplay_core::xorshift(0x2545_f491_4f6c_dd1d);
     for _ in 0..300 {
         let mut b = reference.empty();
         let mut p = game.start();
@@ -183,11 +183,8 @@ fn check_random_positions(w: usize, h: usize, from: usize) -> Value {
             if reference.over(&b).is_some() || kids.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
             let moves = game.legal_moves(p);
-            let k = (seed % moves.len() as u64) as usize;
+            let k = (next() % moves.len() as u64) as usize;
             // The reference's children and the engine's moves are both in column order.
             b = kids[k].clone();
             p = game.do_move(p, moves[k]);

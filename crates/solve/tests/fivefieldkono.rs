@@ -368,13 +368,11 @@ fn full_board_solved_and_counted() {
         let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
         assert_eq!(solution.get(&game, game.start()), Some(start), "{variant} start");
         // Sampled reachable positions: the value is the best over the children.
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = perfectplay_core::xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..2_000 {
             let mut p = game.start();
-            for _ in 0..(rng % 300) {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
+            for _ in 0..(next() % 300) {
+                let rng = next();
                 let moves = game.legal_moves(p);
                 if moves.is_empty() {
                     break;

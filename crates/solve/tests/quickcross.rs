@@ -153,7 +153,7 @@ fn three_by_three_agrees_with_an_independent_retrograde_solver() {
 /// Impartiality and the best-over-children property along random games.
 fn check_impartial_along_random_games(game: &QuickCross) {
     let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
-    let mut seed = 0x853c_49e6_748f_ea9bu64;
+    let mut next = perfectplay_core::xorshift(0x853c_49e6_748f_ea9b);
     for _ in 0..300 {
         let mut p = game.start();
         for _ in 0..40 {
@@ -172,10 +172,7 @@ fn check_impartial_along_random_games(game: &QuickCross) {
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            p = game.do_move(p, moves[(seed % moves.len() as u64) as usize]);
+            p = game.do_move(p, moves[(next() % moves.len() as u64) as usize]);
         }
     }
 }

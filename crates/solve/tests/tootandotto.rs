@@ -164,7 +164,7 @@ fn check_random_games(w: usize, h: usize, from: usize) {
     let game = TootAndOtto::new(w, h).unwrap();
     let solution = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     let mut reference = Reference { w, h, memo: HashMap::new() };
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = perfectplay_core::xorshift(0x9e37_79b9_7f4a_7c15);
     for _ in 0..200 {
         let (mut s, mut p) = (reference.start(), game.start());
         for ply in 0.. {
@@ -178,10 +178,7 @@ fn check_random_games(w: usize, h: usize, from: usize) {
             }
             let (kids, moves) = (reference.children(&s), game.legal_moves(p));
             assert_eq!(kids.len(), moves.len());
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let k = (seed % kids.len() as u64) as usize;
+            let k = (next() % kids.len() as u64) as usize;
             (s, p) = (kids[k].clone(), game.do_move(p, moves[k]));
         }
         if reference.memo.len() > 4_000_000 {

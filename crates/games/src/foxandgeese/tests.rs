@@ -1,6 +1,6 @@
 //! Fox and Geese's rules, index and kernel checked.
 
-use perfectplay_core::{GameExt, Tier, TierIndex, TierKernel, Tiers};
+use perfectplay_core::{xorshift, GameExt, Tier, TierIndex, TierKernel, Tiers};
 
 use super::*;
 use crate::cross::tiers::tier_of;
@@ -62,16 +62,6 @@ fn geese_never_step_back_and_the_fox_captures_in_chains() {
     children.sort();
     from_moves.sort();
     assert_eq!(children, from_moves);
-}
-
-/// A xorshift generator of test indices.
-fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-    move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    }
 }
 
 /// Every child outside its parent's tier lies in the window the parent's tier declares for

@@ -244,13 +244,7 @@ fn location_speed() {
 /// places; every other variant of the goal that has a tier is listed as sharing it.
 #[test]
 fn a_tier_is_the_same_in_every_variant_of_its_goal_that_has_it() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut draw = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut draw = perfectplay_core::xorshift(0x2545_f491_4f6c_dd1d);
     let of_goal = |goal: u32| -> Vec<(FuchsUndHenne, Vec<Tier>)> {
         (goal..=MAX_HENS)
             .map(|n| {

@@ -26,12 +26,7 @@ impl Server {
     /// solve --no-analysis`.
     pub fn with_solved(name: &str, game: &str, variant: &str) -> Server {
         let data = fresh_data(name);
-        let solved = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-            .args(["solve", game, "--variant", variant, "--no-analysis"])
-            .env("PERFECTPLAY_DATA", &data)
-            .output()
-            .unwrap();
-        assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
+        perfectplay(&data, &["solve", game, "--variant", variant, "--no-analysis"]);
         Self::start_in(data)
     }
 
@@ -135,6 +130,17 @@ fn header(head: &str, name: &str) -> Option<String> {
 }
 
 /// An empty path for a test's data directory (whatever an earlier run left there removed).
+/// `perfectplay ARGS` on the data directory `data`, which must succeed; its output.
+pub fn perfectplay(data: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let o = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(args)
+        .env("PERFECTPLAY_DATA", data)
+        .output()
+        .expect("the binary runs");
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
 pub fn fresh_data(name: &str) -> PathBuf {
     let data =
         std::env::temp_dir().join(format!("perfectplay-serve-{name}-{}", std::process::id()));

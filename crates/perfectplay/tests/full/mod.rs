@@ -31,13 +31,7 @@ pub fn sampled_check(game: &dyn Game, db: &Database, count: usize) -> (usize, us
     let tiers = game.tiers();
     let sizes: Vec<u64> = tiers.iter().map(|&t| game.tier_size(t)).collect();
     let total: u64 = sizes.iter().sum();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = perfectplay_core::xorshift(0x9e37_79b9_7f4a_7c15);
     let pruned = db.is_pruned();
     let (mut checked, mut children_read, mut unreached) = (0, 0, 0);
     let mut tiers_seen = std::collections::HashSet::new();
@@ -103,13 +97,7 @@ pub fn sampled_check(game: &dyn Game, db: &Database, count: usize) -> (usize, us
 /// child of it answered by the database (no reachable position pruned away) and equal to the
 /// best over its children. Returns the positions checked.
 pub fn walk_check(game: &dyn Game, db: &Database, walks: usize) -> usize {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = perfectplay_core::xorshift(0x2545_f491_4f6c_dd1d);
     let (mut checked, mut children) = (0, Vec::new());
     for _ in 0..walks {
         let mut p = game.start();
