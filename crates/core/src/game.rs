@@ -14,7 +14,9 @@
 
 use std::fmt;
 
-pub use crate::kernel::{indices_in_tier, InTier, KernelCache, TierKernel};
+pub use crate::kernel::{
+    indices_in_tier, InTier, KernelCache, Locations, SidedLocations, TierKernel,
+};
 use crate::value::Value;
 
 /// A position in the game's compact fixed-size encoding. For a game with a dense position space

@@ -4,6 +4,13 @@
 
 use crate::game::{Position, Tier};
 
+/// Positions located: the (tier, index) of each one's canonical form.
+pub type Locations = Vec<(Tier, u64)>;
+
+/// Positions located, each with its side: whether it is the image of its canonical form under
+/// the exchange (or the mirror) rather than the canonical form itself.
+pub type SidedLocations = Vec<(Tier, u64, bool)>;
+
 /// What the tier engine asks most often of a tiered game with symmetries, each in one call, so a
 /// game can fuse the steps (canonical form, tier, index) and walk its index in order. Each method
 /// must agree with its composition of [`Symmetry::canonical`], [`Tiers::tier`],
@@ -30,12 +37,7 @@ pub trait TierKernel: Send + Sync {
     }
     /// The distinct (tier, index) of the canonical forms of a position's children, sorted: by
     /// default [`TierKernel::child_locations_unsorted`]'s, sorted and made distinct.
-    fn child_locations(
-        &self,
-        position: Position,
-        out: &mut Vec<(Tier, u64)>,
-        cache: &mut KernelCache,
-    ) {
+    fn child_locations(&self, position: Position, out: &mut Locations, cache: &mut KernelCache) {
         self.child_locations_unsorted(position, out, cache);
         out.sort_unstable();
         out.dedup();
@@ -47,7 +49,7 @@ pub trait TierKernel: Send + Sync {
     fn child_locations_unsorted(
         &self,
         position: Position,
-        out: &mut Vec<(Tier, u64)>,
+        out: &mut Locations,
         cache: &mut KernelCache,
     );
     /// The (tier, index) of the canonical forms of a position's children, each with whether it is
@@ -56,7 +58,7 @@ pub trait TierKernel: Send + Sync {
     fn child_locations_sided(
         &self,
         _position: Position,
-        _out: &mut Vec<(Tier, u64, bool)>,
+        _out: &mut SidedLocations,
         _cache: &mut KernelCache,
     ) -> bool {
         false
@@ -68,7 +70,7 @@ pub trait TierKernel: Send + Sync {
     fn child_locations_mirrored(
         &self,
         _position: Position,
-        _out: &mut Vec<(Tier, u64, bool)>,
+        _out: &mut SidedLocations,
         _cache: &mut KernelCache,
     ) -> bool {
         false

@@ -292,9 +292,9 @@ pub(crate) fn check_parsed(
 /// `push` writes them; where `mirrored` (the side not moving is its own mirror image), two
 /// children inside the tier may be mirror images of each other, and the repeats are sorted out.
 pub(crate) fn located_children(
-    out: &mut Vec<(perfectplay_core::Tier, u64)>,
+    out: &mut perfectplay_core::Locations,
     mirrored: bool,
-    push: impl FnOnce(&mut Vec<(perfectplay_core::Tier, u64)>),
+    push: impl FnOnce(&mut perfectplay_core::Locations),
 ) {
     out.clear();
     push(out);

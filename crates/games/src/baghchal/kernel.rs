@@ -1,7 +1,7 @@
 //! Bagh-Chal's hot paths for the tier engine: children and parents located in one step each.
 
 use super::*;
-use perfectplay_core::indices_in_tier;
+use perfectplay_core::{indices_in_tier, Locations, SidedLocations};
 
 impl BaghChal {
     /// Calls `f` with each position that has a move to `p` (primitive ones included; the caller
@@ -134,12 +134,7 @@ impl TierKernel for BaghChal {
     /// Children located from the tigers' set shared by a run of the index ([`SetClasses::
     /// neighbours`]): a goat's move keeps it, a tiger's moves one point of it. Only the
     /// moving phase's children can lie in the position's own tier; those are made distinct.
-    fn child_locations_unsorted(
-        &self,
-        p: Position,
-        out: &mut Vec<(Tier, u64)>,
-        cache: &mut KernelCache,
-    ) {
+    fn child_locations_unsorted(&self, p: Position, out: &mut Locations, cache: &mut KernelCache) {
         out.clear();
         let q = Parts::of(p);
         self.run_children(q, cache, |t, i| out.push((t, i)));
@@ -155,7 +150,7 @@ impl TierKernel for BaghChal {
     fn child_locations_sided(
         &self,
         p: Position,
-        out: &mut Vec<(Tier, u64, bool)>,
+        out: &mut SidedLocations,
         cache: &mut KernelCache,
     ) -> bool {
         out.clear();

@@ -3,9 +3,7 @@
 
 use std::collections::HashSet;
 
-use perfectplay_core::{
-    indices_in_tier, KernelCache, Position, Tier, TierIndex, TierKernel, UndoMoves,
-};
+use perfectplay_core::{indices_in_tier, KernelCache, Locations, Position, SidedLocations, Tier, TierIndex, TierKernel, UndoMoves};
 
 use super::index::FOX_CLASSES;
 use super::{FoxAndGeese, Parts, MIN_GEESE};
@@ -19,7 +17,7 @@ impl FoxAndGeese {
     fn located_children(
         &self,
         p: Position,
-        out: &mut Vec<(Tier, u64, bool)>,
+        out: &mut SidedLocations,
         flag: impl Fn(Parts) -> bool,
     ) {
         out.clear();
@@ -32,7 +30,7 @@ impl FoxAndGeese {
     /// The locations of a position's children ([`FoxAndGeese::locate_parts`] of each, repeats
     /// kept): those of the geese's steps by [`StepRanks`] where the fox stands on its class's
     /// point, as in every position a tier's index gives.
-    pub(super) fn push_child_locations(&self, q: Parts, out: &mut Vec<(Tier, u64)>) {
+    pub(super) fn push_child_locations(&self, q: Parts, out: &mut Locations) {
         let (l, r) = (self.layout, self.layout.ranks);
         let fox = q.fox as usize;
         let Some(class) = r.class(q.foxes()).filter(|_| !q.fox_to_move) else {
@@ -142,7 +140,7 @@ impl TierKernel for FoxAndGeese {
     fn child_locations_sided(
         &self,
         p: Position,
-        out: &mut Vec<(Tier, u64, bool)>,
+        out: &mut SidedLocations,
         _cache: &mut KernelCache,
     ) -> bool {
         self.located_children(p, out, |_| false);
@@ -151,7 +149,7 @@ impl TierKernel for FoxAndGeese {
     fn child_locations_mirrored(
         &self,
         p: Position,
-        out: &mut Vec<(Tier, u64, bool)>,
+        out: &mut SidedLocations,
         _cache: &mut KernelCache,
     ) -> bool {
         self.located_children(p, out, |child| self.is_mirrored(child));
@@ -159,12 +157,7 @@ impl TierKernel for FoxAndGeese {
     }
     /// Children leaving the tier may repeat; those inside it repeat only as mirror images, so
     /// only where the position has some mirror symmetry are they sorted out.
-    fn child_locations_unsorted(
-        &self,
-        p: Position,
-        out: &mut Vec<(Tier, u64)>,
-        _cache: &mut KernelCache,
-    ) {
+    fn child_locations_unsorted(&self, p: Position, out: &mut Locations, _cache: &mut KernelCache) {
         let (q, l) = (Parts::of(p), self.layout);
         let mirrored = if q.fox_to_move {
             l.cross.mirror_set(q.geese) == q.geese

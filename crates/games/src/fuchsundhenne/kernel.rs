@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use perfectplay_core::{Game, KernelCache, Position, Tier, TierIndex, TierKernel, UndoMoves};
+use perfectplay_core::{Game, KernelCache, Locations, Position, Tier, TierIndex, TierKernel, UndoMoves};
 
 use super::{FuchsUndHenne, Parts, PLACE, REMOVE, STEP};
 use crate::board;
@@ -46,12 +46,7 @@ impl TierKernel for FuchsUndHenne {
     }
     /// Children in the tier are distinct unless two of them are mirror images: the hens' steps
     /// where the foxes' places are their own mirror image, the foxes' steps where the hens' are.
-    fn child_locations_unsorted(
-        &self,
-        p: Position,
-        out: &mut Vec<(Tier, u64)>,
-        _cache: &mut KernelCache,
-    ) {
+    fn child_locations_unsorted(&self, p: Position, out: &mut Locations, _cache: &mut KernelCache) {
         let q = Parts::of(p);
         let mirrored = if q.foxes_to_move {
             self.layout.cross.mirror_set(q.hens) == q.hens
@@ -160,7 +155,7 @@ impl FuchsUndHenne {
     }
 
     /// The locations of the foxes' steps from a position with the foxes to move.
-    pub(super) fn push_fox_step_locations(&self, q: Parts, out: &mut Vec<(Tier, u64)>) {
+    pub(super) fn push_fox_step_locations(&self, q: Parts, out: &mut Locations) {
         let pending = if self.can_capture(q) { REMOVE } else { STEP };
         self.locate_beside_foxes(
             q,
@@ -176,7 +171,7 @@ impl FuchsUndHenne {
     /// The locations of a position's children, unsorted, with repeats where two are mirror
     /// images. The hens' steps are ranked from the position's own terms ([`StepRanks`]) where
     /// the foxes' places decide which mirror image is canonical.
-    pub(super) fn push_child_locations(&self, q: Parts, out: &mut Vec<(Tier, u64)>) {
+    pub(super) fn push_child_locations(&self, q: Parts, out: &mut Locations) {
         if q.foxes_to_move {
             self.push_fox_step_locations(q, out);
             self.captures(q, |fox, path, hens| {

@@ -2,7 +2,13 @@
 //! index shares, parents found by undoing moves, placements and removals.
 
 use super::*;
-use perfectplay_core::indices_in_tier;
+use perfectplay_core::{indices_in_tier, Locations, SidedLocations};
+
+/// The points of a set, lowest first.
+#[inline]
+fn points(set: u32) -> impl Iterator<Item = u32> {
+    crate::board::bits(u64::from(set)).map(|p| p as u32)
+}
 
 impl Morris {
     /// Parents of `p`; with `same_tier`, only those in `p`'s tier (no placements, no removals).
@@ -42,26 +48,17 @@ impl Morris {
                 push(last.with_sides(y_before, x, y_hand_before, x_hand));
             }
         };
-        let mut pieces = y;
         // Placements: y had one more in hand (a placement parent is in another tier).
         if !same_tier && y_hand < self.pieces && self.moving_only.is_none() {
-            while pieces != 0 {
-                let to = pieces.trailing_zeros();
-                pieces &= pieces - 1;
+            for to in points(y) {
                 each_removal(y & !(1 << to), y_hand + 1, to, 0);
             }
         }
         // Slides and flights: both hands empty before and after.
         if q.in_hand() == 0 {
             let count = y.count_ones();
-            let mut pieces = y;
-            while pieces != 0 {
-                let to = pieces.trailing_zeros();
-                pieces &= pieces - 1;
-                let mut froms = self.targets(to as usize, count, empty);
-                while froms != 0 {
-                    let from = froms.trailing_zeros();
-                    froms &= froms - 1;
+            for to in points(y) {
+                for from in points(self.targets(to as usize, count, empty)) {
                     each_removal(y & !(1 << to) | 1 << from, 0, to, 1 << from);
                 }
             }
@@ -214,14 +211,8 @@ impl Morris {
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let empty = self.all() & !(q.white | q.black);
         let each_piece = |set: u32, count: u32, f: &mut dyn FnMut(u32, u32)| {
-            let mut pieces = set;
-            while pieces != 0 {
-                let from = pieces.trailing_zeros();
-                pieces &= pieces - 1;
-                let mut targets = self.targets(from as usize, count, empty);
-                while targets != 0 {
-                    let to = targets.trailing_zeros();
-                    targets &= targets - 1;
+            for from in points(set) {
+                for to in points(self.targets(from as usize, count, empty)) {
                     f(from, to);
                 }
             }
@@ -301,19 +292,14 @@ impl TierKernel for Morris {
         self.locate_parts(Parts::of(p), &mut cache.least)
     }
 
-    fn child_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
+    fn child_locations(&self, p: Position, out: &mut Locations, cache: &mut KernelCache) {
         self.moved_locations(p, out, cache);
     }
 
     /// Placements' and moves' children from what the positions of a run of the tier's index
     /// share (see [`Morris::placement_children`] and [`Morris::moving_children`]). Every child of
     /// a placement is in a lower tier; a move's children in the position's own tier are distinct.
-    fn child_locations_unsorted(
-        &self,
-        p: Position,
-        out: &mut Vec<(Tier, u64)>,
-        cache: &mut KernelCache,
-    ) {
+    fn child_locations_unsorted(&self, p: Position, out: &mut Locations, cache: &mut KernelCache) {
         out.clear();
         let emit = |t: Tier, i: u64, _exchanged: bool| out.push((t, i));
         if !self.run_children(Parts::of(p), cache, emit) {
@@ -328,7 +314,7 @@ impl TierKernel for Morris {
     fn child_locations_sided(
         &self,
         p: Position,
-        out: &mut Vec<(Tier, u64, bool)>,
+        out: &mut SidedLocations,
         cache: &mut KernelCache,
     ) -> bool {
         out.clear();
@@ -364,7 +350,7 @@ impl UndoMoves for Morris {
 
 impl Morris {
     /// The distinct (tier, index) of a position's children, sorted: each move made and located.
-    fn moved_locations(&self, p: Position, out: &mut Vec<(Tier, u64)>, cache: &mut KernelCache) {
+    fn moved_locations(&self, p: Position, out: &mut Locations, cache: &mut KernelCache) {
         out.clear();
         self.each_move(p, |from, to, removed| {
             out.push(
