@@ -21,13 +21,8 @@
 //! turn exchanged (the rules treat both sides alike, and the code names stones by mover, so the
 //! exchange flips bit 0 alone); 12 in all.
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
-    Position, Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board};
 use crate::themes::CELL;
 
 const N: usize = 12;

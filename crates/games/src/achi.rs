@@ -13,13 +13,8 @@
 //! `x` is to move (the turn is not implied by the counts once all pieces are down). Tier: the
 //! number of empty points. Symmetries: the 8 of the square.
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, InARow};
 
 /// Pieces per player.
 const PIECES: usize = 3;

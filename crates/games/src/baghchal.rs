@@ -28,13 +28,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use perfectplay_core::{
-    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move, ParseError,
-    Player, Position, SetClasses, SizeClass, Symmetry, Tier, TierIndex, TierKernel, Tiers,
-    UndoMoves, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board};
 
 mod gui;
 mod index;

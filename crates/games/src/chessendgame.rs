@@ -16,13 +16,8 @@
 //! bits, then a bit set when Black is to move. Symmetries: the 8 of the square (no pawns, no
 //! castling). Move code: `from * 64 + to`.
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, Symmetry, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Symmetries};
 
 const CAPTURED: usize = 64;
 // A position's code: the white king's square, the black king's, White's piece (its square, or

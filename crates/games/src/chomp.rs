@@ -10,11 +10,7 @@
 //! Tier: the squares left. Cells are named as on every grid here (`a1` top left), so the
 //! poisoned square is `a<R>`.
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
-    Position, SizeClass, Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
 use crate::board;
 

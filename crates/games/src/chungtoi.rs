@@ -15,13 +15,8 @@
 //! placed. Symmetries: the 8 of the square (a quarter turn keeps `+` and `x` as they are).
 //! Move code: `from << 5 | to << 1 | orientation` (1 for `x`), `from` 9 for a placement.
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, InARow};
 
 // A position's code: the cells in base 5 (5^9 < 2^21), whether white is to move.
 const CELLS: Field<u64> = Field::first(21);

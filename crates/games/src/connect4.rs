@@ -8,13 +8,8 @@
 //! marks its height), content bit 1 for the first player's pieces. The player to move follows
 //! from the number of pieces. Tier: the empty slots. Symmetry: the left-right mirror.
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, SizeClass,
-    Symmetry, Tier, Tiers, UndoMoves, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Stacks};
 use crate::themes;
 
 const SIZES: &str = "WxH: columns x rows, 4 to 6 each, at most 30 slots (e.g. 5x4)";

@@ -9,13 +9,8 @@
 //! number of kings: the position code is the set of kings (bit `i` for cell `i`, from the left).
 //! Tier: the free cells left. Symmetry: the mirror of the row.
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    SizeClass, Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Symmetries};
 
 /// Dawson's Chess on a 1 x n board.
 #[derive(Clone, Debug)]

@@ -17,13 +17,8 @@
 //! top right corner to the bottom left, which turns blue's cars and moves into red's, with the
 //! colors and the side to move exchanged (so not an exchange of players alone).
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    SizeClass, Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Symmetries};
 use crate::themes::CELL;
 
 /// The destination of a move off the board.

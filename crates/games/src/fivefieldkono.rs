@@ -26,10 +26,7 @@
 mod component;
 use component::{build_component, start_cells, Component};
 
-use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, PositionSpace,
-    SizeClass, Symmetry, UndoMoves, Value,
-};
+use crate::prelude::*;
 
 /// What happens to a player who cannot move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

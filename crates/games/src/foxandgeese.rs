@@ -23,9 +23,8 @@
 //! A tier's index is dense over the fox's 20 points up to the mirror and the geese's sets with
 //! the tier's row sum, ranked by counting (no position of another tier takes an index).
 
-use perfectplay_core::{Field, Game, Move, ParseError, Player, Position, Value};
+use crate::prelude::*;
 
-use crate::board::{self, Board};
 use crate::cross::jumps::{Chase, JumpTable};
 use crate::cross::sets::SetRanks;
 use crate::cross::tiers::Counts;

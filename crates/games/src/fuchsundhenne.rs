@@ -30,9 +30,8 @@
 //! eight parts (who is to move, what the hens' move is, how many foxes), the foxes' places up to
 //! the mirror, and the hens' sets with the tier's row sum ranked by counting.
 
-use perfectplay_core::{Field, Game, Move, ParseError, Player, Position, Value};
+use crate::prelude::*;
 
-use crate::board::{self, Board};
 use crate::cross::jumps::{Chase, JumpTable};
 use crate::cross::sets::{fox_mask, sorted, SetRanks, NONE};
 use crate::cross::tiers::Counts;

@@ -9,11 +9,7 @@
 //! rectangle, and on a square board also the transposes and quarter turns; a symmetry that moves
 //! black cells onto white cells swaps the colors and so the player to move.
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player, Position,
-    SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
-};
+use crate::prelude::*;
 
 /// Which two marbles the start removes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,13 +16,8 @@
 
 use std::collections::HashMap;
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, Symmetry, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Symmetries};
 
 /// North, east, south, west as `(dx, dy)` (y down), and their letters.
 const DIRS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];

@@ -62,6 +62,7 @@ pub(crate) use declared;
 
 pub mod board;
 mod cross;
+mod prelude;
 pub mod themes;
 
 use perfectplay_core::Game;

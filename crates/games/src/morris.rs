@@ -44,14 +44,8 @@
 
 use std::sync::Arc;
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Exchange, Field, Game, ImageAutoGui, ImageGui, KernelCache, LeastCache, Move,
-    MultipartMoves, ParseError, Player, Position, SizeClass, Symmetry, Tier, TierIndex, TierKernel,
-    Tiers, UndoMoves, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self};
 
 mod boards;
 mod gui;

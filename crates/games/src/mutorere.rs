@@ -15,13 +15,8 @@
 //! to move: 1,260 codes, every one a position, solved as a dense space. Symmetries: the 16 of the
 //! octagon.
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position, PositionSpace,
-    Rearranger, Symmetry, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Symmetries};
 
 /// The center.
 const PUTAHI: usize = 8;

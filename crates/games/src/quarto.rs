@@ -28,11 +28,10 @@
 //! A tier in 003's sense (3.3: the occupied slots, the pieces placed and the piece to place) has
 //! a canonical form with piece 0 to place ([`Quarto::canonical_tiers`], 003 Table 3.2).
 
-use perfectplay_core::{Field, Game, Move, ParseError, Player, Position, SizeClass, Symmetry, Value};
+use crate::prelude::*;
 
 use std::sync::{Arc, OnceLock};
 
-use crate::board::{self, Board};
 
 mod counting;
 mod gui;

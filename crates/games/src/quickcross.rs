@@ -13,13 +13,8 @@
 //! take any chip off, or turn it back. `4x4` is Large: 85 million positions (5.4 million
 //! canonical), about 45 s here; `3x3` is Small.
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    PositionSpace, SizeClass, Symmetry, UndoMoves, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board};
 use crate::themes::{self, CELL};
 
 /// The game on an `n` x `n` board.

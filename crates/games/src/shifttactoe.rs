@@ -19,13 +19,8 @@
 //! lowest), then 1 when O is to move. Symmetry: the left-right mirror (which also mirrors each
 //! slider's position).
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
-    Position, PositionSpace, Symmetry, UndoMoves, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, InARow};
 use crate::themes::{self, CELL};
 
 /// Move codes: a drop is the column (0 to 2); a shift is `3 + 2 * row + (0 left | 1 right)`.

@@ -13,13 +13,8 @@
 //! odd. Tier: the number of
 //! empty cells. Symmetries: those of the rectangle (8 on a square, 4 otherwise).
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    SizeClass, Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Symmetries};
 
 // A position's code: the body's cells (a bit per cell, 7 x 7 at most), the head's cell, the
 // tail's.

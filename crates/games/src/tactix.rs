@@ -12,13 +12,8 @@
 //! players. Tier: the coins left. A move is the set of coins it removes. Sides go up to 4 (4x4
 //! solves in about 0.3 s; 5x5 in about 40 s, but counting its 67 million positions takes minutes).
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, ParseError, Player,
-    Position, Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Symmetries};
 use crate::themes::CELL;
 
 // A position's code: whether the second player is to move, the coins left (a bit per cell).

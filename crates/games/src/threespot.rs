@@ -18,13 +18,8 @@
 
 use std::collections::HashMap;
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Entity, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError, Player,
-    Position, Symmetry, Tier, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Symmetries};
 
 const SPOTS: u64 = 0b111 << 6;
 const GOAL: u8 = 12;

@@ -4,13 +4,8 @@
 //! reading order from the top left. X is to move when the counts are equal. Tier: the number of
 //! empty cells. Symmetries: the 8 of the square.
 
-use perfectplay_core::autogui::autogui_position;
-use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    Symmetry, Tier, Tiers, UndoMoves, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, InARow};
 
 /// Tic-Tac-Toe on the 3x3 board.
 #[derive(Clone, Debug)]

@@ -22,11 +22,7 @@
 //! the least of its orbit: b2, c2 or c3), and the player to move when `x > o`. Tier (4,4) has
 //! 227,130,750 indices, all ten 358,101,603 (one byte each while solving).
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, UndoMoves, Value,
-};
+use crate::prelude::*;
 
 mod gui;
 mod index;

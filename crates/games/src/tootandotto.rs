@@ -17,13 +17,8 @@
 //! from the player's moves, which follow from the number of pieces. Tier: the empty cells.
 //! Symmetry: the left-right mirror.
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Entity, Game, ImageAutoGui, ImageGui, Move, ParseError, Player, Position,
-    SizeClass, Symmetry, Tier, Tiers, UndoMoves, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board, Stacks};
 use crate::themes::{self, CELL};
 
 const COUNTS: u32 = 48;

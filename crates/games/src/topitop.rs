@@ -43,13 +43,8 @@
 //! Variants: `regular` (003's), and `small` (one B, one R, two S, two L; one building 3 or 6
 //! wins), a reduced game for tests.
 
-use perfectplay_core::autogui::{autogui_position, grid_centers};
-use perfectplay_core::{
-    AutoGuiMove, Entity, Exchange, Field, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, ParseError,
-    Player, Position, SizeClass, Symmetry, Tier, TierIndex, Tiers, Value,
-};
+use crate::prelude::*;
 
-use crate::board::{self, Board};
 
 mod gui;
 mod index;
