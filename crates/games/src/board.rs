@@ -216,6 +216,42 @@ impl InARow {
     }
 }
 
+/// The places a piece covering several cells can take (an L, a domino), each a mask of cells: a
+/// place's number from its mask, and its image under each of the board's symmetries.
+#[derive(Clone, Debug)]
+pub struct Placements {
+    index: std::collections::HashMap<u64, usize>,
+    /// Per symmetry, per place: the image place.
+    images: Vec<Vec<usize>>,
+}
+
+impl Placements {
+    /// The places `masks` (each mapped onto another by every symmetry), numbered in order.
+    pub fn new(masks: &[u64], symmetries: &Symmetries) -> Placements {
+        let index: std::collections::HashMap<u64, usize> =
+            masks.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+        let images = (0..symmetries.len())
+            .map(|g| masks.iter().map(|&m| index[&symmetries.map_mask(g, m)]).collect())
+            .collect();
+        Placements { index, images }
+    }
+
+    /// The place whose cells are `mask`, if there is one.
+    pub fn of(&self, mask: u64) -> Option<usize> {
+        self.index.get(&mask).copied()
+    }
+
+    /// Place `place`'s image under symmetry `g`.
+    pub fn image(&self, g: usize, place: usize) -> usize {
+        self.images[g][place]
+    }
+}
+
+/// The set of cells that hold `content`, as a mask.
+pub fn cells_holding(cells: &[u8], content: u8) -> u64 {
+    cells.iter().enumerate().filter(|&(_, &c)| c == content).fold(0, |m, (i, _)| m | 1 << i)
+}
+
 /// Cell permutations of a board's symmetries (see [`Board::symmetries`]).
 #[derive(Clone, Debug)]
 pub struct Symmetries {

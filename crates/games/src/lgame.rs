@@ -14,7 +14,6 @@
 //! to`; `from == to` (the lower neutral piece kept where it is) when no neutral piece moves, which
 //! the interface plays as 003 describes: select that neutral piece and put it back.
 
-use std::collections::HashMap;
 
 use crate::prelude::*;
 
@@ -39,10 +38,9 @@ struct Placement {
 pub struct LGame {
     board: Board,
     ls: Vec<Placement>,
-    index: HashMap<u64, usize>,
+    /// The Ls' numbers by their cells, and their images.
+    index: Placements,
     symmetries: Symmetries,
-    /// Per symmetry, per placement: the image placement.
-    sym_ls: Vec<Vec<u8>>,
 }
 
 impl Default for LGame {
@@ -63,12 +61,9 @@ impl Default for LGame {
                 }
             }
         }
-        let index: HashMap<u64, usize> = ls.iter().enumerate().map(|(i, l)| (l.mask, i)).collect();
         let symmetries = board.symmetries(&board::SQUARE);
-        let sym_ls = (0..symmetries.len())
-            .map(|g| ls.iter().map(|l| index[&symmetries.map_mask(g, l.mask)] as u8).collect())
-            .collect();
-        LGame { board, ls, index, symmetries, sym_ls }
+        let index = Placements::new(&ls.iter().map(|l| l.mask).collect::<Vec<_>>(), &symmetries);
+        LGame { board, ls, index, symmetries }
     }
 }
 
@@ -165,15 +160,13 @@ impl Game for LGame {
         let expected = "4 rows of r (red L), b (blue L), n (neutral) or -, joined by /, then the \
                         player to move, r or b (e.g. nbb-/-rb-/-rb-/-rrn r)";
         let (c, turn) = board::parse_grid_turn(text, 4, 4, "rbn", "rb", expected)?;
-        let mask = |m: u8| (0..16).filter(|&i| c[i] == m).fold(0u64, |acc, i| acc | 1 << i);
         let l = |m: u8, who: &str| {
-            self.index
-                .get(&mask(m))
-                .copied()
-                .ok_or_else(|| board::illegal(text, &format!("the {who} cells must form an L")))
+            let cells = board::cells_holding(&c, m);
+            let why = format!("the {who} cells must form an L");
+            self.index.of(cells).ok_or_else(|| board::illegal(text, &why))
         };
         let ls = [l(1, "red")?, l(2, "blue")?];
-        match board::bits(mask(3)).collect::<Vec<_>>()[..] {
+        match board::bits(board::cells_holding(&c, 3)).collect::<Vec<_>>()[..] {
             [a, b] => Ok(Parts { ls, neutral: [a, b], turn }.code()),
             _ => Err(board::illegal(text, "there are two neutral pieces")),
         }
@@ -204,7 +197,7 @@ impl Game for LGame {
 
 impl LGame {
     fn image(&self, s: &Parts, g: usize) -> Position {
-        let ls = s.ls.map(|q| self.sym_ls[g][q] as usize);
+        let ls = s.ls.map(|q| self.index.image(g, q));
         let neutral = s.neutral.map(|n| self.symmetries.map(g, n));
         Parts { ls, neutral, turn: s.turn }.code()
     }

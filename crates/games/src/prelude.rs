@@ -8,4 +8,4 @@ pub use perfectplay_core::{
     SizeClass, Symmetry, Tier, TierIndex, TierKernel, Tiers, UndoMoves, Value,
 };
 
-pub use crate::board::{self, Board, InARow, Stacks, Symmetries};
+pub use crate::board::{self, Board, InARow, Placements, Stacks, Symmetries};

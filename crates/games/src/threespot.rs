@@ -16,7 +16,6 @@
 //! 12-15 blue's score, 16-19 red's, bit 20 set when red is to move. Loopy (a move may score
 //! nothing); tiers by the total score, which never falls. Symmetry: the left-right mirror.
 
-use std::collections::HashMap;
 
 use crate::prelude::*;
 
@@ -40,9 +39,9 @@ struct Place {
 pub struct ThreeSpot {
     board: Board,
     places: Vec<Place>,
-    index: HashMap<u64, usize>,
+    /// The places' numbers by their cells, and their images.
+    index: Placements,
     symmetries: Symmetries,
-    sym_places: Vec<Vec<usize>>,
 }
 
 impl Default for ThreeSpot {
@@ -56,13 +55,9 @@ impl Default for ThreeSpot {
                 }
             }
         }
-        let index: HashMap<u64, usize> =
-            places.iter().enumerate().map(|(i, p)| (p.mask, i)).collect();
         let symmetries = board.symmetries(&board::MIRROR);
-        let sym_places = (0..symmetries.len())
-            .map(|g| places.iter().map(|p| index[&symmetries.map_mask(g, p.mask)]).collect())
-            .collect();
-        ThreeSpot { board, places, index, symmetries, sym_places }
+        let masks: Vec<u64> = places.iter().map(|p| p.mask).collect();
+        ThreeSpot { board, places, index: Placements::new(&masks, &symmetries), symmetries }
     }
 }
 
@@ -172,8 +167,7 @@ impl Game for ThreeSpot {
         let turn = turn.ok_or_else(malformed)?;
         let c = board::parse_rows(rows, 3, 9, "brw", expected)?;
         let piece = |m: u8| {
-            let mask = (0..9).filter(|&i| c[i] == m).fold(0u64, |acc, i| acc | 1 << i);
-            self.index.get(&mask).copied().ok_or_else(|| {
+            self.index.of(board::cells_holding(&c, m)).ok_or_else(|| {
                 board::illegal(text, "each piece covers two neighboring cells, one of each color")
             })
         };
@@ -224,11 +218,8 @@ impl Symmetry for ThreeSpot {
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let s = Parts::of(p);
-        out.extend(
-            self.sym_places
-                .iter()
-                .map(|map| Parts { pieces: s.pieces.map(|x| map[x]), ..s }.code()),
-        );
+        let image = |g| Parts { pieces: s.pieces.map(|x| self.index.image(g, x)), ..s }.code();
+        out.extend((0..self.symmetries.len()).map(image));
     }
 }
 
