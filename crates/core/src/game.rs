@@ -631,69 +631,95 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
     fn start(&self) -> Position {
         self.start
     }
-    fn id(&self) -> &'static str {
-        self.game.id()
-    }
-    fn name(&self) -> &'static str {
-        self.game.name()
-    }
-    fn variant(&self) -> String {
-        self.game.variant()
-    }
-    fn size_class(&self) -> SizeClass {
-        self.game.size_class()
-    }
-    fn to_move(&self, p: Position) -> Player {
-        self.game.to_move(p)
-    }
-    fn primitive(&self, p: Position) -> Option<Value> {
-        self.game.primitive(p)
-    }
-    fn moves(&self, p: Position, out: &mut Vec<Move>) {
-        self.game.moves(p, out)
-    }
-    fn do_move(&self, p: Position, mv: Move) -> Position {
-        self.game.do_move(p, mv)
-    }
-    fn position_to_string(&self, p: Position) -> String {
-        self.game.position_to_string(p)
-    }
-    fn parse_position(&self, text: &str) -> Result<Position, ParseError> {
-        self.game.parse_position(text)
-    }
-    fn move_to_string(&self, p: Position, mv: Move) -> String {
-        self.game.move_to_string(p, mv)
-    }
-    fn move_syntax(&self) -> String {
-        self.game.move_syntax()
-    }
-    fn children(&self, p: Position, out: &mut Vec<Position>) {
-        self.game.children(p, out)
-    }
-    fn board_text(&self, p: Position) -> String {
-        self.game.board_text(p)
-    }
-    fn player_names(&self) -> [&'static str; 2] {
-        self.game.player_names()
-    }
-    fn space(&self) -> PositionSpace<'_> {
-        self.game.space()
-    }
-    fn symmetry(&self) -> Option<&dyn Symmetry> {
-        self.game.symmetry()
-    }
-    fn undo(&self) -> Option<&dyn UndoMoves> {
-        self.game.undo()
-    }
-    fn gui(&self) -> Option<&dyn ImageGui> {
-        self.game.gui()
-    }
-    fn kernel(&self) -> Option<&dyn TierKernel> {
-        self.game.kernel()
-    }
-    fn search_kernel(&self) -> Option<&dyn SearchKernel> {
-        self.game.search_kernel()
-    }
+    crate::forward_game!(game: identity, rules, text, children, capabilities);
+}
+
+/// Inside the `impl Game` block of a wrapper around a game (`self.$field`), forwards the named
+/// groups of `Game` methods to it: `identity` (`id`, `name`, `variant`, `size_class`), `start`,
+/// `rules` (`to_move`, `primitive`, `moves`, `do_move`), `children`, `text` (the text forms,
+/// `board_text`, `player_names`) and `capabilities` (`space` and the six capabilities). What the
+/// wrapper changes, it writes itself.
+#[macro_export]
+macro_rules! forward_game {
+    ($field:ident: $($group:ident),* $(,)?) => { $( $crate::forward_game!(@$group $field); )* };
+    (@identity $f:ident) => {
+        fn id(&self) -> &'static str {
+            self.$f.id()
+        }
+        fn name(&self) -> &'static str {
+            self.$f.name()
+        }
+        fn variant(&self) -> String {
+            self.$f.variant()
+        }
+        fn size_class(&self) -> $crate::SizeClass {
+            self.$f.size_class()
+        }
+    };
+    (@start $f:ident) => {
+        fn start(&self) -> $crate::Position {
+            self.$f.start()
+        }
+    };
+    (@rules $f:ident) => {
+        fn to_move(&self, p: $crate::Position) -> $crate::Player {
+            self.$f.to_move(p)
+        }
+        fn primitive(&self, p: $crate::Position) -> Option<$crate::Value> {
+            self.$f.primitive(p)
+        }
+        fn moves(&self, p: $crate::Position, out: &mut Vec<$crate::Move>) {
+            self.$f.moves(p, out)
+        }
+        fn do_move(&self, p: $crate::Position, mv: $crate::Move) -> $crate::Position {
+            self.$f.do_move(p, mv)
+        }
+    };
+    (@children $f:ident) => {
+        fn children(&self, p: $crate::Position, out: &mut Vec<$crate::Position>) {
+            self.$f.children(p, out)
+        }
+    };
+    (@text $f:ident) => {
+        fn position_to_string(&self, p: $crate::Position) -> String {
+            self.$f.position_to_string(p)
+        }
+        fn parse_position(&self, text: &str) -> Result<$crate::Position, $crate::ParseError> {
+            self.$f.parse_position(text)
+        }
+        fn move_to_string(&self, p: $crate::Position, mv: $crate::Move) -> String {
+            self.$f.move_to_string(p, mv)
+        }
+        fn move_syntax(&self) -> String {
+            self.$f.move_syntax()
+        }
+        fn board_text(&self, p: $crate::Position) -> String {
+            self.$f.board_text(p)
+        }
+        fn player_names(&self) -> [&'static str; 2] {
+            self.$f.player_names()
+        }
+    };
+    (@capabilities $f:ident) => {
+        fn space(&self) -> $crate::PositionSpace<'_> {
+            self.$f.space()
+        }
+        fn symmetry(&self) -> Option<&dyn $crate::Symmetry> {
+            self.$f.symmetry()
+        }
+        fn undo(&self) -> Option<&dyn $crate::UndoMoves> {
+            self.$f.undo()
+        }
+        fn gui(&self) -> Option<&dyn $crate::ImageGui> {
+            self.$f.gui()
+        }
+        fn kernel(&self) -> Option<&dyn $crate::TierKernel> {
+            self.$f.kernel()
+        }
+        fn search_kernel(&self) -> Option<&dyn $crate::SearchKernel> {
+            self.$f.search_kernel()
+        }
+    };
 }
 
 /// Opts a game into capabilities, inside its `impl Game` block: each one named gets the method

@@ -448,45 +448,8 @@ struct BelowCode<'a> {
 }
 
 impl Game for BelowCode<'_> {
-    fn id(&self) -> &'static str {
-        self.game.id()
-    }
-    fn name(&self) -> &'static str {
-        self.game.name()
-    }
-    fn variant(&self) -> String {
-        self.game.variant()
-    }
-    fn start(&self) -> Position {
-        self.game.start()
-    }
-    fn primitive(&self, p: Position) -> Option<Value> {
-        self.game.primitive(p)
-    }
-    fn moves(&self, p: Position, out: &mut Vec<perfectplay_core::Move>) {
-        self.game.moves(p, out)
-    }
-    fn do_move(&self, p: Position, m: perfectplay_core::Move) -> Position {
-        self.game.do_move(p, m)
-    }
-    fn to_move(&self, p: Position) -> perfectplay_core::Player {
-        self.game.to_move(p)
-    }
-    fn position_to_string(&self, p: Position) -> String {
-        self.game.position_to_string(p)
-    }
-    fn parse_position(&self, t: &str) -> Result<Position, perfectplay_core::ParseError> {
-        self.game.parse_position(t)
-    }
-    fn move_to_string(&self, p: Position, m: perfectplay_core::Move) -> String {
-        self.game.move_to_string(p, m)
-    }
-    fn move_syntax(&self) -> String {
-        self.game.move_syntax()
-    }
-    fn size_class(&self) -> perfectplay_core::SizeClass {
-        self.game.size_class()
-    }
+    // Its own children; no kernel, no undo: every child goes through the filter.
+    perfectplay_core::forward_game!(game: identity, start, rules, text);
     fn space(&self) -> perfectplay_core::PositionSpace<'_> {
         self.game.space()
     }
