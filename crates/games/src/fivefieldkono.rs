@@ -314,16 +314,7 @@ impl Game for FiveFieldKono {
             if y > 0 {
                 s.push('/');
             }
-            for x in 0..self.n {
-                let c = y * self.n + x;
-                s.push(if board[X] >> c & 1 == 1 {
-                    'x'
-                } else if board[O] >> c & 1 == 1 {
-                    'o'
-                } else {
-                    '.'
-                });
-            }
+            s.extend((0..self.n).map(|x| piece(board, y * self.n + x, "xo.")));
         }
         s.push(' ');
         s.push(if turn == X { 'x' } else { 'o' });
@@ -383,15 +374,7 @@ impl Game for FiveFieldKono {
         for y in 0..n {
             s.push_str(&format!("{}  ", n - y));
             for x in 0..n {
-                let c = y * n + x;
-                let piece = if board[X] >> c & 1 == 1 {
-                    'x'
-                } else if board[O] >> c & 1 == 1 {
-                    'o'
-                } else {
-                    ' '
-                };
-                s.push_str(&format!("({piece})"));
+                s.push_str(&format!("({})", piece(board, y * n + x, "xo ")));
                 if x + 1 < n {
                     s.push(' ');
                 }
@@ -505,15 +488,7 @@ impl ImageGui for FiveFieldKono {
 
     fn autogui_position(&self, p: Position) -> String {
         let (board, turn) = self.board(p);
-        let cells = (0..self.n * self.n).map(|c| {
-            if board[X] >> c & 1 == 1 {
-                'x'
-            } else if board[O] >> c & 1 == 1 {
-                'o'
-            } else {
-                '-'
-            }
-        });
+        let cells = (0..self.n * self.n).map(|c| piece(board, c, "xo-"));
         perfectplay_core::autogui::autogui_position(
             if turn == X { Player::First } else { Player::Second },
             cells,
@@ -523,6 +498,12 @@ impl ImageGui for FiveFieldKono {
     fn autogui_move(&self, _p: Position, mv: Move) -> AutoGuiMove {
         AutoGuiMove::Arrow { from: (mv.0 / 32) as usize, to: (mv.0 % 32) as usize }
     }
+}
+
+/// What stands on cell `c` of a board (X's and O's masks), by `chars`: X's, O's, empty.
+fn piece(board: [u32; 2], c: usize, chars: &str) -> char {
+    let i = if board[X] >> c & 1 == 1 { 0 } else if board[O] >> c & 1 == 1 { 1 } else { 2 };
+    chars.chars().nth(i).expect("three characters")
 }
 
 #[cfg(test)]
@@ -547,17 +528,7 @@ mod tests {
         // 000 section 3.3.1 lists the even component in order: 0 is ----OOOOXXXX, 34649 XXXXOOOO----.
         let g = FiveFieldKono::new(5, StuckRule::Tie).unwrap();
         let text = |m: [u32; 2]| -> String {
-            (0..12)
-                .map(|s| {
-                    if m[X] >> s & 1 == 1 {
-                        'X'
-                    } else if m[O] >> s & 1 == 1 {
-                        'O'
-                    } else {
-                        '-'
-                    }
-                })
-                .collect()
+            (0..12).map(|s| piece(m, s, "XO-")).collect()
         };
         assert_eq!(text(g.even.masks[0]), "----OOOOXXXX");
         assert_eq!(text(g.even.masks[1]), "----OOOXOXXX");

@@ -64,6 +64,16 @@ pub struct Konane {
 pub const MAX_CELLS: usize = 63;
 
 impl Konane {
+    /// The marble at (x, y), `x` (black) or `o` (white) by the cell's colour, else `empty`.
+    fn marble(&self, board: u64, x: usize, y: usize, empty: char) -> char {
+        if board & self.cell(x, y) == 0 {
+            empty
+        } else if (x + y) % 2 == 0 {
+            'x'
+        } else {
+            'o'
+        }
+    }
     /// A board of `rows` x `cols` (each 3..=8, at most [`MAX_CELLS`] cells).
     pub fn new(rows: usize, cols: usize, start: KonaneStart) -> Result<Konane, String> {
         if !(3..=8).contains(&rows) || !(3..=8).contains(&cols) {
@@ -387,15 +397,7 @@ impl Game for Konane {
             if y > 0 {
                 s.push('/');
             }
-            for x in 0..self.cols {
-                s.push(if board & self.cell(x, y) == 0 {
-                    '.'
-                } else if (x + y) % 2 == 0 {
-                    'x'
-                } else {
-                    'o'
-                });
-            }
+            s.extend((0..self.cols).map(|x| self.marble(board, x, y, '.')));
         }
         s.push_str(if self.mover(p) == 0 { " x" } else { " o" });
         s
@@ -470,13 +472,7 @@ impl Game for Konane {
             s.push_str(&format!("{:>2} ", y + 1));
             for x in 0..self.cols {
                 s.push(' ');
-                s.push(if board & self.cell(x, y) == 0 {
-                    '·'
-                } else if (x + y) % 2 == 0 {
-                    'x'
-                } else {
-                    'o'
-                });
+                s.push(self.marble(board, x, y, '·'));
             }
             s.push('\n');
         }

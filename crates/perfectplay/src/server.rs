@@ -165,32 +165,26 @@ impl IntoResponse for ApiError {
 
 type Shared = State<Arc<AppState>>;
 
+/// The page's files: path, contents, content type.
+const PAGE: &[(&str, &str, &str)] = &[
+    ("/", include_str!("../../../web/index.html"), "text/html; charset=utf-8"),
+    ("/app.js", include_str!("../../../web/app.js"), "text/javascript; charset=utf-8"),
+    ("/board.js", include_str!("../../../web/board.js"), "text/javascript; charset=utf-8"),
+    ("/choose.js", include_str!("../../../web/choose.js"), "text/javascript; charset=utf-8"),
+    ("/style.css", include_str!("../../../web/style.css"), "text/css; charset=utf-8"),
+    // The icon browsers ask for, at both names.
+    ("/favicon.svg", include_str!("../../../web/favicon.svg"), "image/svg+xml"),
+    ("/favicon.ico", include_str!("../../../web/favicon.svg"), "image/svg+xml"),
+];
+
 /// The routes, API and page.
 pub fn router(state: Arc<AppState>) -> Router {
-    let page = |body: &'static str, kind: &'static str| {
-        get(move || async move { ([(header::CONTENT_TYPE, kind)], body) })
-    };
-    Router::new()
-        .route("/", page(include_str!("../../../web/index.html"), "text/html; charset=utf-8"))
-        .route(
-            "/app.js",
-            page(include_str!("../../../web/app.js"), "text/javascript; charset=utf-8"),
-        )
-        .route(
-            "/board.js",
-            page(include_str!("../../../web/board.js"), "text/javascript; charset=utf-8"),
-        )
-        .route(
-            "/choose.js",
-            page(include_str!("../../../web/choose.js"), "text/javascript; charset=utf-8"),
-        )
-        .route(
-            "/style.css",
-            page(include_str!("../../../web/style.css"), "text/css; charset=utf-8"),
-        )
-        // The icon browsers ask for, at both names.
-        .route("/favicon.svg", page(include_str!("../../../web/favicon.svg"), "image/svg+xml"))
-        .route("/favicon.ico", page(include_str!("../../../web/favicon.svg"), "image/svg+xml"))
+    let mut router = Router::new();
+    for &(path, body, kind) in PAGE {
+        router =
+            router.route(path, get(move || async move { ([(header::CONTENT_TYPE, kind)], body) }));
+    }
+    router
         .route("/health", get(health))
         .route("/api", get(list_games))
         .route("/api/", get(list_games))

@@ -382,10 +382,8 @@ fn value_colors_differ_from_every_piece_color() {
 #[test]
 fn a_solve_started_from_the_page_ends_in_play() {
     let server = Server::start("browser-solve");
-    let browser = browser();
-    let tab = browser.new_tab().unwrap();
     // Chomp 10x10 is not solved at start-up (a large size class) but solves in moments.
-    tab.navigate_to(&format!("{}/?game=chomp&variant=10x10", server.base)).unwrap();
+    let (_browser, tab) = open_at(&server, "/?game=chomp&variant=10x10");
     tab.wait_for_element("#solve:not([hidden])").unwrap();
     let label = "document.getElementById('variant').selectedOptions[0].textContent";
     assert_eq!(eval(&tab, label), "10x10 (not solved)");

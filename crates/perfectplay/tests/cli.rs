@@ -1,6 +1,8 @@
 //! The binary end to end: listings, queries, analyses, terminal play, and every kind of bad input
 //! answered with what was expected and exit code 2.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -9,6 +11,11 @@ use std::process::{Command, Output, Stdio};
 fn run(args: &[&str], stdin: &str) -> Output {
     let empty = std::env::temp_dir().join(format!("perfectplay-cli-empty-{}", std::process::id()));
     run_in(&empty, args, stdin)
+}
+
+/// An empty scratch directory for the test `name`, removed at its end.
+fn fresh(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("cli-{name}"))
 }
 
 fn run_in(data: &std::path::Path, args: &[&str], stdin: &str) -> Output {
@@ -221,8 +228,7 @@ fn fivefieldkono_small_board_queries_and_plays() {
 
 #[test]
 fn solve_writes_a_database_that_query_play_and_analyze_read() {
-    let data = std::env::temp_dir().join(format!("perfectplay-cli-db-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
+    let data = fresh("db");
     let analyze = &["analyze", "konane", "--variant", "4x4-corner", "--format", "tsv"];
     let in_memory = run(analyze, "");
     assert!(String::from_utf8_lossy(&in_memory.stderr).contains("no database at"));
@@ -280,7 +286,6 @@ fn solve_writes_a_database_that_query_play_and_analyze_read() {
     assert!(text(&o).1.contains("truncated"), "{}", text(&o).1);
     let o = run_in(&data, &["db", "info", "/nonexistent.ppdb"], "");
     assert_eq!(o.status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// `db count` counts every canonical position of a tiered game's database by side to move and
@@ -289,8 +294,7 @@ fn solve_writes_a_database_that_query_play_and_analyze_read() {
 /// game without tiers, are refused with exit 2.
 #[test]
 fn db_count_counts_every_position_by_mover_and_winner() {
-    let data = std::env::temp_dir().join(format!("perfectplay-cli-count-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
+    let data = fresh("count");
     let o = run_in(&data, &["solve", "foxandgeese", "--variant", "4-geese", "--no-analysis"], "");
     assert!(o.status.success(), "{}", text(&o).1);
     let file = data.join("foxandgeese").join("4-geese.ppdb");
@@ -314,15 +318,13 @@ fn db_count_counts_every_position_by_mover_and_winner() {
     let o = run_in(&data, &["db", "count", file.to_str().unwrap()], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("no tier index"), "{}", text(&o).1);
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// A version 1 database answers as it is, and `db upgrade` rewrites it in this build's format
 /// with the same answers.
 #[test]
 fn a_version_1_database_answers_and_upgrades() {
-    let data = std::env::temp_dir().join(format!("perfectplay-cli-v1-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
+    let data = fresh("v1");
     let dir = data.join("fivefieldkono");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("4x4-regular.ppdb");
@@ -350,15 +352,13 @@ fn a_version_1_database_answers_and_upgrades() {
     assert_eq!(run_in(&data, query, "").stdout, in_memory.stdout);
     let o = run_in(&data, &["db", "upgrade", "/nonexistent.ppdb"], "");
     assert_eq!(o.status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// A solve killed (SIGKILL) after its first tier resumes from the tiers it finished, says so,
 /// and writes the same database, byte for byte, as a solve that was never stopped.
 #[test]
 fn killed_solve_resumes_with_the_same_database() {
-    let base = std::env::temp_dir().join(format!("perfectplay-cli-kill-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = fresh("kill");
     let solve = ["solve", "tictactwo", "--variant", "3-marks", "--no-analysis"];
     let (whole, killed) = (base.join("whole"), base.join("killed"));
     let o = run_in(&whole, &solve, "");
@@ -396,13 +396,11 @@ fn killed_solve_resumes_with_the_same_database() {
     assert!(text(&o).0.contains("resumed:    tiers (3,3)"), "{}", text(&o).0);
     assert_eq!(std::fs::read(file(&killed)).unwrap(), std::fs::read(file(&whole)).unwrap());
     assert!(!tiers.exists(), "the tier files are removed once the database is written");
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 #[test]
 fn chosen_tiers_are_solved_alone_and_the_rest_resumes_from_them() {
-    let base = std::env::temp_dir().join(format!("perfectplay-cli-tiers-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = fresh("tiers");
     let (whole, parts) = (base.join("whole"), base.join("parts"));
     let solve = ["solve", "tictactwo", "--variant", "2-marks", "--no-analysis"];
     let file = |data: &std::path::Path| data.join("tictactwo").join("2-marks.ppdb");
@@ -428,7 +426,6 @@ fn chosen_tiers_are_solved_alone_and_the_rest_resumes_from_them() {
     assert!(o.status.success(), "{}", text(&o).1);
     assert!(text(&o).0.contains("resumed:    tiers (2,2) (2,1)"), "{}", text(&o).0);
     assert_eq!(std::fs::read(file(&parts)).unwrap(), std::fs::read(file(&whole)).unwrap());
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 /// A database solved without its analysis gets it stored by the first `analyze --tiers` (which
@@ -436,8 +433,7 @@ fn chosen_tiers_are_solved_alone_and_the_rest_resumes_from_them() {
 /// a solve stores itself.
 #[test]
 fn a_tier_analysis_is_stored_in_a_database_solved_without_one() {
-    let base = std::env::temp_dir().join(format!("perfectplay-cli-store-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = fresh("store");
     let (with, without) = (base.join("with"), base.join("without"));
     let solve = ["solve", "tictactwo", "--variant", "2-marks"];
     let o = run_in(&with, &solve, "");
@@ -466,13 +462,11 @@ fn a_tier_analysis_is_stored_in_a_database_solved_without_one() {
     let stored = text(&run_in(&without, &analyze, "")).0;
     assert!(stored.lines().count() > 1, "{stored}");
     assert_eq!(stored, text(&run_in(&with, &analyze, "")).0);
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 #[test]
 fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
-    let data = std::env::temp_dir().join(format!("perfectplay-cli-prune-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
+    let data = fresh("prune");
     let o = run_in(&data, &["solve", "sixmensmorris", "--no-analysis"], "");
     assert!(o.status.success(), "{}", text(&o).1);
     // White closed a mill on the top row, yet black still has all it placed: the mill's
@@ -539,5 +533,4 @@ fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
     assert_eq!(run_in(&data, &args, "").stdout, tiers.stdout);
     let o = run_in(&data, &["analyze", "sixmensmorris", "--derive"], "");
     assert_eq!(o.status.code(), Some(2), "--derive needs --prune");
-    let _ = std::fs::remove_dir_all(&data);
 }

@@ -3,14 +3,14 @@
 //! whose worker is killed fails, names the tier that worker held, and a rerun finishes it.
 #![cfg(feature = "mpi")]
 
+mod common;
+
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perfectplay-mpi-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("mpi-{name}"))
 }
 
 /// `perfectplay --data-dir DATA ARGS`, under `mpirun -np RANKS` when `ranks` is given.
@@ -75,7 +75,6 @@ fn solves_under_mpirun_write_the_same_bytes_as_one_process() {
             "{game} {variant} on {ranks} ranks: the databases differ"
         );
     }
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 /// The pid of the process of MPI rank `rank` whose command line names `data`.
@@ -132,7 +131,6 @@ fn a_killed_worker_fails_the_run_and_a_rerun_finishes_it() {
     let o = run(Some(2), &killed, &[&solve[..], &["--mpi"]].concat());
     assert!(String::from_utf8_lossy(&o.stdout).contains("rank 1:     tier (3,3)"));
     assert!(database(&killed, "tictactwo", "3-marks") == database(&alone, "tictactwo", "3-marks"));
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 #[test]
@@ -146,7 +144,6 @@ fn games_without_tiers_and_chosen_tiers_are_refused() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&o.stderr).contains(expected), "{args:?}");
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// A damaged tier file is found by the manager's check of the finished tiers (every block against
@@ -174,5 +171,4 @@ fn a_damaged_tier_file_is_solved_again() {
     assert!(out.contains(&discarded), "{out}");
     assert!(out.contains("rank 1:     tier (3,3)"), "{out}");
     assert!(database(&damaged, "tictactwo", "3-marks") == database(&alone, "tictactwo", "3-marks"));
-    let _ = std::fs::remove_dir_all(&base);
 }

@@ -20,9 +20,7 @@ const VALUES: &str =
 #[test]
 fn the_home_page_lists_every_game_with_its_picture_and_what_is_solved() {
     let server = Server::start("page-home");
-    let browser = browser();
-    let tab = browser.new_tab().unwrap();
-    tab.navigate_to(&format!("{}/", server.base)).unwrap();
+    let (_browser, tab) = open_at(&server, "/");
     let (_, games) = server.get("/api/");
     let games = games.as_array().unwrap();
     let cards = "[...document.querySelectorAll('#games .card')].map(c => c.dataset.game)";

@@ -4,7 +4,7 @@
 
 mod common;
 
-use perfectplay_core::{Game, Position, Value};
+use perfectplay_core::{Game, Position, Value, ValueRemoteness};
 use perfectplay_games::Quarto;
 use perfectplay_solve::{solve, AlphaBeta, NoProgress, Search, SolveOptions, TierSpace};
 
@@ -64,6 +64,17 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
 /// a board whose win quartets no one placement makes is drawn again, and a board that ends the
 /// game is kept once for every piece it could have been drawn with (003 3.11.2), so every
 /// reachable position is as likely as any other.
+/// The best of a position's children's values as `search` finds them, from the parent's view.
+fn best_over_children<E: std::fmt::Debug>(
+    game: &Quarto,
+    p: Position,
+    search: impl Fn(Position) -> Result<ValueRemoteness, E>,
+) -> ValueRemoteness {
+    let mut kids = Vec::new();
+    game.children(p, &mut kids);
+    kids.iter().map(|&c| search(c).unwrap().to_parent()).max().expect("a child")
+}
+
 fn random_positions(game: &Quarto, level: u32, count: usize, seed: u64) -> Vec<Position> {
     use perfectplay_games::quarto::State;
     let mut state = seed.wrapping_add(0x9e3779b97f4a7c15);
@@ -112,13 +123,7 @@ fn live_answers_on_the_real_board_are_the_best_over_their_children() {
             if game.primitive(p).is_some() {
                 continue;
             }
-            let mut kids = Vec::new();
-            game.children(p, &mut kids);
-            let best = kids
-                .iter()
-                .map(|&c| AlphaBeta::without_kernel(&game).value(c).unwrap().to_parent())
-                .max()
-                .unwrap();
+            let best = best_over_children(&game, p, |c| AlphaBeta::without_kernel(&game).value(c));
             assert_eq!(v, best, "{}", game.position_to_string(p));
             checked += 1;
         }
@@ -191,13 +196,7 @@ fn live_search_times_on_regular_quarto() {
             }
             if game.primitive(p).is_none() && times.len() % 16 == 0 {
                 // The answer is the best over the children's (each searched afresh).
-                let mut kids = Vec::new();
-                game.children(p, &mut kids);
-                let best = kids
-                    .iter()
-                    .map(|&c| AlphaBeta::new(&game).value(c).unwrap().to_parent())
-                    .max()
-                    .unwrap();
+                let best = best_over_children(&game, p, |c| AlphaBeta::new(&game).value(c));
                 assert_eq!(v, best, "{}", game.position_to_string(p));
             }
         }

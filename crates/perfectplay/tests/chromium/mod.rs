@@ -62,11 +62,17 @@ pub fn browser_sized(width: u32, height: u32) -> Browser {
     .expect("chromium starts")
 }
 
-/// A browser on the page with `query`, its move buttons drawn.
-pub fn open(server: &Server, query: &str) -> (Browser, Arc<Tab>) {
+/// A browser on the server's page at `path` (`/`, `/?game=...`).
+pub fn open_at(server: &Server, path: &str) -> (Browser, Arc<Tab>) {
     let browser = browser();
     let tab = browser.new_tab().unwrap();
-    tab.navigate_to(&format!("{}/?{query}", server.base)).unwrap();
+    tab.navigate_to(&format!("{}{path}", server.base)).unwrap();
+    (browser, tab)
+}
+
+/// A browser on the page with `query`, its move buttons drawn.
+pub fn open(server: &Server, query: &str) -> (Browser, Arc<Tab>) {
+    let (browser, tab) = open_at(server, &format!("/?{query}"));
     tab.wait_for_element("#board .move").unwrap();
     (browser, tab)
 }

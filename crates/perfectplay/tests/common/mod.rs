@@ -141,6 +141,28 @@ pub fn perfectplay(data: &std::path::Path, args: &[&str]) -> std::process::Outpu
     o
 }
 
+/// A scratch directory for a test, empty at the start and removed when dropped.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        Scratch(fresh_data(name))
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 pub fn fresh_data(name: &str) -> PathBuf {
     let data =
         std::env::temp_dir().join(format!("perfectplay-serve-{name}-{}", std::process::id()));
