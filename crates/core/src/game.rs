@@ -123,6 +123,17 @@ pub enum SizeClass {
     Large,
 }
 
+impl SizeClass {
+    /// `Small` where `small`, else `Large`.
+    pub fn small_if(small: bool) -> SizeClass {
+        if small {
+            SizeClass::Small
+        } else {
+            SizeClass::Large
+        }
+    }
+}
+
 /// Why a text could not be read as a position or a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

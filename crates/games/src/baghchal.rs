@@ -353,11 +353,7 @@ impl Game for BaghChal {
         )
     }
     fn size_class(&self) -> SizeClass {
-        if self.layout.side == 3 {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.layout.side == 3)
     }
     fn start(&self) -> Position {
         let s = self.layout.side - 1;

@@ -95,11 +95,7 @@ impl Game for Chomp {
     }
     fn size_class(&self) -> SizeClass {
         // Positions: (R + C choose R) staircases; 8x8 has 12,870, 10x10 184,756.
-        if self.rows + self.cols <= 16 {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.rows + self.cols <= 16)
     }
     fn start(&self) -> Position {
         self.code(&vec![self.cols as u8; self.rows], false)

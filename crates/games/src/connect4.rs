@@ -73,11 +73,7 @@ impl Game for Connect4 {
     }
     fn size_class(&self) -> SizeClass {
         // Measured: 4x4 and 4x5 solve in under half a second (161,029 and 1,706,255 positions).
-        if self.cols == 4 && self.rows <= 5 {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.cols == 4 && self.rows <= 5)
     }
     fn start(&self) -> Position {
         Position(self.stacks.empty())

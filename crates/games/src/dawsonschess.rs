@@ -73,11 +73,7 @@ impl Game for DawsonsChess {
     }
     fn size_class(&self) -> SizeClass {
         // Positions: the sets of kings no two adjacent, Fibonacci(n + 2): 121,393 for n = 24.
-        if self.n <= 24 {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.n <= 24)
     }
     fn start(&self) -> Position {
         Position(0)

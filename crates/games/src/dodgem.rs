@@ -96,7 +96,7 @@ impl Game for Dodgem {
     }
     /// 3x3 solves at once; 4x4 in a few seconds.
     fn size_class(&self) -> SizeClass {
-        [SizeClass::Large, SizeClass::Small][usize::from(self.n == 3)]
+        SizeClass::small_if(self.n == 3)
     }
     fn start(&self) -> Position {
         let n = self.n;

@@ -233,11 +233,7 @@ impl Game for FiveFieldKono {
 
     /// The 4x4 boards solve at once; 5x5 takes minutes.
     fn size_class(&self) -> SizeClass {
-        if self.n == 5 {
-            SizeClass::Large
-        } else {
-            SizeClass::Small
-        }
+        SizeClass::small_if(self.n != 5)
     }
 
     fn space(&self) -> PositionSpace<'_> {

@@ -309,11 +309,7 @@ impl Game for Konane {
     }
     /// Up to 25 cells (5x5: 1.3 s) solves at once; 5x6 takes a minute.
     fn size_class(&self) -> SizeClass {
-        if self.rows * self.cols <= 25 {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.rows * self.cols <= 25)
     }
     perfectplay_core::capabilities!(tiers, symmetry, undo, gui);
 

@@ -441,11 +441,7 @@ impl Game for Quarto {
         .into()
     }
     fn size_class(&self) -> SizeClass {
-        if self.variant == "3x3" {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.variant == "3x3")
     }
     fn start(&self) -> Position {
         self.code(&State { occupied: 0, board: 0, give: None })

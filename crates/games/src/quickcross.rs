@@ -100,11 +100,7 @@ impl Game for QuickCross {
         format!("A {0}x{0} board; {0} in a line wins", self.n)
     }
     fn size_class(&self) -> SizeClass {
-        if self.n == 3 {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.n == 3)
     }
     fn start(&self) -> Position {
         Position(0)

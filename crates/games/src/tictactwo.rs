@@ -437,11 +437,7 @@ impl Game for TicTacTwo {
 
     /// Two marks each: 0.1 s; three: seconds; four (003's game): ten minutes.
     fn size_class(&self) -> SizeClass {
-        if self.marks <= 3 {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.marks <= 3)
     }
 
     perfectplay_core::capabilities!(tier_index, symmetry, undo, gui);

@@ -132,11 +132,7 @@ impl Game for TootAndOtto {
         )
     }
     fn size_class(&self) -> SizeClass {
-        if self.stacks.cols * self.stacks.rows <= 16 {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.stacks.cols * self.stacks.rows <= 16)
     }
     fn start(&self) -> Position {
         Position(self.stacks.empty())

@@ -466,11 +466,7 @@ impl Game for Topitop {
         }
     }
     fn size_class(&self) -> SizeClass {
-        if self.variant == "small" {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        SizeClass::small_if(self.variant == "small")
     }
     fn start(&self) -> Position {
         Parts { cells: [0; SLOTS], turn: 0, undo: None }.code()
