@@ -15,7 +15,6 @@
 
 use crate::prelude::*;
 
-
 /// Pieces per player.
 const PIECES: usize = 3;
 /// 3^9: the code's turn digit.

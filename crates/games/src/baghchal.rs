@@ -30,7 +30,6 @@ use std::sync::{Arc, OnceLock};
 
 use crate::prelude::*;
 
-
 mod gui;
 mod index;
 mod kernel;

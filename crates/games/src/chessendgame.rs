@@ -18,7 +18,6 @@
 
 use crate::prelude::*;
 
-
 const CAPTURED: usize = 64;
 // A position's code: the white king's square, the black king's, White's piece (its square, or
 // 64 and on once taken), the turn.

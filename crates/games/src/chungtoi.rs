@@ -17,7 +17,6 @@
 
 use crate::prelude::*;
 
-
 // A position's code: the cells in base 5 (5^9 < 2^21), whether white is to move.
 const CELLS: Field<u64> = Field::first(21);
 const WHITE_TO_MOVE: Field<bool> = CELLS.then(1);

@@ -11,7 +11,6 @@
 
 use crate::prelude::*;
 
-
 /// Dawson's Chess on a 1 x n board.
 #[derive(Clone, Debug)]
 pub struct DawsonsChess {

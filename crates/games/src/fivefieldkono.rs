@@ -498,7 +498,13 @@ impl ImageGui for FiveFieldKono {
 
 /// What stands on cell `c` of a board (X's and O's masks), by `chars`: X's, O's, empty.
 fn piece(board: [u32; 2], c: usize, chars: &str) -> char {
-    let i = if board[X] >> c & 1 == 1 { 0 } else if board[O] >> c & 1 == 1 { 1 } else { 2 };
+    let i = if board[X] >> c & 1 == 1 {
+        0
+    } else if board[O] >> c & 1 == 1 {
+        1
+    } else {
+        2
+    };
     chars.chars().nth(i).expect("three characters")
 }
 
@@ -523,9 +529,7 @@ mod tests {
     fn first_even_arrangements_are_000s() {
         // 000 section 3.3.1 lists the even component in order: 0 is ----OOOOXXXX, 34649 XXXXOOOO----.
         let g = FiveFieldKono::new(5, StuckRule::Tie).unwrap();
-        let text = |m: [u32; 2]| -> String {
-            (0..12).map(|s| piece(m, s, "XO-")).collect()
-        };
+        let text = |m: [u32; 2]| -> String { (0..12).map(|s| piece(m, s, "XO-")).collect() };
         assert_eq!(text(g.even.masks[0]), "----OOOOXXXX");
         assert_eq!(text(g.even.masks[1]), "----OOOXOXXX");
         assert_eq!(text(g.even.masks[17_570]), "OOOXX-O-XX--");

@@ -98,17 +98,11 @@ struct Parts {
 
 impl Parts {
     fn of(p: Position) -> Parts {
-        Parts {
-            geese: GEESE.get(p.0),
-            fox: FOX.get(p.0),
-            fox_to_move: FOX_TO_MOVE.get(p.0),
-        }
+        Parts { geese: GEESE.get(p.0), fox: FOX.get(p.0), fox_to_move: FOX_TO_MOVE.get(p.0) }
     }
 
     fn code(self) -> Position {
-        Position(
-            GEESE.put(self.geese) | FOX.put(self.fox) | FOX_TO_MOVE.put(self.fox_to_move),
-        )
+        Position(GEESE.put(self.geese) | FOX.put(self.fox) | FOX_TO_MOVE.put(self.fox_to_move))
     }
 
     fn empty(self) -> u64 {

@@ -313,7 +313,8 @@ impl FuchsUndHenne {
 
     fn mirrored(&self, q: Parts) -> Parts {
         let l = self.layout;
-        let foxes = q.foxes.map(|f| if f == NONE { NONE } else { l.cross.mirror[f as usize] as u8 });
+        let foxes =
+            q.foxes.map(|f| if f == NONE { NONE } else { l.cross.mirror[f as usize] as u8 });
         Parts { hens: l.cross.mirror_set(q.hens), foxes: sorted(foxes), ..q }
     }
 

@@ -486,7 +486,6 @@ impl Tiers for Konane {
     fn tier(&self, p: Position) -> Tier {
         Tier(self.board(p).count_ones())
     }
-
 }
 
 impl Symmetry for Konane {

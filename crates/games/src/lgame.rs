@@ -14,9 +14,7 @@
 //! to`; `from == to` (the lower neutral piece kept where it is) when no neutral piece moves, which
 //! the interface plays as 003 describes: select that neutral piece and put it back.
 
-
 use crate::prelude::*;
-
 
 /// North, east, south, west as `(dx, dy)` (y down), and their letters.
 const DIRS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
@@ -82,7 +80,8 @@ struct Parts {
 
 impl Parts {
     fn of(p: Position) -> Parts {
-        let (ls, neutral) = ([0, 1].map(|i| L.nth(i).get(p.0)), [0, 1].map(|i| NEUTRAL.nth(i).get(p.0)));
+        let (ls, neutral) =
+            ([0, 1].map(|i| L.nth(i).get(p.0)), [0, 1].map(|i| NEUTRAL.nth(i).get(p.0)));
         Parts { ls, neutral, turn: TURN.get(p.0) }
     }
     fn code(&self) -> Position {

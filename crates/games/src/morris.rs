@@ -46,7 +46,6 @@ use std::sync::Arc;
 
 use crate::prelude::*;
 
-
 mod boards;
 mod gui;
 mod index;

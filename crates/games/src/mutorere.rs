@@ -17,7 +17,6 @@
 
 use crate::prelude::*;
 
-
 /// The center.
 const PUTAHI: usize = 8;
 

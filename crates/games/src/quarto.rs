@@ -32,7 +32,6 @@ use crate::prelude::*;
 
 use std::sync::{Arc, OnceLock};
 
-
 mod counting;
 mod gui;
 mod search;

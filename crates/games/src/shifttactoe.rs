@@ -218,8 +218,12 @@ impl Symmetry for ShiftTacToe {
         out.extend((0..self.grid.symmetries.len()).map(|g| {
             let mirrored = self.grid.symmetries.map(g, 0) != 0;
             let sliders = s.sliders.map(|v| if mirrored { 2 - v } else { v });
-            State { cells: self.grid.symmetries.map_cells(g, &s.cells), sliders, o_to_move: s.o_to_move }
-                .code()
+            State {
+                cells: self.grid.symmetries.map_cells(g, &s.cells),
+                sliders,
+                o_to_move: s.o_to_move,
+            }
+            .code()
         }));
     }
 }

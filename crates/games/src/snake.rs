@@ -15,7 +15,6 @@
 
 use crate::prelude::*;
 
-
 // A position's code: the body's cells (a bit per cell, 7 x 7 at most), the head's cell, the
 // tail's.
 const BODY_CELLS: Field<u64> = Field::first(49);

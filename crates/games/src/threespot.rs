@@ -16,9 +16,7 @@
 //! 12-15 blue's score, 16-19 red's, bit 20 set when red is to move. Loopy (a move may score
 //! nothing); tiers by the total score, which never falls. Symmetry: the left-right mirror.
 
-
 use crate::prelude::*;
-
 
 const SPOTS: u64 = 0b111 << 6;
 const GOAL: u8 = 12;

@@ -6,7 +6,6 @@
 
 use crate::prelude::*;
 
-
 /// Tic-Tac-Toe on the 3x3 board.
 #[derive(Clone, Debug)]
 pub struct TicTacToe {

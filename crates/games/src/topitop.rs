@@ -45,7 +45,6 @@
 
 use crate::prelude::*;
 
-
 mod gui;
 mod index;
 #[cfg(test)]
@@ -125,7 +124,8 @@ impl Parts {
     }
 
     fn code(&self) -> Position {
-        let cells = (0..SLOTS).fold(0, |code, i| code | SLOT.nth(i as u32).put(self.cells[i].into()));
+        let cells =
+            (0..SLOTS).fold(0, |code, i| code | SLOT.nth(i as u32).put(self.cells[i].into()));
         let u = self.undo.map_or(NO_UNDO, |(to, from)| (to | from << 4) as u64);
         Position(cells | RED_TO_MOVE.put(self.turn == 1) | UNDO.put(u))
     }

@@ -1,16 +1,13 @@
 //! Fox and Geese's pictures: the board's points as AutoGUI centers, a capture's jumps as the
 //! parts of one move.
 
-use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, Position,
-};
+use perfectplay_core::{AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, Position};
 
 use super::{FoxAndGeese, Parts, CAPTURE, MIN_GEESE};
 use crate::cross;
 
 /// A goose (`G`).
-const GOOSE: &str =
-    r##"<circle r="0.36" fill="#f7f4ea" stroke="#555" stroke-width="0.05"/><path d="M-0.1,-0.02L0.2,0.04L-0.1,0.1Z" fill="#e69a1c"/>"##;
+const GOOSE: &str = r##"<circle r="0.36" fill="#f7f4ea" stroke="#555" stroke-width="0.05"/><path d="M-0.1,-0.02L0.2,0.04L-0.1,0.1Z" fill="#e69a1c"/>"##;
 
 impl ImageGui for FoxAndGeese {
     fn autogui_position(&self, p: Position) -> String {

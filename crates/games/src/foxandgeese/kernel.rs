@@ -3,7 +3,10 @@
 
 use std::collections::HashSet;
 
-use perfectplay_core::{indices_in_tier, KernelCache, Locations, Position, SidedLocations, Tier, TierIndex, TierKernel, UndoMoves};
+use perfectplay_core::{
+    indices_in_tier, KernelCache, Locations, Position, SidedLocations, Tier, TierIndex, TierKernel,
+    UndoMoves,
+};
 
 use super::index::FOX_CLASSES;
 use super::{FoxAndGeese, Parts, MIN_GEESE};

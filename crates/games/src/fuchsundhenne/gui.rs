@@ -1,19 +1,15 @@
 //! Fuchs und Henne's pictures: the board's points as AutoGUI centers, a capture's jumps as the
 //! parts of one move, a removal and a rescue as tokens.
 
-use perfectplay_core::{
-    AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, Position,
-};
+use perfectplay_core::{AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, MultipartMoves, Position};
 
 use super::{FuchsUndHenne, Parts, CAPTURE, PUT_BACK, TAKE_OFF};
 use crate::cross;
 
 /// A hen (`H`).
-const HEN: &str =
-    r##"<circle r="0.36" fill="#f3d36b" stroke="#7a5a10" stroke-width="0.05"/><path d="M-0.12,-0.3L0,-0.42L0.12,-0.3Z" fill="#c62828"/>"##;
+const HEN: &str = r##"<circle r="0.36" fill="#f3d36b" stroke="#7a5a10" stroke-width="0.05"/><path d="M-0.12,-0.3L0,-0.42L0.12,-0.3Z" fill="#c62828"/>"##;
 /// A fox taken off, the missed capture's penalty (`x`).
-const TAKEN_OFF: &str =
-    r##"<path d="M-0.25,-0.25L0.25,0.25M0.25,-0.25L-0.25,0.25" stroke="#b71c1c" stroke-width="0.12"/>"##;
+const TAKEN_OFF: &str = r##"<path d="M-0.25,-0.25L0.25,0.25M0.25,-0.25L-0.25,0.25" stroke="#b71c1c" stroke-width="0.12"/>"##;
 /// A fox put back, the rescue (`f`).
 const PUT_BACK_FOX: &str =
     r##"<circle r="0.3" fill="#c8562a" fill-opacity="0.5" stroke="#4a1a08" stroke-width="0.05"/>"##;

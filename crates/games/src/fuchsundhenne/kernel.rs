@@ -4,7 +4,9 @@
 
 use std::collections::HashSet;
 
-use perfectplay_core::{Game, KernelCache, Locations, Position, Tier, TierIndex, TierKernel, UndoMoves};
+use perfectplay_core::{
+    Game, KernelCache, Locations, Position, Tier, TierIndex, TierKernel, UndoMoves,
+};
 
 use super::{FuchsUndHenne, Parts, PLACE, REMOVE, STEP};
 use crate::board;
@@ -113,7 +115,8 @@ impl FuchsUndHenne {
     /// where the mirror keeps the foxes' places.
     pub(super) fn flips(&self, foxes: [u8; 2]) -> Option<([u8; 2], bool)> {
         let l = self.layout;
-        let m = sorted(foxes.map(|f| if f == NONE { NONE } else { l.cross.mirror[f as usize] as u8 }));
+        let m =
+            sorted(foxes.map(|f| if f == NONE { NONE } else { l.cross.mirror[f as usize] as u8 }));
         match (m[1], m[0]).cmp(&(foxes[1], foxes[0])) {
             std::cmp::Ordering::Less => Some((m, true)),
             std::cmp::Ordering::Greater => Some((foxes, false)),
@@ -199,7 +202,8 @@ impl FuchsUndHenne {
         };
         self.each_step(o, |from, to| {
             let (from, to) = (usize::from(from), usize::from(to));
-            let (tier, start) = if l.cross.row[to] == l.cross.row[from] { sideways } else { forward };
+            let (tier, start) =
+                if l.cross.row[to] == l.cross.row[from] { sideways } else { forward };
             out.push((tier, start + ranks.rank_after(from, to, term)));
         });
         if q.pending == REMOVE {

@@ -197,7 +197,6 @@ impl Symmetry for Morris {
         2 * self.layout.classes.symmetry_count()
     }
 
-
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let classes = &self.layout.classes;
         for q in [Parts::of(p), Parts::of(p).exchanged()] {

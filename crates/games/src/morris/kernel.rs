@@ -330,7 +330,9 @@ impl TierKernel for Morris {
 
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
         indices_in_tier(tier, out, |found| {
-            self.each_parent(p, true, |parent| found.push(self.locate_parts(parent, &mut cache.least)));
+            self.each_parent(p, true, |parent| {
+                found.push(self.locate_parts(parent, &mut cache.least))
+            });
         });
     }
 }

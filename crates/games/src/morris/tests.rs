@@ -47,13 +47,16 @@ fn a_mill_removes_a_piece_not_in_a_mill() {
 #[test]
 fn bad_positions_are_refused_with_a_reason() {
     let g = Morris::nine("regular").unwrap();
-    crate::assert_refused(&g, &[
-        "wwwwwwwwww-------------- b 0 0",
-        "------------------------ b 9 9",
-        "ww---------------------- b 0 0",
-        "------------------------ w 9",
-        "x----------------------- w 9 9",
-    ]);
+    crate::assert_refused(
+        &g,
+        &[
+            "wwwwwwwwww-------------- b 0 0",
+            "------------------------ b 9 9",
+            "ww---------------------- b 0 0",
+            "------------------------ w 9",
+            "x----------------------- w 9 9",
+        ],
+    );
     let start = g.start();
     assert_eq!(g.parse_position(&g.position_to_string(start)), Ok(start));
 }

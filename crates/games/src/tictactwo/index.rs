@@ -108,7 +108,6 @@ impl Symmetry for TicTacTwo {
         16
     }
 
-
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (x, o, grid, o_to_move) = Self::parts(p);
         for (x, o, o_to_move) in [(x, o, o_to_move), (o, x, !o_to_move)] {
