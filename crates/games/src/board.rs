@@ -345,11 +345,7 @@ pub fn parse_cells(
     alphabet: &str,
     expected: &str,
 ) -> Result<Vec<u8>, ParseError> {
-    let malformed = || ParseError::Malformed {
-        what: "position",
-        text: text.to_string(),
-        expected: expected.to_string(),
-    };
+    let malformed = || malformed(text, expected);
     let t = text.trim();
     if t.chars().count() != n {
         return Err(malformed());

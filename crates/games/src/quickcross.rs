@@ -143,11 +143,7 @@ impl Game for QuickCross {
             self.n,
             self.position_to_string(self.start())
         );
-        let malformed = || ParseError::Malformed {
-            what: "position",
-            text: text.into(),
-            expected: expected.clone(),
-        };
+        let malformed = || board::malformed(text, &expected);
         let (rows, turn) = text.trim().rsplit_once(' ').ok_or_else(malformed)?;
         let rows: Vec<&str> = rows.trim().split('/').collect();
         if rows.len() != self.n || rows.iter().any(|r| r.chars().count() != self.n) {

@@ -144,7 +144,7 @@ impl Game for Snake {
         if rows.len() != self.board.rows
             || rows.iter().any(|r| r.chars().count() != self.board.cols)
         {
-            return Err(ParseError::Malformed { what: "position", text: text.into(), expected });
+            return Err(board::malformed(text, &expected));
         }
         let c = board::parse_cells(&rows.concat(), self.board.len(), "bht", &expected)?;
         if !self.is_snake(&c) {

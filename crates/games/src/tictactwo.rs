@@ -251,6 +251,12 @@ impl TicTacTwo {
         (X_MARKS.get(p.0), O_MARKS.get(p.0), GRID.get(p.0), O_TO_MOVE.get(p.0))
     }
 
+    /// The code where one side (O where `o`, else X) has `marks` and the other `other`.
+    fn code_sided(o: bool, marks: u64, other: u64, grid: usize, o_to_move: bool) -> Position {
+        let (x, o_marks) = if o { (other, marks) } else { (marks, other) };
+        Self::code(x, o_marks, grid, o_to_move)
+    }
+
     fn code(x: u64, o: u64, grid: usize, o_to_move: bool) -> Position {
         Position(X_MARKS.put(x) | O_MARKS.put(o) | GRID.put(grid) | O_TO_MOVE.put(o_to_move))
     }
@@ -396,13 +402,7 @@ impl Game for TicTacTwo {
         }
         let (x, o, grid, o_to_move) = Self::parts(p);
         let (mine, theirs) = if o_to_move { (o, x) } else { (x, o) };
-        let child = |m: u64, g: usize| {
-            if o_to_move {
-                Self::code(theirs, m, g, false)
-            } else {
-                Self::code(m, theirs, g, true)
-            }
-        };
+        let child = |m: u64, g: usize| Self::code_sided(o_to_move, m, theirs, g, !o_to_move);
         let empty_in_grid = self.grid_cells[grid] & !(x | o);
         if mine.count_ones() < self.marks {
             let mut e = empty_in_grid;

@@ -178,11 +178,7 @@ impl Game for TootAndOtto {
             self.stacks.cols,
             self.position_to_string(self.start())
         );
-        let malformed = || ParseError::Malformed {
-            what: "position",
-            text: text.into(),
-            expected: expected.clone(),
-        };
+        let malformed = || board::malformed(text, &expected);
         let parts: Vec<&str> = text.split_whitespace().collect();
         let [cells, first, second] = parts[..] else { return Err(malformed()) };
         let board = self.stacks.parse_text(cells, "to", &expected)?;

@@ -147,13 +147,7 @@ impl UndoMoves for TicTacTwo {
         let (x, o, grid, o_to_move) = Self::parts(p);
         let parent_o = !o_to_move;
         let (moved, other) = if parent_o { (o, x) } else { (x, o) };
-        let parent = |m: u64, g: usize| {
-            if parent_o {
-                Self::code(other, m, g, true)
-            } else {
-                Self::code(m, other, g, false)
-            }
-        };
+        let parent = |m: u64, g: usize| Self::code_sided(parent_o, m, other, g, parent_o);
         let mut push = |q: Position| {
             if self.legal(q).is_ok() && self.primitive(q).is_none() {
                 out.push(q);
