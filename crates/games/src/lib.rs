@@ -303,6 +303,17 @@ pub(crate) fn primitive_of(
     game.primitive(game.parse_position(text).unwrap())
 }
 
+/// Checks each position's primitive value: (the position's text, the value, why) (for tests).
+#[cfg(test)]
+pub(crate) fn assert_primitives(
+    game: &dyn perfectplay_core::Game,
+    cases: &[(&str, Option<perfectplay_core::Value>, &str)],
+) {
+    for &(text, value, why) in cases {
+        assert_eq!(primitive_of(game, text), value, "{text}: {why}");
+    }
+}
+
 /// Checks that the game refuses each of `texts` as a position (for tests).
 #[cfg(test)]
 pub(crate) fn assert_refused(game: &dyn perfectplay_core::Game, texts: &[&str]) {

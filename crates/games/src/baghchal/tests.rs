@@ -46,13 +46,13 @@ fn tigers_capture_along_lines_only() {
 #[test]
 fn the_ends_of_the_game() {
     let game = BaghChal::from_variant("regular").unwrap();
-    // Five captured: the tigers have won.
-    assert_eq!(crate::primitive_of(&game, "T---T/-----/--G--/-----/T---T G 14"), Some(Value::Lose));
+    let won = ("T---T/-----/--G--/-----/T---T G 14", Some(Value::Lose), "five goats captured");
+    crate::assert_primitives(&game, &[won]);
     // Tigers that cannot move lose (the 3x3 board: every tiger's point and jump blocked).
     let small = BaghChal::from_variant("3x3").unwrap();
     let trapped = small.parse_position("TGT/GGG/TGT T 0");
     assert!(trapped.is_err(), "more goats than the 3x3 game has");
-    assert_eq!(crate::primitive_of(&small, "TGT/G-G/TGT T 0"), None, "the center is free");
+    crate::assert_primitives(&small, &[("TGT/G-G/TGT T 0", None, "the center is free")]);
     let bad = [
         "T---T/-----/-----/-----/T---T T 20",
         "T---T/-----/-----/-----/T--TT G 20",

@@ -212,15 +212,16 @@ fn child_location_speed() {
 #[test]
 fn the_ends_of_the_game_and_positions_that_cannot_arise() {
     let game = FoxAndGeese::from_variant("9-geese").unwrap();
-    // The fox in the corner c1, every step and every landing taken: the geese have won.
-    assert_eq!(
-        crate::primitive_of(&game, "FGG/GG-/--G-G--/-------/-------/---/--- F"),
-        Some(Value::Lose)
-    );
-    assert_eq!(
-        crate::primitive_of(&game, "FGG/GG-/--G----/-------/-------/---/--- F"),
-        None,
-        "the fox can jump over d2 to e3"
+    crate::assert_primitives(
+        &game,
+        &[
+            (
+                "FGG/GG-/--G-G--/-------/-------/---/--- F",
+                Some(Value::Lose),
+                "the fox in the corner c1, every step and every landing taken: the geese have won",
+            ),
+            ("FGG/GG-/--G----/-------/-------/---/--- F", None, "the fox can jump over d2 to e3"),
+        ],
     );
     let bad = [
         "GGG/---/-------/-------/-------/---/F-- F",

@@ -86,21 +86,19 @@ fn a_missed_capture_lets_the_hens_take_off_a_fox_and_a_capture_rescues_it() {
 #[test]
 fn the_ends_of_the_game() {
     let game = FuchsUndHenne::from_variant("9-hens").unwrap();
-    // Nine hens in the hen house: the hens have won.
-    assert_eq!(
-        crate::primitive_of(&game, "---/---/-------/-------/F-HHH-F/HHH/HHH F"),
-        Some(Value::Lose)
+    let lose = Some(Value::Lose);
+    crate::assert_primitives(
+        &game,
+        &[
+            ("---/---/-------/-------/F-HHH-F/HHH/HHH F", lose, "nine hens in the hen house"),
+            ("HHH/HHH/--HHH--/-------/-------/---/--- F", lose, "no fox left to move"),
+        ],
     );
     // A capture that leaves eight ends the game: the foxes have won.
     let p = game.parse_position("HHH/H-H/--HHH--/---F---/H------/---/--F F").unwrap();
     let after = game.do_move(p, game.parse_move(p, "d4d2").unwrap());
     assert_eq!(Parts::of(after).hens.count_ones(), 8);
     assert_eq!(game.primitive(after), Some(Value::Lose));
-    // No fox left: the foxes cannot move.
-    assert_eq!(
-        crate::primitive_of(&game, "HHH/HHH/--HHH--/-------/-------/---/--- F"),
-        Some(Value::Lose)
-    );
     let bad = [
         "HHH/HHH/--HHH--/-------/-------/---/--- H",
         "HHH/HHH/--HHH--/-------/-------/---/FFF F",

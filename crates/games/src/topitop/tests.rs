@@ -57,7 +57,7 @@ fn moves_follow_the_stacking_rules_and_the_forbidden_slide() {
 #[test]
 fn two_finished_buildings_win_and_bad_boards_are_refused() {
     let game = Topitop::from_variant("regular").unwrap();
-    assert_eq!(crate::primitive_of(&game, "3-3/---/--- R"), Some(Value::Lose));
+    crate::assert_primitives(&game, &[("3-3/---/--- R", Some(Value::Lose), "two finished")]);
     crate::assert_refused(
         &game,
         &["3-3/---/--- B", "111/---/--- B", "---/---/--- X", "7--/---/--- B a1b2", "---/---"],
