@@ -34,9 +34,8 @@ fn the_tiers_and_their_bound_are_003s() {
 fn tigers_capture_along_lines_only() {
     let game = BaghChal::from_variant("regular").unwrap();
     // A tiger on b1 (no diagonals there) with goats on c2 and b2.
-    let p = game.parse_position("-T--T/-GG--/-----/-----/T---T T 17").unwrap();
-    let moves: Vec<String> =
-        game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect();
+    let text = "-T--T/-GG--/-----/-----/T---T T 17";
+    let (p, moves) = (game.parse_position(text).unwrap(), crate::move_texts(&game, text));
     assert!(moves.contains(&"b1b3".to_string()), "{moves:?}");
     assert!(!moves.contains(&"b1d3".to_string()), "{moves:?}");
     let child = game.do_move(p, game.parse_move(p, "b1b3").unwrap());

@@ -64,6 +64,21 @@ fn geese_never_step_back_and_the_fox_captures_in_chains() {
     assert_eq!(children, from_moves);
 }
 
+/// Positions at `count` indices of each tier drawn by `next` (fewer where an index names none).
+fn sampled(
+    game: &FoxAndGeese,
+    count: usize,
+    next: &mut impl FnMut() -> u64,
+) -> Vec<(Tier, Position)> {
+    let mut out = Vec::new();
+    for tier in TierIndex::tiers(game) {
+        let size = TierIndex::tier_size(game, tier);
+        let at = (0..count).map(|_| next() % size);
+        out.extend(at.filter_map(|i| TierIndex::tier_position(game, tier, i)).map(|p| (tier, p)));
+    }
+    out
+}
+
 /// Every child outside its parent's tier lies in the window the parent's tier declares for
 /// that child tier, and both kinds of window occur: in every tier of 5 and 13 geese.
 #[test]
@@ -72,33 +87,27 @@ fn children_outside_the_tier_lie_in_its_windows() {
     let (mut steps, mut captures) = (0, 0);
     for variant in ["5-geese", "13-geese"] {
         let game = FoxAndGeese::from_variant(variant).unwrap();
-        for tier in TierIndex::tiers(&game) {
-            let size = TierIndex::tier_size(&game, tier);
-            for _ in 0..300 {
-                let Some(p) = TierIndex::tier_position(&game, tier, next() % size) else {
-                    continue;
-                };
-                if game.primitive(p).is_some() {
-                    continue;
-                }
-                let mut located = Vec::new();
-                game.push_child_locations(Parts::of(p), &mut located);
-                for (child, index) in located.into_iter().filter(|&(c, _)| c != tier) {
-                    let window = TierIndex::child_window(&game, tier, child).unwrap();
-                    let child_size = TierIndex::tier_size(&game, child);
-                    assert!(
-                        window.contains(&index) && window.end <= child_size,
-                        "{} -> tier {}, index {index}",
-                        game.position_to_string(p),
-                        Tiers::tier_name(&game, child)
-                    );
-                    let half = window.end - window.start;
-                    assert!(2 * half == child_size || child.0 / 128 < MIN_GEESE);
-                    if window.start > 0 {
-                        steps += 1;
-                    } else {
-                        captures += 1;
-                    }
+        for (tier, p) in sampled(&game, 300, &mut next) {
+            if game.primitive(p).is_some() {
+                continue;
+            }
+            let mut located = Vec::new();
+            game.push_child_locations(Parts::of(p), &mut located);
+            for (child, index) in located.into_iter().filter(|&(c, _)| c != tier) {
+                let window = TierIndex::child_window(&game, tier, child).unwrap();
+                let child_size = TierIndex::tier_size(&game, child);
+                assert!(
+                    window.contains(&index) && window.end <= child_size,
+                    "{} -> tier {}, index {index}",
+                    game.position_to_string(p),
+                    Tiers::tier_name(&game, child)
+                );
+                let half = window.end - window.start;
+                assert!(2 * half == child_size || child.0 / 128 < MIN_GEESE);
+                if window.start > 0 {
+                    steps += 1;
+                } else {
+                    captures += 1;
                 }
             }
         }
@@ -114,20 +123,14 @@ fn children_located_step_by_step_are_located_afresh() {
     let mut checked = 0;
     for variant in ["4-geese", "9-geese", "15-geese"] {
         let game = FoxAndGeese::from_variant(variant).unwrap();
-        for tier in TierIndex::tiers(&game) {
-            let size = TierIndex::tier_size(&game, tier);
-            for _ in 0..200 {
-                let Some(p) = TierIndex::tier_position(&game, tier, next() % size) else {
-                    continue;
-                };
-                let q = Parts::of(p);
-                let mut fast = Vec::new();
-                game.push_child_locations(q, &mut fast);
-                let mut afresh = Vec::new();
-                game.each_child(q, |child| afresh.push(game.locate_parts(child)));
-                assert_eq!(fast, afresh, "{}", game.position_to_string(p));
-                checked += usize::from(!q.fox_to_move);
-            }
+        for (_, p) in sampled(&game, 200, &mut next) {
+            let q = Parts::of(p);
+            let mut fast = Vec::new();
+            game.push_child_locations(q, &mut fast);
+            let mut afresh = Vec::new();
+            game.each_child(q, |child| afresh.push(game.locate_parts(child)));
+            assert_eq!(fast, afresh, "{}", game.position_to_string(p));
+            checked += usize::from(!q.fox_to_move);
         }
     }
     assert!(checked > 10_000, "{checked} positions with the geese to move");

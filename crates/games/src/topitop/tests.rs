@@ -36,9 +36,7 @@ fn indices_round_trip_in_every_tier_of_the_small_game() {
 #[test]
 fn moves_follow_the_stacking_rules_and_the_forbidden_slide() {
     let game = Topitop::from_variant("regular").unwrap();
-    let p = game.parse_position("7--/-1-/--8 R a2a1").unwrap();
-    let moves: Vec<String> =
-        game.legal_moves(p).iter().map(|&m| game.move_to_string(p, m)).collect();
+    let moves = crate::move_texts(&game, "7--/-1-/--8 R a2a1");
     // Red may not slide the S at a1 back to a2, may stack it on nothing (b2 holds blue's B),
     // may not move B; S stacks on L only by a slide onto c3, which is not adjacent.
     assert!(!moves.contains(&"a1a2".to_string()), "{moves:?}");
