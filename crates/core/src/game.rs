@@ -126,11 +126,7 @@ pub enum SizeClass {
 impl SizeClass {
     /// `Small` where `small`, else `Large`.
     pub fn small_if(small: bool) -> SizeClass {
-        if small {
-            SizeClass::Small
-        } else {
-            SizeClass::Large
-        }
+        [SizeClass::Large, SizeClass::Small][usize::from(small)]
     }
 }
 
@@ -654,82 +650,39 @@ impl<G: Game + ?Sized> Game for StartingAt<'_, G> {
 macro_rules! forward_game {
     ($field:ident: $($group:ident),* $(,)?) => { $( $crate::forward_game!(@$group $field); )* };
     (@identity $f:ident) => {
-        fn id(&self) -> &'static str {
-            self.$f.id()
-        }
-        fn name(&self) -> &'static str {
-            self.$f.name()
-        }
-        fn variant(&self) -> String {
-            self.$f.variant()
-        }
-        fn size_class(&self) -> $crate::SizeClass {
-            self.$f.size_class()
-        }
+        $crate::forward_game!(@to $f: id() -> &'static str, name() -> &'static str);
+        $crate::forward_game!(@to $f: variant() -> String, size_class() -> $crate::SizeClass);
     };
     (@start $f:ident) => {
-        fn start(&self) -> $crate::Position {
-            self.$f.start()
-        }
+        $crate::forward_game!(@to $f: start() -> $crate::Position);
     };
     (@rules $f:ident) => {
-        fn to_move(&self, p: $crate::Position) -> $crate::Player {
-            self.$f.to_move(p)
-        }
-        fn primitive(&self, p: $crate::Position) -> Option<$crate::Value> {
-            self.$f.primitive(p)
-        }
-        fn moves(&self, p: $crate::Position, out: &mut Vec<$crate::Move>) {
-            self.$f.moves(p, out)
-        }
-        fn do_move(&self, p: $crate::Position, mv: $crate::Move) -> $crate::Position {
-            self.$f.do_move(p, mv)
-        }
+        $crate::forward_game!(@to $f: to_move(p: $crate::Position) -> $crate::Player);
+        $crate::forward_game!(@to $f: primitive(p: $crate::Position) -> Option<$crate::Value>);
+        $crate::forward_game!(@to $f: moves(p: $crate::Position, out: &mut Vec<$crate::Move>) -> ());
+        $crate::forward_game!(@to $f: do_move(p: $crate::Position, mv: $crate::Move) -> $crate::Position);
     };
     (@children $f:ident) => {
-        fn children(&self, p: $crate::Position, out: &mut Vec<$crate::Position>) {
-            self.$f.children(p, out)
-        }
+        $crate::forward_game!(@to $f: children(p: $crate::Position, out: &mut Vec<$crate::Position>) -> ());
     };
     (@text $f:ident) => {
-        fn position_to_string(&self, p: $crate::Position) -> String {
-            self.$f.position_to_string(p)
-        }
-        fn parse_position(&self, text: &str) -> Result<$crate::Position, $crate::ParseError> {
-            self.$f.parse_position(text)
-        }
-        fn move_to_string(&self, p: $crate::Position, mv: $crate::Move) -> String {
-            self.$f.move_to_string(p, mv)
-        }
-        fn move_syntax(&self) -> String {
-            self.$f.move_syntax()
-        }
-        fn board_text(&self, p: $crate::Position) -> String {
-            self.$f.board_text(p)
-        }
-        fn player_names(&self) -> [&'static str; 2] {
-            self.$f.player_names()
-        }
+        $crate::forward_game!(@to $f: position_to_string(p: $crate::Position) -> String);
+        $crate::forward_game!(@to $f: parse_position(text: &str) -> Result<$crate::Position, $crate::ParseError>);
+        $crate::forward_game!(@to $f: move_to_string(p: $crate::Position, mv: $crate::Move) -> String);
+        $crate::forward_game!(@to $f: move_syntax() -> String, player_names() -> [&'static str; 2]);
+        $crate::forward_game!(@to $f: board_text(p: $crate::Position) -> String);
     };
     (@capabilities $f:ident) => {
-        fn space(&self) -> $crate::PositionSpace<'_> {
-            self.$f.space()
-        }
-        fn symmetry(&self) -> Option<&dyn $crate::Symmetry> {
-            self.$f.symmetry()
-        }
-        fn undo(&self) -> Option<&dyn $crate::UndoMoves> {
-            self.$f.undo()
-        }
-        fn gui(&self) -> Option<&dyn $crate::ImageGui> {
-            self.$f.gui()
-        }
-        fn kernel(&self) -> Option<&dyn $crate::TierKernel> {
-            self.$f.kernel()
-        }
-        fn search_kernel(&self) -> Option<&dyn $crate::SearchKernel> {
-            self.$f.search_kernel()
-        }
+        $crate::forward_game!(@to $f: space() -> $crate::PositionSpace<'_>);
+        $crate::forward_game!(@to $f: symmetry() -> Option<&dyn $crate::Symmetry>);
+        $crate::forward_game!(@to $f: undo() -> Option<&dyn $crate::UndoMoves>);
+        $crate::forward_game!(@to $f: gui() -> Option<&dyn $crate::ImageGui>);
+        $crate::forward_game!(@to $f: kernel() -> Option<&dyn $crate::TierKernel>);
+        $crate::forward_game!(@to $f: search_kernel() -> Option<&dyn $crate::SearchKernel>);
+    };
+    // Each method named with its parameters and result, forwarded.
+    (@to $f:ident: $($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty),+) => {
+        $( fn $name(&self, $($arg: $ty),*) -> $ret { self.$f.$name($($arg),*) } )+
     };
 }
 
@@ -758,28 +711,14 @@ macro_rules! capabilities {
             $crate::PositionSpace::Tiered(self)
         }
     };
-    (@one symmetry) => {
-        fn symmetry(&self) -> Option<&dyn $crate::Symmetry> {
-            Some(self)
-        }
-    };
-    (@one undo) => {
-        fn undo(&self) -> Option<&dyn $crate::UndoMoves> {
-            Some(self)
-        }
-    };
-    (@one gui) => {
-        fn gui(&self) -> Option<&dyn $crate::ImageGui> {
-            Some(self)
-        }
-    };
-    (@one kernel) => {
-        fn kernel(&self) -> Option<&dyn $crate::TierKernel> {
-            Some(self)
-        }
-    };
-    (@one search_kernel) => {
-        fn search_kernel(&self) -> Option<&dyn $crate::SearchKernel> {
+    (@one symmetry) => { $crate::capabilities!(@itself symmetry, Symmetry); };
+    (@one undo) => { $crate::capabilities!(@itself undo, UndoMoves); };
+    (@one gui) => { $crate::capabilities!(@itself gui, ImageGui); };
+    (@one kernel) => { $crate::capabilities!(@itself kernel, TierKernel); };
+    (@one search_kernel) => { $crate::capabilities!(@itself search_kernel, SearchKernel); };
+    // A capability's method, answering the game itself.
+    (@itself $name:ident, $capability:ident) => {
+        fn $name(&self) -> Option<&dyn $crate::$capability> {
             Some(self)
         }
     };

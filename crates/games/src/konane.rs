@@ -68,7 +68,7 @@ impl Konane {
     fn marble(&self, board: u64, x: usize, y: usize, empty: char) -> char {
         if board & self.cell(x, y) == 0 {
             empty
-        } else if (x + y) % 2 == 0 {
+        } else if (x + y).is_multiple_of(2) {
             'x'
         } else {
             'o'

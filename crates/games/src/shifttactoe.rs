@@ -151,7 +151,7 @@ impl Game for ShiftTacToe {
         let expected = "3 rows of the window from the top separated by '/' (x, o or -), the \
                         sliders top to bottom (l, c or r: left, center, right), the player to move \
                         (x or o), e.g. ---/---/x-- ccc o";
-        let malformed = || board::malformed(text, &expected);
+        let malformed = || board::malformed(text, expected);
         let parts: Vec<&str> = text.split_whitespace().collect();
         let [rows, sliders, turn] = parts[..] else { return Err(malformed()) };
         let rows: Vec<&str> = rows.split('/').collect();
