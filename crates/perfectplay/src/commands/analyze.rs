@@ -22,33 +22,38 @@ pub struct AnalyzeArgs {
     pub derive: bool,
 }
 
+/// Where an analysis reads and solves: the store, the game, and how the game was asked for.
+type Place<'a> = (&'a Store, &'a dyn Game, &'a GameArgs);
+
 pub fn analyze(store: &Store, args: &GameArgs, a: AnalyzeArgs, out: &mut impl Write) -> Result<()> {
     let game = crate::load_game(args)?;
-    refuse_live(game.as_ref(), "analyzed")?;
+    let game = game.as_ref();
+    refuse_live(game, "analyzed")?;
+    if (a.tiers || a.prune) && !game.space().is_tiered() {
+        let flag = if a.tiers { "--tiers" } else { "--prune" };
+        anyhow::bail!("{flag}: {} is not solved by tiers with a dense index", game.id());
+    }
+    // The counts stored with the database, unless they are to be counted again.
+    let stored = match a.recount || a.prune {
+        true => None,
+        false => store.database(game)?,
+    };
     if a.tiers {
-        analyze_tiers(store, game.as_ref(), args, a, out)
+        by_tier((store, game, args), a, stored, out)
     } else {
-        analyze_whole(store, game.as_ref(), args, a, out)
+        whole((store, game, args), a, stored, out)
     }
 }
 
 /// `analyze --tiers`: the tier lines.
-fn analyze_tiers(
-    store: &Store,
-    game: &dyn Game,
-    args: &GameArgs,
+fn by_tier(
+    at: Place<'_>,
     a: AnalyzeArgs,
+    db: Option<Database>,
     out: &mut impl Write,
 ) -> Result<()> {
-    let AnalyzeArgs { format, recount, prune, derive, .. } = a;
-    if !game.space().is_tiered() {
-        anyhow::bail!("--tiers: {} is not solved by tiers with a dense index", game.id());
-    }
-    let stored = match recount || prune {
-        true => None,
-        false => store.database(game)?.map(|db| db.tier_lines(game)),
-    };
-    let stored = stored.filter(|l| !l.is_empty());
+    let ((store, game, args), AnalyzeArgs { format, prune, derive, .. }) = (at, a);
+    let stored = db.map(|db| db.tier_lines(game)).filter(|l| !l.is_empty());
     let lines = match stored {
         Some(lines) => lines,
         None => tiered_analysis(game, store, args, prune.then_some(derive))?.1,
@@ -89,21 +94,9 @@ fn analyze_tiers(
 }
 
 /// `analyze`: the whole game's counts.
-fn analyze_whole(
-    store: &Store,
-    game: &dyn Game,
-    args: &GameArgs,
-    a: AnalyzeArgs,
-    out: &mut impl Write,
-) -> Result<()> {
-    let AnalyzeArgs { format, recount, prune, derive, .. } = a;
-    if prune && !game.space().is_tiered() {
-        anyhow::bail!("--prune: {} is not solved by tiers with a dense index", game.id());
-    }
-    let stored = match recount || prune {
-        true => None,
-        false => store.database(game)?.and_then(|db| db.analysis()),
-    };
+fn whole(at: Place<'_>, a: AnalyzeArgs, db: Option<Database>, out: &mut impl Write) -> Result<()> {
+    let ((store, game, args), AnalyzeArgs { format, prune, derive, .. }) = (at, a);
+    let stored = db.and_then(|db| db.analysis());
     let analysis = match stored {
         Some(a) => a,
         None if game.space().is_tiered() => {
