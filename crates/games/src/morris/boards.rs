@@ -8,6 +8,14 @@ use perfectplay_core::SetClasses;
 use super::Kind;
 use crate::board::{self, Board};
 
+/// Groups of names separated by commas, each group's names by spaces: `"a7 d7 g7, b6 d6 f6"`.
+fn groups(text: &str) -> Vec<Vec<&str>> {
+    text.split(',')
+        .map(|g| g.split_whitespace().collect::<Vec<_>>())
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
 /// A board's fixed data, shared by every variant on it.
 #[derive(Debug)]
 pub(super) struct Layout {
@@ -22,21 +30,20 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// A board from its point names (with their coordinates on a grid, y down) and its lines of
-    /// three (mills); `joins` are lines of two (neighbors that form no mill); `swap` exchanges the
-    /// inner and outer squares where the board has that symmetry.
-    fn new(
-        points: &[(&str, (f64, f64))],
-        mills: &[[&str; 3]],
-        joins: &[[&str; 2]],
-        swap: Option<&[(&str, &str)]>,
-        max_pieces: usize,
-    ) -> Layout {
-        let names: Vec<&str> = points.iter().map(|p| p.0).collect();
-        let xy: Vec<(f64, f64)> = points.iter().map(|p| p.1).collect();
+    /// A board from its points (`"a7 0 0, d7 3 0"`: a name and its coordinates on a grid, y
+    /// down) and its lines of three (mills, `"a7 d7 g7, ..."`); `joins` are lines of two
+    /// (neighbors that form no mill); `swap` exchanges the inner and outer squares where the
+    /// board has that symmetry (pairs of points; empty where it has not).
+    fn new(points: &str, mills: &str, joins: &str, swap: &str, max_pieces: usize) -> Layout {
+        let points = groups(points);
+        let names: Vec<&str> = points.iter().map(|p| p[0]).collect();
+        let coordinate = |c: &str| c.parse::<f64>().expect("a coordinate");
+        let xy: Vec<(f64, f64)> =
+            points.iter().map(|p| (coordinate(p[1]), coordinate(p[2]))).collect();
         let at = |name: &str| names.iter().position(|&n| n == name).expect("a point of the board");
+        let (mills, joins) = (groups(mills), groups(joins));
         let mut edges = Vec::new();
-        for m in mills {
+        for m in &mills {
             edges.push((at(m[0]), at(m[1])));
             edges.push((at(m[1]), at(m[2])));
         }
@@ -56,11 +63,12 @@ impl Layout {
         let square = board.symmetries(&board::SQUARE);
         let mut perms: Vec<Vec<usize>> =
             (0..square.len()).map(|g| (0..n).map(|c| square.map(g, c)).collect()).collect();
-        if let Some(pairs) = swap {
+        let pairs = groups(swap);
+        if !pairs.is_empty() {
             let mut s: Vec<usize> = (0..n).collect();
-            for &(a, b) in pairs {
-                s[at(a)] = at(b);
-                s[at(b)] = at(a);
+            for pair in &pairs {
+                let (a, b) = (at(pair[0]), at(pair[1]));
+                (s[a], s[b]) = (b, a);
             }
             let swapped: Vec<Vec<usize>> =
                 perms.iter().map(|p| (0..n).map(|c| p[s[c]]).collect()).collect();
@@ -71,124 +79,30 @@ impl Layout {
     }
 
     fn nine() -> Layout {
-        let p = |name, x: f64, y: f64| (name, (x, y));
-        let points = [
-            p("a7", 0., 0.),
-            p("d7", 3., 0.),
-            p("g7", 6., 0.),
-            p("b6", 1., 1.),
-            p("d6", 3., 1.),
-            p("f6", 5., 1.),
-            p("c5", 2., 2.),
-            p("d5", 3., 2.),
-            p("e5", 4., 2.),
-            p("a4", 0., 3.),
-            p("b4", 1., 3.),
-            p("c4", 2., 3.),
-            p("e4", 4., 3.),
-            p("f4", 5., 3.),
-            p("g4", 6., 3.),
-            p("c3", 2., 4.),
-            p("d3", 3., 4.),
-            p("e3", 4., 4.),
-            p("b2", 1., 5.),
-            p("d2", 3., 5.),
-            p("f2", 5., 5.),
-            p("a1", 0., 6.),
-            p("d1", 3., 6.),
-            p("g1", 6., 6.),
-        ];
-        let mills = [
-            ["a7", "d7", "g7"],
-            ["b6", "d6", "f6"],
-            ["c5", "d5", "e5"],
-            ["a4", "b4", "c4"],
-            ["e4", "f4", "g4"],
-            ["c3", "d3", "e3"],
-            ["b2", "d2", "f2"],
-            ["a1", "d1", "g1"],
-            ["a7", "a4", "a1"],
-            ["b6", "b4", "b2"],
-            ["c5", "c4", "c3"],
-            ["d7", "d6", "d5"],
-            ["d3", "d2", "d1"],
-            ["e5", "e4", "e3"],
-            ["f6", "f4", "f2"],
-            ["g7", "g4", "g1"],
-        ];
-        let swap = [
-            ("a7", "c5"),
-            ("d7", "d5"),
-            ("g7", "e5"),
-            ("a4", "c4"),
-            ("g4", "e4"),
-            ("a1", "c3"),
-            ("d1", "d3"),
-            ("g1", "e3"),
-        ];
-        Layout::new(&points, &mills, &[], Some(&swap), 9)
+        let points = "a7 0 0, d7 3 0, g7 6 0, b6 1 1, d6 3 1, f6 5 1, c5 2 2, d5 3 2, e5 4 2, \
+                      a4 0 3, b4 1 3, c4 2 3, e4 4 3, f4 5 3, g4 6 3, c3 2 4, d3 3 4, e3 4 4, \
+                      b2 1 5, d2 3 5, f2 5 5, a1 0 6, d1 3 6, g1 6 6";
+        let mills = "a7 d7 g7, b6 d6 f6, c5 d5 e5, a4 b4 c4, e4 f4 g4, c3 d3 e3, b2 d2 f2, \
+                     a1 d1 g1, a7 a4 a1, b6 b4 b2, c5 c4 c3, d7 d6 d5, d3 d2 d1, e5 e4 e3, \
+                     f6 f4 f2, g7 g4 g1";
+        let swap = "a7 c5, d7 d5, g7 e5, a4 c4, g4 e4, a1 c3, d1 d3, g1 e3";
+        Layout::new(points, mills, "", swap, 9)
     }
 
     fn six() -> Layout {
-        let p = |name, x: f64, y: f64| (name, (x, y));
-        let points = [
-            p("a5", 0., 0.),
-            p("c5", 2., 0.),
-            p("e5", 4., 0.),
-            p("b4", 1., 1.),
-            p("c4", 2., 1.),
-            p("d4", 3., 1.),
-            p("a3", 0., 2.),
-            p("b3", 1., 2.),
-            p("d3", 3., 2.),
-            p("e3", 4., 2.),
-            p("b2", 1., 3.),
-            p("c2", 2., 3.),
-            p("d2", 3., 3.),
-            p("a1", 0., 4.),
-            p("c1", 2., 4.),
-            p("e1", 4., 4.),
-        ];
-        let mills = [
-            ["a5", "c5", "e5"],
-            ["b4", "c4", "d4"],
-            ["b2", "c2", "d2"],
-            ["a1", "c1", "e1"],
-            ["a5", "a3", "a1"],
-            ["b4", "b3", "b2"],
-            ["d4", "d3", "d2"],
-            ["e5", "e3", "e1"],
-        ];
-        let joins = [["c5", "c4"], ["c2", "c1"], ["a3", "b3"], ["d3", "e3"]];
-        let swap = [
-            ("a5", "b4"),
-            ("c5", "c4"),
-            ("e5", "d4"),
-            ("a3", "b3"),
-            ("e3", "d3"),
-            ("a1", "b2"),
-            ("c1", "c2"),
-            ("e1", "d2"),
-        ];
-        Layout::new(&points, &mills, &joins, Some(&swap), 6)
+        let points = "a5 0 0, c5 2 0, e5 4 0, b4 1 1, c4 2 1, d4 3 1, a3 0 2, b3 1 2, d3 3 2, \
+                      e3 4 2, b2 1 3, c2 2 3, d2 3 3, a1 0 4, c1 2 4, e1 4 4";
+        let mills = "a5 c5 e5, b4 c4 d4, b2 c2 d2, a1 c1 e1, a5 a3 a1, b4 b3 b2, d4 d3 d2, \
+                     e5 e3 e1";
+        let swap = "a5 b4, c5 c4, e5 d4, a3 b3, e3 d3, a1 b2, c1 c2, e1 d2";
+        Layout::new(points, mills, "c5 c4, c2 c1, a3 b3, d3 e3", swap, 6)
     }
 
     fn three(diagonals: bool) -> Layout {
-        let names = ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"];
-        let points: Vec<(&str, (f64, f64))> =
-            names.iter().enumerate().map(|(i, &n)| (n, ((i % 3) as f64, (i / 3) as f64))).collect();
-        let mut mills = vec![
-            ["a3", "b3", "c3"],
-            ["a2", "b2", "c2"],
-            ["a1", "b1", "c1"],
-            ["a3", "a2", "a1"],
-            ["b3", "b2", "b1"],
-            ["c3", "c2", "c1"],
-        ];
-        if diagonals {
-            mills.extend([["a3", "b2", "c1"], ["c3", "b2", "a1"]]);
-        }
-        Layout::new(&points, &mills, &[], None, 3)
+        let points = "a3 0 0, b3 1 0, c3 2 0, a2 0 1, b2 1 1, c2 2 1, a1 0 2, b1 1 2, c1 2 2";
+        let rows = "a3 b3 c3, a2 b2 c2, a1 b1 c1, a3 a2 a1, b3 b2 b1, c3 c2 c1";
+        let mills = if diagonals { format!("{rows}, a3 b2 c1, c3 b2 a1") } else { rows.into() };
+        Layout::new(points, &mills, "", "", 3)
     }
 
     pub(super) fn shared(kind: Kind, diagonals: bool) -> Arc<Layout> {
