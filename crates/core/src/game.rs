@@ -15,7 +15,7 @@
 use std::fmt;
 
 pub use crate::kernel::{
-    indices_in_tier, InTier, KernelCache, Locations, SidedLocations, TierKernel,
+    children_located, indices_in_tier, InTier, KernelCache, Locations, SidedLocations, TierKernel,
 };
 use crate::value::Value;
 
@@ -56,7 +56,7 @@ impl Player {
 
     /// The player of a turn number: 0 the first, 1 the second.
     pub fn of(turn: usize) -> Player {
-        Player::second_if(turn == 1)
+        [Player::First, Player::Second][turn]
     }
 
     /// The opponent.

@@ -92,6 +92,18 @@ pub trait TierKernel: Send + Sync {
     );
 }
 
+/// For [`TierKernel::child_locations_unsorted`]: into `out`, the locations `push` writes, sorted
+/// and made distinct where `repeats` (children inside the position's tier may repeat there: a
+/// move phase's children that are images of each other).
+pub fn children_located(out: &mut Locations, repeats: bool, push: impl FnOnce(&mut Locations)) {
+    out.clear();
+    push(out);
+    if repeats {
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
 /// For [`TierKernel::parent_indices`]: into `out`, the distinct indices, sorted, of the
 /// locations in `tier` among those `each` pushes to the [`InTier`] it is given.
 pub fn indices_in_tier(tier: Tier, out: &mut Vec<u64>, each: impl FnOnce(&mut InTier<'_>)) {

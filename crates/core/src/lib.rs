@@ -17,9 +17,10 @@ pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
 pub use classes::{LeastCache, Neighbours, SetClasses};
 pub use codec::Field;
 pub use game::{
-    indices_in_tier, Exchange, Game, GameExt, ImageGui, InTier, KernelCache, Locations, Move,
-    MultipartMoves, Node, ParseError, Player, Position, PositionSpace, SearchKernel,
-    SidedLocations, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel, Tiers, UndoMoves,
+    children_located, indices_in_tier, Exchange, Game, GameExt, ImageGui, InTier, KernelCache,
+    Locations, Move, MultipartMoves, Node, ParseError, Player, Position, PositionSpace,
+    SearchKernel, SidedLocations, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel,
+    Tiers, UndoMoves,
 };
 pub use random::xorshift;
 pub use ranking::{RankError, Rearranger};

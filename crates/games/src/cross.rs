@@ -288,22 +288,6 @@ pub(crate) fn check_parsed(
     Ok(())
 }
 
-/// A tier kernel's children located in any order (`TierKernel::child_locations_unsorted`):
-/// `push` writes them; where `mirrored` (the side not moving is its own mirror image), two
-/// children inside the tier may be mirror images of each other, and the repeats are sorted out.
-pub(crate) fn located_children(
-    out: &mut perfectplay_core::Locations,
-    mirrored: bool,
-    push: impl FnOnce(&mut perfectplay_core::Locations),
-) {
-    out.clear();
-    push(out);
-    if mirrored {
-        out.sort_unstable();
-        out.dedup();
-    }
-}
-
 /// A capture's text: the names of the point it starts from and of each point it lands on.
 pub(crate) fn chain_text(board: &Board, from: u32, path: &[u32]) -> String {
     let mut s = board.name(from as usize).to_string();

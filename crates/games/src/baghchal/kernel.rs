@@ -1,7 +1,7 @@
 //! Bagh-Chal's hot paths for the tier engine: children and parents located in one step each.
 
 use super::*;
-use perfectplay_core::{indices_in_tier, Locations, SidedLocations};
+use perfectplay_core::{children_located, indices_in_tier, Locations, SidedLocations};
 
 impl BaghChal {
     /// Calls `f` with each position that has a move to `p` (primitive ones included; the caller
@@ -135,13 +135,10 @@ impl TierKernel for BaghChal {
     /// neighbours`]): a goat's move keeps it, a tiger's moves one point of it. Only the
     /// moving phase's children can lie in the position's own tier; those are made distinct.
     fn child_locations_unsorted(&self, p: Position, out: &mut Locations, cache: &mut KernelCache) {
-        out.clear();
         let q = Parts::of(p);
-        self.run_children(q, cache, |t, i| out.push((t, i)));
-        if q.hand == 0 {
-            out.sort_unstable();
-            out.dedup();
-        }
+        children_located(out, q.hand == 0, |out| {
+            self.run_children(q, cache, |t, i| out.push((t, i)))
+        });
     }
 
     /// The children as [`TierKernel::child_locations_unsorted`] finds them, none exchanged

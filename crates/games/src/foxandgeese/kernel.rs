@@ -167,7 +167,7 @@ impl TierKernel for FoxAndGeese {
         } else {
             l.mirror[q.fox as usize] == q.fox as usize
         };
-        crate::cross::located_children(out, mirrored, |out| self.push_child_locations(q, out));
+        perfectplay_core::children_located(out, mirrored, |out| self.push_child_locations(q, out));
     }
     /// One image where the mirror keeps the position, else two.
     fn side_class_size(&self, p: Position) -> Option<u64> {

@@ -55,7 +55,7 @@ impl TierKernel for FuchsUndHenne {
         } else {
             self.oriented(q).is_none()
         };
-        crate::cross::located_children(out, mirrored, |out| self.push_child_locations(q, out));
+        perfectplay_core::children_located(out, mirrored, |out| self.push_child_locations(q, out));
     }
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, _: &mut KernelCache) {
         out.clear();
