@@ -278,6 +278,22 @@ pub trait SearchKernel: Send + Sync {
     fn search_children(&self, node: Node, out: &mut Vec<(Node, Option<crate::ValueRemoteness>)>);
     /// The most moves a game lasts (the highest remoteness there can be).
     fn longest_game(&self) -> u16;
+    /// A prover of values alone made for the game, with a table of 2^`table_bits` entries;
+    /// none by default (the engine's alpha-beta search proves them).
+    fn prover(&self, table_bits: u32) -> Option<Box<dyn ValueProver + '_>> {
+        let _ = table_bits;
+        None
+    }
+}
+
+/// A search for a position's value alone, as a score from the view of the player to move: -1 a
+/// loss, 0 a tie, 1 a win (a proof that a position is at least or at most a tie).
+pub trait ValueProver: Send {
+    /// The score of `position`, exact where it lies strictly inside `(alpha, beta)`, else a
+    /// bound on the side it falls: at most `alpha`, or at least `beta` (fail-soft).
+    fn bound(&mut self, position: Position, alpha: i8, beta: i8) -> i8;
+    /// Positions expanded so far (their moves generated).
+    fn nodes(&self) -> u64;
 }
 
 /// Tiers of a game: every move leads to a position of the same tier or a lower one.

@@ -20,7 +20,7 @@ pub use game::{
     children_located, indices_in_tier, Exchange, Game, GameExt, ImageGui, InTier, KernelCache,
     Locations, Move, MultipartMoves, Node, ParseError, Player, Position, PositionSpace,
     SearchKernel, SidedLocations, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel,
-    Tiers, UndoMoves,
+    Tiers, UndoMoves, ValueProver,
 };
 pub use random::xorshift;
 pub use ranking::{RankError, Rearranger};

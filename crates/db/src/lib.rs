@@ -16,6 +16,7 @@
 mod cache;
 mod fingerprint;
 mod format;
+mod ledger;
 mod lock;
 mod reader;
 mod spill;
@@ -29,6 +30,7 @@ pub use format::{
     AnalysisRow, CodeLayout, Header, TableHeader, TableKind, TierLine, MAGIC, OLDEST_VERSION,
     VERSION,
 };
+pub use ledger::{Ledger, LedgerLine};
 pub use lock::{lock_path, Holder, SolveLock};
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
 pub use tiers::{finished_tier_files, tier_dir, Shared, TierFiles};

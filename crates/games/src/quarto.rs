@@ -34,6 +34,7 @@ use std::sync::{Arc, OnceLock};
 
 mod counting;
 mod gui;
+mod proof;
 mod search;
 
 pub use counting::TierCount;

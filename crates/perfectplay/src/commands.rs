@@ -5,4 +5,5 @@
 
 pub mod analyze;
 pub mod db;
+pub mod prove;
 pub mod solve;

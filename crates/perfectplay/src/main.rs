@@ -25,6 +25,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use perfectplay_core::{Game, Value};
 
 use crate::commands::analyze::AnalyzeArgs;
+use crate::commands::prove::ProveArgs;
 use crate::commands::solve::SolveArgs;
 use crate::store::Store;
 
@@ -126,6 +127,31 @@ enum Command {
         /// played without their values.
         #[arg(long, default_value_t = 10)]
         think: u64,
+    },
+    /// Prove the start's value alone (win, tie or lose) by subproofs, the positions `--depth`
+    /// moves below it up to symmetry, each answer appended to a ledger as it is found: a run
+    /// stopped (a limit, a kill) goes on from the ledger where it stopped.
+    Prove {
+        #[command(flatten)]
+        game: GameArgs,
+        /// The ledger file (default `<data-dir>/<game>/<variant>.proof.tsv`).
+        #[arg(long)]
+        ledger: Option<PathBuf>,
+        /// Moves below the start where the subproofs are.
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// The search's table: 2^BITS entries (16 bytes each for Quarto's prover).
+        #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(8..=36))]
+        table_bits: u32,
+        /// Only check whether the ledger's answers prove the start (exit 0 if they do, 1 if not).
+        #[arg(long)]
+        check: bool,
+        /// Stop after answering this many subproofs.
+        #[arg(long)]
+        most: Option<usize>,
+        /// Ask no new subproof after this many seconds.
+        #[arg(long)]
+        seconds: Option<f64>,
     },
     /// Serve the web page and the JSON API on 127.0.0.1.
     Serve {
@@ -293,6 +319,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let oracle = store.oracle(game.as_ref(), args.options())?;
             let think = std::time::Duration::from_secs(think);
             play::play(game.as_ref(), &oracle, computer, think).context("terminal play")?;
+        }
+        Command::Prove { game, ledger, depth, table_bits, check, most, seconds } => {
+            let a = ProveArgs { ledger, depth, table_bits, check, most, seconds };
+            let code = commands::prove::prove(&store, &game, a, &mut out)?;
+            out.flush()?;
+            return Ok(code);
         }
         Command::Serve { port } => {
             drop(out);

@@ -534,3 +534,60 @@ fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
     let o = run_in(&data, &["analyze", "sixmensmorris", "--derive"], "");
     assert_eq!(o.status.code(), Some(2), "--derive needs --prune");
 }
+
+/// `prove`: Quarto 3x3's start proven a first-player loss by subproofs kept in a ledger. A run
+/// stopped after a few answers, and a last line cut short, go on where they stopped; `--check`
+/// says whether the ledger covers the start; the live search's answer agrees with the proof's.
+#[test]
+fn prove_keeps_subproofs_in_a_ledger_and_resumes() {
+    let data = fresh("prove");
+    std::fs::create_dir_all(&*data).unwrap();
+    let ledger = data.join("ledger.tsv");
+    let l = ledger.to_str().unwrap();
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let base = ["prove", "quarto", "--variant", "3x3", "--depth", "3", "--ledger", l];
+        base.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let prove = |extra: &[&'static str]| {
+        let a = args(extra);
+        run_in(&data, &a.iter().map(String::as_str).collect::<Vec<_>>(), "")
+    };
+    let o = prove(&["--most", "5"]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let check = prove(&["--check"]);
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check).0);
+    assert!(text(&check).0.contains("not proven yet"), "{}", text(&check).0);
+    let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().lines().count();
+    assert_eq!(lines(&ledger), 3 + 5);
+    // A stop in the middle of a line: the fragment is dropped, the five answers kept.
+    std::fs::OpenOptions::new().append(true).open(&ledger).unwrap().write_all(b"01---").unwrap();
+    let o = prove(&[]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("start:      lose (proven"), "{}", text(&o).0);
+    let check = prove(&["--check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check).0);
+    let content = std::fs::read_to_string(&ledger).unwrap();
+    assert!(content.ends_with('\n') && !content.contains("01---\n"));
+    assert!(content.lines().skip(3).all(|line| line.split('\t').count() == 5));
+    let answered = lines(&ledger) - 3;
+    assert!(answered > 5, "{answered} answers");
+    // Proven already: nothing more is asked.
+    let again = prove(&[]);
+    assert!(text(&again).0.contains("this run:   0 subproofs"), "{}", text(&again).0);
+    assert_eq!(lines(&ledger) - 3, answered);
+    // The live search: the first player loses in 6.
+    let o = run_in(&data, &["query", "quarto", "--variant", "3x3", "start"], "");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((json["value"].as_str(), json["remoteness"].as_u64()), (Some("lose"), Some(6)));
+    // A ledger split at another depth is refused, as is one that is not a ledger.
+    let a = ["prove", "quarto", "--variant", "3x3", "--depth", "2", "--ledger", l];
+    let o = run_in(&data, &a, "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("depth 3"), "{}", text(&o).1);
+    let other = data.join("other.tsv");
+    std::fs::write(&other, "position\tvalue\n").unwrap();
+    let a = ["prove", "quarto", "--variant", "3x3", "--ledger", other.to_str().unwrap()];
+    let o = run_in(&data, &a, "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("not a perfectplay proof ledger"), "{}", text(&o).1);
+}

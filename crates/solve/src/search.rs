@@ -415,6 +415,19 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         })
     }
 
+    /// The value alone of `p` as a score (-1 a loss, 0 a tie, 1 a win for the player to move),
+    /// searched in the window `(alpha, beta)` of those scores: exact inside it, else a bound on
+    /// the side it falls (a [`crate::SplitProof`]'s question).
+    pub fn bound(&mut self, p: Position, alpha: i8, beta: i8) -> Result<i8, SolveError> {
+        if let Some(v) = self.game.primitive(p) {
+            return Ok(crate::proof::score_of(v));
+        }
+        let node = self.node(p);
+        // Every loss scores below -1 and every win above 1: the signs bound as the scores do.
+        let (score, _) = self.search(node, i32::from(alpha), i32::from(beta), 0)?;
+        Ok(score.signum() as i8)
+    }
+
     fn key(&self, node: Node) -> Node {
         match self.kernel {
             Some(kernel) => kernel.search_key(node),

@@ -6,7 +6,12 @@ mod common;
 
 use perfectplay_core::{Game, Position, Value, ValueRemoteness};
 use perfectplay_games::Quarto;
-use perfectplay_solve::{solve, AlphaBeta, NoProgress, Search, SolveOptions, TierSpace};
+use std::collections::HashMap;
+
+use perfectplay_solve::proof::score_of;
+use perfectplay_solve::{
+    solve, AlphaBeta, Bounds, NoProgress, Search, Solution, SolveOptions, SplitProof, TierSpace,
+};
 
 #[test]
 fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
@@ -24,6 +29,7 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
     let mut search = Search::new(&game);
     let mut pruned = AlphaBeta::new(&game);
     let mut plain = AlphaBeta::without_kernel(&game);
+    let mut prover = game.search_kernel().and_then(|k| k.prover(16)).expect("Quarto's prover");
     for &p in &positions {
         common::check_best_over_children(&game, &solution, p).unwrap();
         let stored = solution.get(&game, p).unwrap();
@@ -45,7 +51,19 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
         );
         assert_eq!(pruned.value_only(p).unwrap(), stored.value());
         assert_eq!(plain.value(p).unwrap(), stored, "{}", game.position_to_string(p));
+        // The prover: exact in the full window, and a bound on the right side of a narrow one.
+        let score = score_of(stored.value());
+        assert_eq!(prover.bound(p, -1, 1), score, "{}", game.position_to_string(p));
+        let below = prover.bound(p, -1, 0);
+        assert!(
+            if score >= 0 { below >= 0 } else { below == -1 },
+            "{}",
+            game.position_to_string(p)
+        );
+        let above = prover.bound(p, 0, 1);
+        assert!(if score <= 0 { above <= 0 } else { above == 1 }, "{}", game.position_to_string(p));
     }
+    split_proofs_of_the_start_agree_with_the_engine(&game, &solution);
     // The start, searched afresh from nothing stored.
     let start = Search::new(&game).value(game.start()).unwrap();
     assert_eq!(start, solution.get(&game, game.start()).unwrap());
@@ -57,6 +75,47 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
         search.nodes(),
         fresh.nodes()
     );
+}
+
+/// The start's value proven by subproofs ([`SplitProof`]) split at depths 1 to 4, answered by
+/// Quarto's prover and by the engine's alpha-beta search, is the engine's (a first-player loss);
+/// every answer bounds the engine's value of its subproof; and the engine's own values of every
+/// subproof combine to the start's, while no answers leave it open.
+fn split_proofs_of_the_start_agree_with_the_engine(game: &Quarto, solution: &Solution) {
+    let engine = |p: Position| score_of(solution.get(game, p).unwrap().value());
+    let start = engine(game.start());
+    assert_eq!(start, -1, "3x3 Quarto's start is a first-player loss");
+    for depth in 1..=4 {
+        let split = SplitProof::new(game, game.start(), depth);
+        let mut prover = game.search_kernel().and_then(|k| k.prover(16)).unwrap();
+        let mut search = AlphaBeta::new(game);
+        let (mut by_prover, mut by_search) = (HashMap::new(), HashMap::new());
+        let mut asked = 0;
+        let score = split.prove(
+            &mut by_prover,
+            &mut |p, a, b| Ok::<_, ()>(prover.bound(p, a, b)),
+            &mut |_, _| {
+                asked += 1;
+                Ok(())
+            },
+        );
+        assert_eq!(score, Ok(start), "depth {depth}");
+        let score =
+            split.prove(&mut by_search, &mut |p, a, b| search.bound(p, a, b), &mut |_, _| Ok(()));
+        assert_eq!(score.unwrap(), start, "depth {depth}");
+        assert_eq!(asked, by_prover.len());
+        for (known, by) in [(&by_prover, "prover"), (&by_search, "alpha-beta")] {
+            assert_eq!(split.combine(known).root, Bounds::exact(start), "{by}, depth {depth}");
+            for (&p, b) in known {
+                assert!(b.lo <= engine(p) && engine(p) <= b.hi, "{by}: {b:?} at {p:?}");
+            }
+        }
+        let all: HashMap<Position, Bounds> =
+            split.subproofs().into_iter().map(|p| (p, Bounds::exact(engine(p)))).collect();
+        let combined = split.combine(&all);
+        assert_eq!((combined.root, combined.open.len()), (Bounds::exact(start), 0));
+        assert!(split.combine(&HashMap::new()).root.value().is_none(), "depth {depth}");
+    }
 }
 
 /// Reachable positions of the 4x4 game with `level` pieces placed, drawn uniformly (a generator
@@ -114,6 +173,7 @@ fn random_positions(game: &Quarto, level: u32, count: usize, seed: u64) -> Vec<P
 #[test]
 fn live_answers_on_the_real_board_are_the_best_over_their_children() {
     let game = Quarto::from_variant("regular").unwrap();
+    let mut prover = game.search_kernel().and_then(|k| k.prover(20)).unwrap();
     let mut checked = 0;
     for level in [10, 11, 12] {
         for p in random_positions(&game, level, 60, 1000 + u64::from(level)) {
@@ -125,6 +185,12 @@ fn live_answers_on_the_real_board_are_the_best_over_their_children() {
             }
             let best = best_over_children(&game, p, |c| AlphaBeta::without_kernel(&game).value(c));
             assert_eq!(v, best, "{}", game.position_to_string(p));
+            assert_eq!(
+                prover.bound(p, -1, 1),
+                score_of(v.value()),
+                "{}",
+                game.position_to_string(p)
+            );
             checked += 1;
         }
     }
@@ -255,5 +321,54 @@ fn value_only_times_on_regular_quarto() {
                 assert_eq!(AlphaBeta::new(&game).value(p).unwrap().value(), v);
             }
         }
+    }
+}
+
+/// Quarto's prover ([`perfectplay_core::ValueProver`]) on the positions of `QUARTO_POSITIONS`
+/// (texts, separated by commas; default the level-4 tie of BENCHMARKS.md), each from an empty
+/// table of 2^`QUARTO_BITS` entries (default 26), one thread: its value, nodes and nodes a
+/// second (benchmark: `--ignored --nocapture`). Positions drawn at `QUARTO_LEVELS` (default 7
+/// and 6, `QUARTO_COUNT` each) are checked against [`AlphaBeta::value_only`] first.
+#[test]
+#[ignore = "benchmark"]
+fn prover_times_on_regular_quarto() {
+    let game = Quarto::from_variant("regular").unwrap();
+    let bits: u32 = env_or("QUARTO_BITS", 26);
+    let count: usize = env_or("QUARTO_COUNT", 3);
+    let prover = || game.search_kernel().and_then(|k| k.prover(bits)).expect("a prover");
+    for level in env_levels(&[7, 6]) {
+        for p in random_positions(&game, level, count, 7 + u64::from(level)) {
+            let mut proof = prover();
+            let t = std::time::Instant::now();
+            let v = proof.bound(p, -1, 1);
+            let seconds = t.elapsed().as_secs_f64();
+            println!(
+                "level {level}: {} {v} in {seconds:.3} s, {} nodes",
+                game.position_to_string(p),
+                proof.nodes()
+            );
+            if level >= 6 {
+                let expected = AlphaBeta::with_table_bits(&game, bits).value_only(p).unwrap();
+                let score =
+                    [Value::Lose, Value::Tie, Value::Win].iter().position(|&x| x == expected);
+                assert_eq!(Some(v), score.map(|s| s as i8 - 1));
+            }
+        }
+    }
+    let texts = std::env::var("QUARTO_POSITIONS").unwrap_or_else(|_| "---7--F-9-1-----2".into());
+    for text in texts.split(',') {
+        let p = match text {
+            "start" => game.start(),
+            _ => game.parse_position(text).expect("a Quarto position"),
+        };
+        let mut proof = prover();
+        let t = std::time::Instant::now();
+        let v = proof.bound(p, -1, 1);
+        let seconds = t.elapsed().as_secs_f64();
+        println!(
+            "{text}: {v} in {seconds:.2} s, {} nodes, {:.2} M nodes/s",
+            proof.nodes(),
+            proof.nodes() as f64 / seconds / 1e6
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! Quarto's live search kernel: positions as sliced search nodes, the pieces that would complete
 //! a line, and the keys of the search's table (003 3.7.3-3.7.4).
 
-use perfectplay_core::{Node, Position, Remoteness, SearchKernel, Value, ValueRemoteness};
+use perfectplay_core::{
+    Node, Position, Remoteness, SearchKernel, Value, ValueProver, ValueRemoteness,
+};
 
 use super::{Quarto, State};
 use crate::board;
@@ -75,11 +77,11 @@ impl Quarto {
 /// for none). With the attributes sliced so, a symmetry of the pieces is an exchange of slices
 /// and a flip of some (an exclusive or with the occupied slots).
 #[derive(Clone, Copy, Debug)]
-struct Sliced {
-    with: [u16; 4],
-    occupied: u16,
-    placed: u16,
-    give: u8,
+pub(super) struct Sliced {
+    pub(super) with: [u16; 4],
+    pub(super) occupied: u16,
+    pub(super) placed: u16,
+    pub(super) give: u8,
 }
 
 impl Sliced {
@@ -159,6 +161,22 @@ fn xor_set(mut m: u16, g: u8) -> u16 {
 }
 
 impl Quarto {
+    /// A node's image under a symmetry chosen from its tier alone (see
+    /// [`SearchKernel::search_key`]), with the piece to place made 0; `s` has a piece to place.
+    #[inline]
+    pub(super) fn key_of(&self, s: &Sliced) -> Sliced {
+        let t = self.key_tables();
+        let b = usize::from(t.slots[usize::from(s.occupied)]);
+        let bits = &t.bits[usize::from(t.pieces[usize::from(xor_set(s.placed, s.give))])];
+        let mut out = Sliced { with: [0; 4], occupied: t.image(b, s.occupied), placed: 0, give: 0 };
+        for (a, (&with, &to)) in s.with.iter().zip(bits).take(self.attributes as usize).enumerate()
+        {
+            let flipped = if s.give >> a & 1 == 1 { with ^ s.occupied } else { with };
+            out.with[usize::from(to)] = t.image(b, flipped);
+        }
+        out
+    }
+
     /// The pieces that would complete a win quartet if placed on the board now: per line with
     /// one empty slot, those sharing a set bit with all the pieces in it or a clear one.
     pub fn deadly(&self, s: &State) -> u16 {
@@ -260,6 +278,10 @@ impl SearchKernel for Quarto {
         1 + self.slots().min(self.pieces() as usize) as u16
     }
 
+    fn prover(&self, table_bits: u32) -> Option<Box<dyn ValueProver + '_>> {
+        Some(Box::new(super::proof::Prover::new(self, table_bits)))
+    }
+
     fn search_node(&self, p: Position) -> Node {
         Sliced::of(&self.state(p)).pack()
     }
@@ -278,16 +300,7 @@ impl SearchKernel for Quarto {
         if s.give >= 16 {
             return node;
         }
-        let t = self.key_tables();
-        let b = usize::from(t.slots[usize::from(s.occupied)]);
-        let bits = &t.bits[usize::from(t.pieces[usize::from(xor_set(s.placed, s.give))])];
-        let mut out = Sliced { with: [0; 4], occupied: t.image(b, s.occupied), placed: 0, give: 0 };
-        for (a, (&with, &to)) in s.with.iter().zip(bits).take(self.attributes as usize).enumerate()
-        {
-            let flipped = if s.give >> a & 1 == 1 { with ^ s.occupied } else { with };
-            out.with[usize::from(to)] = t.image(b, flipped);
-        }
-        out.pack()
+        self.key_of(&s).pack()
     }
 
     /// A placement's children are computed from the board after it: pieces that would complete
