@@ -3,7 +3,7 @@
 //! proof stops and resumes across machines and sessions without losing a finished subproof:
 //!
 //! ```text
-//! # perfectplay proof ledger: the answers of a split proof's subproofs, appended as found
+//! # perfectplay proof ledger. Computed by `perfectplay prove`: the answers of a split proof's subproofs, appended as found
 //! # game    quarto    variant    regular    depth    3
 //! position    at_least    at_most    nodes    seconds
 //! ---7--F-9-1-----2    tie    tie    1827638    0.52
@@ -23,7 +23,8 @@ use perfectplay_solve::Bounds;
 use crate::DbError;
 
 const TITLE: &str =
-    "# perfectplay proof ledger: the answers of a split proof's subproofs, appended as found";
+    "# perfectplay proof ledger. Computed by `perfectplay prove`: the answers of a split \
+                     proof's subproofs, appended as found";
 const COLUMNS: &str = "position\tat_least\tat_most\tnodes\tseconds";
 
 /// One answer.

@@ -12,6 +12,8 @@
 //! handed it out. A rerun, with any number of ranks or without MPI, finds the finished tiers and
 //! solves the rest; a damaged tier file is found when it is read back, removed and solved again.
 
+pub mod proof;
+
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::time::Instant;

@@ -152,6 +152,11 @@ enum Command {
         /// Ask no new subproof after this many seconds.
         #[arg(long)]
         seconds: Option<f64>,
+        /// Share the subproofs out over the ranks of an MPI run (`mpirun -np N perfectplay prove
+        /// GAME --mpi`, a build with `--features mpi`): rank 0 keeps the ledger, the others
+        /// answer the subproofs it hands them.
+        #[arg(long)]
+        mpi: bool,
     },
     /// Serve the web page and the JSON API on 127.0.0.1.
     Serve {
@@ -320,8 +325,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let think = std::time::Duration::from_secs(think);
             play::play(game.as_ref(), &oracle, computer, think).context("terminal play")?;
         }
-        Command::Prove { game, ledger, depth, table_bits, check, most, seconds } => {
-            let a = ProveArgs { ledger, depth, table_bits, check, most, seconds };
+        Command::Prove { game, ledger, depth, table_bits, check, most, seconds, mpi } => {
+            let a = ProveArgs { ledger, depth, table_bits, check, most, seconds, mpi };
             let code = commands::prove::prove(&store, &game, a, &mut out)?;
             out.flush()?;
             return Ok(code);

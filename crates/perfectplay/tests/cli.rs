@@ -591,3 +591,20 @@ fn prove_keeps_subproofs_in_a_ledger_and_resumes() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("not a perfectplay proof ledger"), "{}", text(&o).1);
 }
+
+/// The committed ledger of Quarto's proof (`reference/quarto-proof.tsv`) covers the start: the
+/// moves above its subproofs walked again from the rules, their answers combine to a tie (003's
+/// "Tie in 17").
+#[test]
+fn the_committed_quarto_ledger_proves_the_start_a_tie() {
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/../../reference/quarto-proof.tsv");
+    let copy = fresh("quarto-ledger");
+    std::fs::create_dir_all(&*copy).unwrap();
+    // Checked on a copy: opening a ledger may rewrite a line cut short.
+    let path = copy.join("quarto-proof.tsv");
+    std::fs::copy(ledger, &path).unwrap();
+    let a = ["prove", "quarto", "--depth", "3", "--check", "--ledger", path.to_str().unwrap()];
+    let o = run_in(&copy, &a, "");
+    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o).0, text(&o).1);
+    assert!(text(&o).0.contains("start:      tie (proven)"), "{}", text(&o).0);
+}

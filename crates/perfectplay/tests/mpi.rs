@@ -172,3 +172,46 @@ fn a_damaged_tier_file_is_solved_again() {
     assert!(out.contains("rank 1:     tier (3,3)"), "{out}");
     assert!(database(&damaged, "tictactwo", "3-marks") == database(&alone, "tictactwo", "3-marks"));
 }
+
+/// `prove --mpi`: the workers answer Quarto 3x3's subproofs, rank 0 keeps the ledger; it proves
+/// the start a first-player loss, as the proof in one process does, and every subproof both
+/// answered exactly has the same answer in both ledgers.
+#[test]
+fn proofs_under_mpirun_share_out_subproofs() {
+    let base = scratch("prove");
+    std::fs::create_dir_all(&*base).unwrap();
+    let (one, many) = (base.join("one.tsv"), base.join("many.tsv"));
+    let prove = |ledger: &Path| {
+        let l = ledger.to_str().unwrap().to_string();
+        ["prove", "quarto", "--variant", "3x3", "--depth", "3", "--ledger"]
+            .map(String::from)
+            .into_iter()
+            .chain([l])
+    };
+    let args: Vec<String> = prove(&one).collect();
+    run(None, &base, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let args: Vec<String> = prove(&many).chain(["--mpi".to_string()]).collect();
+    let o = run(Some(3), &base, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("rank 1:") && out.contains("rank 2:"), "{out}");
+    assert!(out.contains("start:      lose (proven)"), "{out}");
+    let args: Vec<String> = prove(&many).chain(["--check".to_string()]).collect();
+    let o = run(None, &base, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("start:      lose (proven)"));
+    let exact = |path: &Path| -> std::collections::HashMap<String, String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .skip(3)
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f[1] == f[2]).then(|| (f[0].to_string(), f[1].to_string()))
+            })
+            .collect()
+    };
+    let (one, many) = (exact(&one), exact(&many));
+    let shared: Vec<&String> = one.keys().filter(|p| many.contains_key(*p)).collect();
+    assert!(shared.len() >= 5, "{} subproofs answered exactly by both", shared.len());
+    for p in shared {
+        assert_eq!(one[p], many[p], "{p}");
+    }
+}

@@ -84,9 +84,10 @@ pub fn score_of(value: Value) -> i8 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Combined {
     pub root: Bounds,
-    /// Subproofs answered.
+    /// Subproofs answered (their value known, or bounded).
     pub answered: usize,
-    /// Subproofs not answered, in the order of the walk.
+    /// Subproofs whose value is not known and could still change the root's bounds (none under a
+    /// position the answers decide already), in the order of the walk.
     pub open: Vec<Position>,
 }
 
@@ -154,44 +155,45 @@ impl<'g, G: Game + ?Sized> SplitProof<'g, G> {
     /// The root's bounds from the answers in `known` (by canonical position), every move above
     /// the subproofs walked from the rules; the root is proven when they meet.
     pub fn combine(&self, known: &HashMap<Position, Bounds>) -> Combined {
-        let (mut answered, mut open) = (HashSet::new(), (Vec::new(), HashSet::new()));
-        let root = match self.game.primitive(self.root) {
-            Some(v) => Bounds::exact(score_of(v)),
-            None => self.bounds(self.root, 0, known, &mut answered, &mut open),
+        let mut answered = HashSet::new();
+        let (root, open) = match self.game.primitive(self.root) {
+            Some(v) => (Bounds::exact(score_of(v)), Vec::new()),
+            None => self.bounds(self.root, 0, known, &mut answered),
         };
-        Combined { root, answered: answered.len(), open: open.0 }
+        let mut seen = HashSet::new();
+        let open = open.into_iter().filter(|p| seen.insert(*p)).collect();
+        Combined { root, answered: answered.len(), open }
     }
 
+    /// A position's bounds, and the subproofs below it not known exactly that could change them.
     fn bounds(
         &self,
         p: Position,
         d: u32,
         known: &HashMap<Position, Bounds>,
         answered: &mut HashSet<Position>,
-        open: &mut (Vec<Position>, HashSet<Position>),
-    ) -> Bounds {
+    ) -> (Bounds, Vec<Position>) {
         if d == self.depth {
             let key = self.game.canonical(p);
-            return match known.get(&key) {
-                Some(&b) => {
-                    answered.insert(key);
-                    b
-                }
-                None => {
-                    if open.1.insert(key) {
-                        open.0.push(key);
-                    }
-                    Bounds::UNKNOWN
-                }
-            };
+            let b = known.get(&key).copied();
+            if b.is_some() {
+                answered.insert(key);
+            }
+            let b = b.unwrap_or(Bounds::UNKNOWN);
+            return (b, if b.value().is_none() { vec![key] } else { Vec::new() });
         }
         let (children, primitive) = self.children(p);
         let mut out = primitive.map_or(Bounds { lo: -1, hi: -1 }, Bounds::exact);
+        let mut open = Vec::new();
         for c in children {
-            let b = self.bounds(c, d + 1, known, answered, open);
+            let (b, below) = self.bounds(c, d + 1, known, answered);
             out = Bounds { lo: out.lo.max(-b.hi), hi: out.hi.max(-b.lo) };
+            open.extend(below);
         }
-        out
+        if out.value().is_some() {
+            open.clear();
+        }
+        (out, open)
     }
 
     /// Proves the root: a walk of the tree above the subproofs with alpha-beta windows, which

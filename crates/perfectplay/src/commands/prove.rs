@@ -28,30 +28,32 @@ pub struct ProveArgs {
     /// Stop after this many new answers, or once this much time has gone.
     pub most: Option<usize>,
     pub seconds: Option<f64>,
+    /// Share the subproofs out over the ranks of an MPI run.
+    pub mpi: bool,
 }
 
 /// A game's own prover where it has one, else the engine's alpha-beta search.
-enum Prover<'g> {
+pub(crate) enum Prover<'g> {
     Own(Box<dyn ValueProver + 'g>),
     Search(Box<AlphaBeta<'g, dyn Game + 'g>>),
 }
 
 impl<'g> Prover<'g> {
-    fn new(game: &'g dyn Game, bits: u32) -> Prover<'g> {
+    pub(crate) fn new(game: &'g dyn Game, bits: u32) -> Prover<'g> {
         match game.search_kernel().and_then(|k| k.prover(bits)) {
             Some(own) => Prover::Own(own),
             None => Prover::Search(Box::new(AlphaBeta::with_table_bits(game, bits))),
         }
     }
 
-    fn bound(&mut self, p: Position, alpha: i8, beta: i8) -> Result<i8> {
+    pub(crate) fn bound(&mut self, p: Position, alpha: i8, beta: i8) -> Result<i8> {
         match self {
             Prover::Own(own) => Ok(own.bound(p, alpha, beta)),
             Prover::Search(search) => Ok(search.bound(p, alpha, beta)?),
         }
     }
 
-    fn nodes(&self) -> u64 {
+    pub(crate) fn nodes(&self) -> u64 {
         match self {
             Prover::Own(own) => own.nodes(),
             Prover::Search(search) => search.nodes(),
@@ -83,8 +85,32 @@ pub fn prove(
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    let mut ledger = Ledger::open(&path, game, a.depth)?;
     let split = SplitProof::new(game, game.start(), a.depth);
+    if a.mpi {
+        #[cfg(feature = "mpi")]
+        {
+            use crate::distributed::proof::{self, Ran};
+            let mut print = |line: String| writeln!(out, "{line}");
+            // Only rank 0 opens the ledger.
+            let open = || Ok(Ledger::open(&path, game, a.depth)?);
+            match proof::prove(game, &split, &open, a.table_bits, &mut print)? {
+                Ran::Worker => return Ok(ExitCode::SUCCESS),
+                Ran::Managed => {
+                    let ledger = open()?;
+                    let combined = split.combine(&ledger.known()?);
+                    summary(game, &ledger, &combined, out)?;
+                    return Ok(ExitCode::SUCCESS);
+                }
+                Ran::Alone => writeln!(out, "mpi:        one rank: it proves alone")?,
+            }
+        }
+        #[cfg(not(feature = "mpi"))]
+        anyhow::bail!(
+            "--mpi: this perfectplay was built without MPI; build it with `cargo build \
+             --release --features mpi` and run it under `mpirun`"
+        );
+    }
+    let mut ledger = Ledger::open(&path, game, a.depth)?;
     writeln!(out, "ledger:     {} ({} lines)", path.display(), ledger.lines.len())?;
     if a.check {
         let combined = split.combine(&ledger.known()?);
@@ -138,7 +164,7 @@ pub fn prove(
     Ok(ExitCode::SUCCESS)
 }
 
-fn word(score: i8) -> &'static str {
+pub(crate) fn word(score: i8) -> &'static str {
     match score {
         1 => "win",
         0 => "tie",
@@ -163,10 +189,7 @@ fn summary(
         ledger.lines.len(),
     )?;
     match combined.root.value() {
-        Some(v) => {
-            let unasked = combined.open.len();
-            writeln!(out, "start:      {v} (proven; {unasked} subproofs not needed)")?
-        }
+        Some(v) => writeln!(out, "start:      {v} (proven)")?,
         None => {
             let Bounds { lo, hi } = combined.root;
             let open = combined.open.len();
