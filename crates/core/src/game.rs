@@ -284,14 +284,28 @@ pub trait SearchKernel: Send + Sync {
         let _ = table_bits;
         None
     }
+    /// Where every tie below a node comes after the same number of moves (Quarto's, when the
+    /// pieces run out), that number: a tie proven by the [`SearchKernel::prover`] then needs no
+    /// search for its remoteness. None by default.
+    fn tie_remoteness(&self, node: Node) -> Option<u16> {
+        let _ = node;
+        None
+    }
 }
 
 /// A search for a position's value alone, as a score from the view of the player to move: -1 a
 /// loss, 0 a tie, 1 a win (a proof that a position is at least or at most a tie).
 pub trait ValueProver: Send {
     /// The score of `position`, exact where it lies strictly inside `(alpha, beta)`, else a
-    /// bound on the side it falls: at most `alpha`, or at least `beta` (fail-soft).
-    fn bound(&mut self, position: Position, alpha: i8, beta: i8) -> i8;
+    /// bound on the side it falls: at most `alpha`, or at least `beta` (fail-soft). None if
+    /// `stop`, asked now and then, said to give up.
+    fn bound(
+        &mut self,
+        position: Position,
+        alpha: i8,
+        beta: i8,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<i8>;
     /// Positions expanded so far (their moves generated).
     fn nodes(&self) -> u64;
 }

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use perfectplay_core::{
-    Game, GameExt, Node, Position, Remoteness, SearchKernel, Value, ValueRemoteness,
+    Game, GameExt, Node, Position, Remoteness, SearchKernel, Value, ValueProver, ValueRemoteness,
 };
 
 use crate::SolveError;
@@ -164,7 +164,13 @@ pub struct AlphaBeta<'g, G: Game + ?Sized> {
     rounds: u32,
     /// The nodes the threads of a parallel search are searching now (see [`Busy`]).
     busy: Option<Arc<Busy>>,
+    /// The game's prover of values alone ([`SearchKernel::prover`]), made when first needed:
+    /// a value is proven first, then a win's or loss's remoteness searched on its side.
+    prover: Option<Box<dyn ValueProver + 'g>>,
 }
+
+/// The prover's table: 2^20 entries of 16 bytes (16 MiB).
+const PROVER_BITS: u32 = 20;
 
 /// Searches expanding at most this many positions are done on one thread: most positions need
 /// far fewer, and a second thread costs its start and the table's growth to share it.
@@ -240,6 +246,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             shared: false,
             rounds: 0,
             busy: None,
+            prover: None,
         }
     }
 
@@ -290,6 +297,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             shared: true,
             rounds: 0,
             busy: None,
+            prover: None,
         }
     }
 
@@ -299,14 +307,52 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
             return Ok(ValueRemoteness::new(v, Remoteness(0)));
         }
         let node = self.node(p);
-        // The value first (the window around a tie), then a win's or loss's remoteness in the
-        // window on its side, with the table of the first search.
-        let (score, tie) = match self.search(node, -1, 1, 0)? {
-            (0, tie) => (0, tie),
-            (s, _) if s > 0 => self.search(node, 0, INFINITE, 0)?,
+        // The value first (proven by the game's prover, or searched in the window around a
+        // tie), then a win's or loss's remoteness in the window on its side.
+        let sign = match self.proven(p, node)? {
+            Some((0, Some(tie))) => return Ok(Self::value_of(0, tie)),
+            Some((sign, _)) => sign,
+            None => match self.search(node, -1, 1, 0)? {
+                (0, tie) => return Ok(Self::value_of(0, tie)),
+                (s, _) => s.signum(),
+            },
+        };
+        self.side(node, sign)
+    }
+
+    /// The score of a node whose value's sign is known (a tie's remoteness searched too).
+    fn side(&mut self, node: Node, sign: i32) -> Result<ValueRemoteness, SolveError> {
+        let (score, tie) = match sign {
+            0 => self.search(node, -1, 1, 0)?,
+            s if s > 0 => self.search(node, 0, INFINITE, 0)?,
             _ => self.search(node, -INFINITE, 0, 0)?,
         };
         Ok(Self::value_of(score, tie))
+    }
+
+    /// The sign of `p`'s value by the game's prover, with a tie's remoteness where the game
+    /// knows it without a search; None for a game without a prover.
+    #[allow(clippy::type_complexity)]
+    fn proven(
+        &mut self,
+        p: Position,
+        node: Node,
+    ) -> Result<Option<(i32, Option<u16>)>, SolveError> {
+        let Some(kernel) = self.kernel else { return Ok(None) };
+        if self.prover.is_none() {
+            self.prover = kernel.prover(PROVER_BITS);
+        }
+        let Some(prover) = self.prover.as_mut() else { return Ok(None) };
+        let before = prover.nodes();
+        let (stop, never) = (self.stop, || false);
+        let stop: &dyn Fn() -> bool = match stop {
+            Some(stop) => stop,
+            None => &never,
+        };
+        let sign = prover.bound(p, -1, 1, stop).ok_or(SolveError::Stopped)?;
+        self.nodes += prover.nodes() - before;
+        let tie = (sign == 0).then(|| kernel.tie_remoteness(node)).flatten();
+        Ok(Some((i32::from(sign), tie)))
     }
 
     /// [`AlphaBeta::value`] with `threads` threads once the search is long: the threads share
@@ -320,8 +366,17 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         if threads <= 1 || self.game.primitive(p).is_some() {
             return self.value(p);
         }
+        // The value proven first (on this thread); then only a remoteness is searched.
+        let node = self.node(p);
+        let sign = match self.proven(p, node)? {
+            Some((0, Some(tie))) => return Ok(Self::value_of(0, tie)),
+            sign => sign.map(|(s, _)| s),
+        };
         self.budget = self.nodes.saturating_add(ALONE);
-        let alone = self.value(p);
+        let alone = match sign {
+            Some(sign) => self.side(node, sign),
+            None => self.value(p),
+        };
         let spent = self.nodes >= self.budget;
         self.budget = u64::MAX;
         match alone {
@@ -335,7 +390,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                 table.grow_by(2);
             }
             let round = (!self.table.full_size()).then(|| 2 * self.table.len() as u64);
-            match self.parallel_round(p, threads, round) {
+            match self.parallel_round(p, sign, threads, round) {
                 Err(SolveError::Stopped) if round.is_some() && !self.stopped() => {}
                 answer => return answer,
             }
@@ -347,10 +402,12 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         self.stop.is_some_and(|stop| stop())
     }
 
-    /// A round of [`AlphaBeta::value_parallel`]: its threads each give up after `budget` nodes.
+    /// A round of [`AlphaBeta::value_parallel`]: its threads each give up after `budget` nodes
+    /// (searching only the remoteness where the value's `sign` is known).
     fn parallel_round(
         &mut self,
         p: Position,
+        sign: Option<i32>,
         threads: usize,
         budget: Option<u64>,
     ) -> Result<ValueRemoteness, SolveError> {
@@ -371,7 +428,10 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
                 };
                 let (done, answer, nodes) = (&done, &answer, &nodes);
                 scope.spawn(move || {
-                    let found = search.value(p);
+                    let found = match sign {
+                        Some(sign) => search.side(search.node(p), sign),
+                        None => search.value(p),
+                    };
                     nodes.fetch_add(search.nodes, Relaxed);
                     // A thread stopped because another finished has nothing to say; an answer
                     // that comes after a thread ran out of budget is still the answer.

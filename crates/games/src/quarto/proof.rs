@@ -53,6 +53,8 @@ pub struct Prover<'q> {
     almost: u32,
     table: Vec<[u64; 2]>,
     nodes: u64,
+    /// Told to give up: the search unwinds, storing nothing more.
+    stopped: bool,
 }
 
 impl<'q> Prover<'q> {
@@ -80,6 +82,7 @@ impl<'q> Prover<'q> {
             almost: game.side as u32 - 1,
             table: vec![[0; 2]; 1usize << bits.clamp(1, 36)],
             nodes: 0,
+            stopped: false,
         }
     }
 
@@ -126,7 +129,8 @@ impl<'q> Prover<'q> {
     /// The score of `node` with piece `q` to place, which completes no line, and `left` the
     /// pieces not placed besides it; exact strictly inside `(alpha, beta)`, else a bound on the
     /// side it falls.
-    fn search(&mut self, node: &Node, q: u8, left: u16, mut alpha: i8, mut beta: i8) -> i8 {
+    fn search(&mut self, at: At<'_>, q: u8, left: u16, mut alpha: i8, mut beta: i8) -> i8 {
+        let (node, stop) = at;
         if left == 0 {
             // The last piece: placed anywhere it ends the game, completing nothing.
             return 0;
@@ -153,6 +157,12 @@ impl<'q> Prover<'q> {
             }
         }
         self.nodes += 1;
+        if self.nodes & 0xffff == 0 && stop() {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
         let nodes_before = self.nodes;
         let alpha0 = alpha;
         // The placements that leave a piece safe to give, those leaving the fewest first (by
@@ -181,8 +191,11 @@ impl<'q> Prover<'q> {
             for r in board::bits(u64::from(safe)) {
                 let rest = left & !(1 << r);
                 // With no piece after it, the piece given is placed last, completing nothing.
-                let v =
-                    if rest == 0 { 0 } else { -self.search(after, r as u8, rest, -beta, -alpha) };
+                let v = if rest == 0 {
+                    0
+                } else {
+                    -self.search((after, stop), r as u8, rest, -beta, -alpha)
+                };
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -193,6 +206,9 @@ impl<'q> Prover<'q> {
                     }
                 }
             }
+        }
+        if self.stopped {
+            return 0;
         }
         if let Some(key) = key {
             let bound = if best <= alpha0 {
@@ -256,23 +272,33 @@ fn score(v: Value) -> i8 {
 }
 
 impl ValueProver for Prover<'_> {
-    fn bound(&mut self, p: Position, mut alpha: i8, beta: i8) -> i8 {
+    fn bound(
+        &mut self,
+        p: Position,
+        mut alpha: i8,
+        beta: i8,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<i8> {
         use perfectplay_core::Game;
         if let Some(v) = self.game.primitive(p) {
-            return score(v);
+            return Some(score(v));
         }
+        self.stopped = false;
         let s = self.game.state(p);
         let node = self.node(s.occupied, |slot| s.piece(slot));
         let placed = node.planes.placed;
-        match s.give {
+        let score = match s.give {
             Some(q) if self.deadly(&node) >> q & 1 == 1 => 1,
-            Some(q) => self.search(&node, q, self.pieces & !placed & !(1 << q), alpha, beta),
+            Some(q) => {
+                let left = self.pieces & !placed & !(1 << q);
+                self.search((&node, stop), q, left, alpha, beta)
+            }
             None => {
                 // The start: the mover gives a piece.
                 let mut best = -1;
                 for r in board::bits(u64::from(self.pieces & !placed)) {
                     let left = self.pieces & !placed & !(1 << r);
-                    best = best.max(-self.search(&node, r as u8, left, -beta, -alpha));
+                    best = best.max(-self.search((&node, stop), r as u8, left, -beta, -alpha));
                     alpha = alpha.max(best);
                     if alpha >= beta {
                         break;
@@ -280,10 +306,14 @@ impl ValueProver for Prover<'_> {
                 }
                 best
             }
-        }
+        };
+        (!self.stopped).then_some(score)
     }
 
     fn nodes(&self) -> u64 {
         self.nodes
     }
 }
+
+/// Where a search is: its node, and what it asks now and then whether to give up.
+type At<'a> = (&'a Node, &'a dyn Fn() -> bool);

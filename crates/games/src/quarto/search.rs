@@ -282,6 +282,14 @@ impl SearchKernel for Quarto {
         Some(Box::new(super::proof::Prover::new(self, table_bits)))
     }
 
+    /// Ties come when the pieces run out (or, on the 4x4 board, the slots with them): a piece
+    /// placed a move, and at the start one move more to give the first.
+    fn tie_remoteness(&self, node: Node) -> Option<u16> {
+        let s = Sliced::unpack(node);
+        let last = self.slots().min(self.pieces() as usize) as u16;
+        Some(last - s.occupied.count_ones() as u16 + u16::from(s.give >= 16))
+    }
+
     fn search_node(&self, p: Position) -> Node {
         Sliced::of(&self.state(p)).pack()
     }

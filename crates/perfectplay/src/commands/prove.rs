@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use perfectplay_core::{Game, Position, ValueProver};
 use perfectplay_db::{Ledger, LedgerLine};
 use perfectplay_solve::{AlphaBeta, Bounds, Combined, SplitProof};
@@ -48,7 +48,7 @@ impl<'g> Prover<'g> {
 
     pub(crate) fn bound(&mut self, p: Position, alpha: i8, beta: i8) -> Result<i8> {
         match self {
-            Prover::Own(own) => Ok(own.bound(p, alpha, beta)),
+            Prover::Own(own) => own.bound(p, alpha, beta, &|| false).context("the prover stopped"),
             Prover::Search(search) => Ok(search.bound(p, alpha, beta)?),
         }
     }
