@@ -361,6 +361,9 @@ fn prover_times_on_regular_quarto() {
             }
         }
     }
+    // The symmetry tables of the keys are built once, when first used: before the clock starts.
+    let kernel = game.search_kernel().unwrap();
+    kernel.search_key(kernel.search_node(game.parse_position("0---------------1").unwrap()));
     let texts = std::env::var("QUARTO_POSITIONS").unwrap_or_else(|_| "---7--F-9-1-----2".into());
     for text in texts.split(',') {
         let p = match text {

@@ -34,7 +34,7 @@ const UPPER: u64 = 3;
 
 /// The table's entries hold fewer than this many pieces left: below, the search goes on without
 /// the table (a key costs more than the few nodes it would spare).
-const TABLE_FROM: u32 = 4;
+const TABLE_FROM: u32 = 6;
 
 /// Quarto's prover, with its table of positions proven (16 bytes an entry, two to a bucket,
 /// the entry whose proof took less work replaced first).
@@ -55,6 +55,8 @@ pub struct Prover<'q> {
     nodes: u64,
     /// Told to give up: the search unwinds, storing nothing more.
     stopped: bool,
+    /// Per number of pieces on the board, the boards after a node's placements (reused).
+    buffers: Vec<Vec<Node>>,
 }
 
 impl<'q> Prover<'q> {
@@ -83,6 +85,7 @@ impl<'q> Prover<'q> {
             table: vec![[0; 2]; 1usize << bits.clamp(1, 36)],
             nodes: 0,
             stopped: false,
+            buffers: vec![Vec::with_capacity(16); 17],
         }
     }
 
@@ -167,27 +170,27 @@ impl<'q> Prover<'q> {
         let alpha0 = alpha;
         // The placements that leave a piece safe to give, those leaving the fewest first (by
         // an insertion into a list kept in order: sixteen at most).
-        let mut after = [*node; 16];
+        let depth = node.planes.occupied.count_ones() as usize;
+        let mut after = std::mem::take(&mut self.buffers[depth]);
+        after.clear();
         let mut order = [(0u8, 0u16); 16];
-        let mut n = 0;
         let empty = !node.planes.occupied & self.slots;
         for e in board::bits(u64::from(empty)) {
             let placed = self.place(node, e, q);
             let safe = left & !self.deadly(&placed);
             if safe != 0 {
-                after[e] = placed;
-                let mut i = n;
+                let mut i = after.len();
                 while i > 0 && order[i - 1].1.count_ones() > safe.count_ones() {
                     order[i] = order[i - 1];
                     i -= 1;
                 }
-                order[i] = (e as u8, safe);
-                n += 1;
+                order[i] = (after.len() as u8, safe);
+                after.push(placed);
             }
         }
         let mut best = -1;
-        'placements: for &(e, safe) in &order[..n] {
-            let after = &after[usize::from(e)];
+        'placements: for &(i, safe) in &order[..after.len()] {
+            let after = &after[usize::from(i)];
             for r in board::bits(u64::from(safe)) {
                 let rest = left & !(1 << r);
                 // With no piece after it, the piece given is placed last, completing nothing.
@@ -207,6 +210,7 @@ impl<'q> Prover<'q> {
                 }
             }
         }
+        self.buffers[depth] = after;
         if self.stopped {
             return 0;
         }
