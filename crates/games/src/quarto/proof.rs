@@ -85,7 +85,7 @@ impl<'q> Prover<'q> {
             table: vec![[0; 2]; 1usize << bits.clamp(1, 36)],
             nodes: 0,
             stopped: false,
-            buffers: vec![Vec::with_capacity(16); 17],
+            buffers: (0..17).map(|_| Vec::with_capacity(16)).collect(),
         }
     }
 
