@@ -35,6 +35,25 @@ impl Value {
         Value::ALL.into_iter().find(|v| v.name() == name)
     }
 
+    /// As a score for the player to move, as a proof of values alone counts them: 1 a win, -1 a
+    /// loss, 0 a tie (or a draw).
+    pub fn score(self) -> i8 {
+        match self {
+            Value::Win => 1,
+            Value::Lose => -1,
+            _ => 0,
+        }
+    }
+
+    /// The value a score of a game without draws stands for ([`Value::score`]'s inverse).
+    pub fn of_score(score: i8) -> Value {
+        match score {
+            1.. => Value::Win,
+            0 => Value::Tie,
+            _ => Value::Lose,
+        }
+    }
+
     /// The value of this position as seen from the other player.
     pub fn flip(self) -> Value {
         match self {

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use perfectplay_core::{Game, GameExt, Position};
+use perfectplay_core::{Game, GameExt, Position, Value};
 use perfectplay_solve::Bounds;
 
 use crate::DbError;
@@ -44,23 +44,6 @@ pub struct Ledger {
     file: std::fs::File,
     /// Every line read or appended, in order.
     pub lines: Vec<LedgerLine>,
-}
-
-fn word(score: i8) -> &'static str {
-    match score {
-        1 => "win",
-        0 => "tie",
-        _ => "lose",
-    }
-}
-
-fn score(word: &str) -> Option<i8> {
-    match word {
-        "win" => Some(1),
-        "tie" => Some(0),
-        "lose" => Some(-1),
-        _ => None,
-    }
 }
 
 impl Ledger {
@@ -119,8 +102,10 @@ impl Ledger {
             return Err(format!("expected 5 fields ({COLUMNS}), got {}", fields.len()));
         };
         let position = game.parse_position(position).map_err(|e| format!("{position:?}: {e}"))?;
-        let bound =
-            |w: &str| score(w).ok_or_else(|| format!("expected win, tie or lose, got {w:?}"));
+        let bound = |w: &str| match Value::from_name(w) {
+            Some(v) if v != Value::Draw => Ok(v.score()),
+            _ => Err(format!("expected win, tie or lose, got {w:?}")),
+        };
         let bounds = Bounds { lo: bound(lo)?, hi: bound(hi)? };
         if bounds.is_empty() {
             return Err(format!("at least {lo} and at most {hi}"));
@@ -154,8 +139,8 @@ impl Ledger {
         let text = format!(
             "{}\t{}\t{}\t{nodes}\t{seconds:.2}\n",
             game.position_to_string(position),
-            word(bounds.lo),
-            word(bounds.hi)
+            Value::of_score(bounds.lo),
+            Value::of_score(bounds.hi)
         );
         let io = |error| DbError::Io { path: self.path.clone(), error };
         self.file.write_all(text.as_bytes()).and_then(|_| self.file.sync_data()).map_err(io)?;

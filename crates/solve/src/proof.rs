@@ -45,12 +45,7 @@ impl Bounds {
 
     /// The value, once the bounds meet.
     pub fn value(self) -> Option<Value> {
-        let value = match self.lo {
-            1 => Value::Win,
-            0 => Value::Tie,
-            _ => Value::Lose,
-        };
-        (self.lo == self.hi).then_some(value)
+        (self.lo == self.hi).then_some(Value::of_score(self.lo))
     }
 
     /// Whether they contradict each other (two answers that cannot both be true).
@@ -68,15 +63,6 @@ impl Bounds {
         } else {
             None
         }
-    }
-}
-
-/// A value's score for the player to move.
-pub fn score_of(value: Value) -> i8 {
-    match value {
-        Value::Win => 1,
-        Value::Lose => -1,
-        _ => 0,
     }
 }
 
@@ -118,7 +104,7 @@ impl<'g, G: Game + ?Sized> SplitProof<'g, G> {
         let mut out: Vec<Position> = Vec::new();
         for c in children {
             match self.game.primitive(c) {
-                Some(v) => primitive = primitive.max(Some(-score_of(v))),
+                Some(v) => primitive = primitive.max(Some(-v.score())),
                 None => {
                     let c = self.game.canonical(c);
                     if !out.contains(&c) {
@@ -157,7 +143,7 @@ impl<'g, G: Game + ?Sized> SplitProof<'g, G> {
     pub fn combine(&self, known: &HashMap<Position, Bounds>) -> Combined {
         let mut answered = HashSet::new();
         let (root, open) = match self.game.primitive(self.root) {
-            Some(v) => (Bounds::exact(score_of(v)), Vec::new()),
+            Some(v) => (Bounds::exact(v.score()), Vec::new()),
             None => self.bounds(self.root, 0, known, &mut answered),
         };
         let mut seen = HashSet::new();
@@ -207,7 +193,7 @@ impl<'g, G: Game + ?Sized> SplitProof<'g, G> {
         found: &mut dyn FnMut(Position, Bounds) -> Result<(), E>,
     ) -> Result<i8, E> {
         match self.game.primitive(self.root) {
-            Some(v) => Ok(score_of(v)),
+            Some(v) => Ok(v.score()),
             None => self.walk(self.root, 0, -1, 1, known, answer, found),
         }
     }

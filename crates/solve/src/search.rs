@@ -481,7 +481,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
     /// the side it falls (a [`crate::SplitProof`]'s question).
     pub fn bound(&mut self, p: Position, alpha: i8, beta: i8) -> Result<i8, SolveError> {
         if let Some(v) = self.game.primitive(p) {
-            return Ok(crate::proof::score_of(v));
+            return Ok(v.score());
         }
         let node = self.node(p);
         // Every loss scores below -1 and every win above 1: the signs bound as the scores do.

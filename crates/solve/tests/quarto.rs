@@ -8,7 +8,6 @@ use perfectplay_core::{Game, Position, Value, ValueRemoteness};
 use perfectplay_games::Quarto;
 use std::collections::HashMap;
 
-use perfectplay_solve::proof::score_of;
 use perfectplay_solve::{
     solve, AlphaBeta, Bounds, NoProgress, Search, Solution, SolveOptions, SplitProof, TierSpace,
 };
@@ -52,7 +51,7 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
         assert_eq!(pruned.value_only(p).unwrap(), stored.value());
         assert_eq!(plain.value(p).unwrap(), stored, "{}", game.position_to_string(p));
         // The prover: exact in the full window, and a bound on the right side of a narrow one.
-        let score = score_of(stored.value());
+        let score = stored.value().score();
         assert_eq!(
             prover.bound(p, -1, 1, &|| false).unwrap(),
             score,
@@ -87,7 +86,7 @@ fn live_search_agrees_with_the_engine_on_every_position_of_3x3_quarto() {
 /// every answer bounds the engine's value of its subproof; and the engine's own values of every
 /// subproof combine to the start's, while no answers leave it open.
 fn split_proofs_of_the_start_agree_with_the_engine(game: &Quarto, solution: &Solution) {
-    let engine = |p: Position| score_of(solution.get(game, p).unwrap().value());
+    let engine = |p: Position| solution.get(game, p).unwrap().value().score();
     let start = engine(game.start());
     assert_eq!(start, -1, "3x3 Quarto's start is a first-player loss");
     for depth in 1..=4 {
@@ -192,7 +191,7 @@ fn live_answers_on_the_real_board_are_the_best_over_their_children() {
             assert_eq!(v, best, "{}", game.position_to_string(p));
             assert_eq!(
                 prover.bound(p, -1, 1, &|| false).unwrap(),
-                score_of(v.value()),
+                v.value().score(),
                 "{}",
                 game.position_to_string(p)
             );

@@ -7,7 +7,7 @@
 //! line is never given. Positions with few pieces left are searched through without the table,
 //! and without computing a symmetry key.
 
-use perfectplay_core::{Position, Value, ValueProver};
+use perfectplay_core::{Position, ValueProver};
 
 use super::search::Sliced;
 use super::Quarto;
@@ -266,15 +266,6 @@ impl<'q> Prover<'q> {
     }
 }
 
-/// A value as a score, from the view of the player to move.
-fn score(v: Value) -> i8 {
-    match v {
-        Value::Win => 1,
-        Value::Lose => -1,
-        _ => 0,
-    }
-}
-
 impl ValueProver for Prover<'_> {
     fn bound(
         &mut self,
@@ -285,7 +276,7 @@ impl ValueProver for Prover<'_> {
     ) -> Option<i8> {
         use perfectplay_core::Game;
         if let Some(v) = self.game.primitive(p) {
-            return Some(score(v));
+            return Some(v.score());
         }
         self.stopped = false;
         let s = self.game.state(p);

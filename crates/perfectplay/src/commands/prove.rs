@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use perfectplay_core::{Game, Position, ValueProver};
+use perfectplay_core::{Game, Position, Value, ValueProver};
 use perfectplay_db::{Ledger, LedgerLine};
 use perfectplay_solve::{AlphaBeta, Bounds, Combined, SplitProof};
 
@@ -143,8 +143,8 @@ pub fn prove(
             out,
             "answered:   {} at least {}, at most {}: {nodes} nodes in {seconds:.2} s",
             game.position_to_string(p),
-            word(bounds.lo),
-            word(bounds.hi)
+            Value::of_score(bounds.lo),
+            Value::of_score(bounds.hi)
         )?;
         Ok(())
     };
@@ -162,14 +162,6 @@ pub fn prove(
     let combined = split.combine(&ledger.known()?);
     summary(game, &ledger, &combined, out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-pub(crate) fn word(score: i8) -> &'static str {
-    match score {
-        1 => "win",
-        0 => "tie",
-        _ => "lose",
-    }
 }
 
 /// What the ledger shows of the start.
@@ -196,8 +188,8 @@ fn summary(
             writeln!(
                 out,
                 "start:      at least {}, at most {} (not proven yet; {open} subproofs open)",
-                word(lo),
-                word(hi)
+                Value::of_score(lo),
+                Value::of_score(hi)
             )?;
             if let Some(&p) = combined.open.first() {
                 writeln!(out, "next open:  {}", game.position_to_string(p))?;

@@ -124,7 +124,7 @@ fn manage(
         out(format!(
             "rank {worker}:     {} {}: {nodes} nodes in {seconds:.2} s",
             game.position_to_string(p),
-            super::super::commands::prove::word(bounds.lo)
+            perfectplay_core::Value::of_score(bounds.lo)
         ))?;
     }
 }
