@@ -198,6 +198,28 @@ impl<'g, G: Game + ?Sized> SplitProof<'g, G> {
         }
     }
 
+    /// The questions [`SplitProof::prove`] would ask next given the answers in `known`, each
+    /// with its window, in the order of its walk: a subproof not answered yet is taken to score
+    /// `guess` (within what is known of it), so that the windows of the questions after it are
+    /// the ones that guess would need. An answer to any of them is true whatever the guess;
+    /// a wrong guess costs only a question asked in a window the proof does not need. (What a
+    /// manager hands out to many workers at once.)
+    pub fn questions(
+        &self,
+        known: &HashMap<Position, Bounds>,
+        guess: i8,
+    ) -> Vec<(Position, i8, i8)> {
+        let mut assumed = known.clone();
+        let mut out = Vec::new();
+        let mut ask = |p: Position, alpha: i8, beta: i8| {
+            out.push((p, alpha, beta));
+            let was = known.get(&p).copied().unwrap_or(Bounds::UNKNOWN);
+            Ok::<_, std::convert::Infallible>(guess.clamp(was.lo, was.hi))
+        };
+        let _ = self.prove(&mut assumed, &mut ask, &mut |_, _| Ok(()));
+        out
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn walk<E>(
         &self,

@@ -119,6 +119,26 @@ fn split_proofs_of_the_start_agree_with_the_engine(game: &Quarto, solution: &Sol
         let combined = split.combine(&all);
         assert_eq!((combined.root, combined.open.len()), (Bounds::exact(start), 0));
         assert!(split.combine(&HashMap::new()).root.value().is_none(), "depth {depth}");
+        // A manager's way: the walk's next questions answered, a tie guessed for the rest,
+        // until the answers combine; each guess may be wrong, each answer is true.
+        let mut managed = HashMap::new();
+        let mut rounds = 0;
+        while split.combine(&managed).root.value().is_none() {
+            let questions = split.questions(&managed, 0);
+            assert!(!questions.is_empty() && rounds < 1000, "depth {depth}: stuck");
+            for (p, alpha, beta) in questions.into_iter().take(2) {
+                let b = Bounds::from_search(
+                    prover.bound(p, alpha, beta, &|| false).unwrap(),
+                    alpha,
+                    beta,
+                );
+                let was = managed.get(&p).copied().unwrap_or(Bounds::UNKNOWN);
+                assert!(b.lo <= engine(p) && engine(p) <= b.hi, "{b:?} at {p:?}");
+                managed.insert(p, was.meet(b));
+            }
+            rounds += 1;
+        }
+        assert_eq!(split.combine(&managed).root, Bounds::exact(start), "depth {depth}");
     }
 }
 

@@ -1,24 +1,25 @@
 //! `perfectplay prove GAME --mpi` under `mpirun -np N`: a split proof's subproofs shared out over
-//! the ranks (cargo feature `mpi`). Rank 0 manages: it combines the ledger's answers, hands each
-//! idle worker the next subproof that could still change the start's bounds (the whole question,
-//! win, tie or lose: with other answers still to come, no narrower window is known to do), and
-//! appends each answer to the ledger as it comes back, until the start is proven. Workers keep
-//! their prover's table from one subproof to the next. A stopped run resumes from the ledger, with
-//! any number of ranks or without MPI.
+//! the ranks (cargo feature `mpi`). Rank 0 manages: it hands each idle worker the next question
+//! the proof's walk would ask given the answers so far (a subproof and its window, those not
+//! answered yet taken to be ties, [`SplitProof::questions`]), and appends each answer to the
+//! ledger as it comes back, until the start is proven. Workers keep their prover's table from one
+//! subproof to the next. A stopped run resumes from the ledger, with any number of ranks or
+//! without MPI.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use mpi::traits::{Communicator, Destination};
-use perfectplay_core::{Game, Position};
+use perfectplay_core::{Game, Position, Value};
 use perfectplay_db::{Ledger, LedgerLine};
 use perfectplay_solve::{Bounds, SplitProof};
 
 use super::receive;
 use crate::commands::prove::Prover;
 
-/// Messages: what, then its words. `ASK position`; `ANSWER position score+1 nodes microseconds`.
+/// Messages: what, then its words (scores plus one): `ASK position alpha beta`; `ANSWER position
+/// score nodes microseconds`.
 const ASK: u64 = 1;
 const ANSWER: u64 = 2;
 const TERMINATE: u64 = 3;
@@ -67,9 +68,10 @@ fn work(game: &dyn Game, bits: u32, world: &mpi::topology::SimpleCommunicator) -
     loop {
         let (message, _) = receive(&manager);
         match message[..] {
-            [ASK, code] => {
+            [ASK, code, alpha, beta] => {
                 let (t, before) = (Instant::now(), prover.nodes());
-                let score = prover.bound(Position(code), -1, 1)?;
+                let (alpha, beta) = (alpha as i8 - 1, beta as i8 - 1);
+                let score = prover.bound(Position(code), alpha, beta)?;
                 let micros = t.elapsed().as_micros() as u64;
                 let answer = [ANSWER, code, (score + 1) as u64, prover.nodes() - before, micros];
                 manager.send(&answer[..]);
@@ -89,26 +91,36 @@ fn manage(
 ) -> Result<()> {
     let mut known = ledger.known()?;
     let mut idle: VecDeque<i32> = (1..world.size()).collect();
-    let mut asked: HashMap<i32, Position> = HashMap::new();
+    // Per worker, the subproof it was asked and the window.
+    let mut asked: HashMap<i32, (Position, i8, i8)> = HashMap::new();
     loop {
         let combined = split.combine(&known);
         if combined.root.value().is_some() {
             return Ok(());
         }
-        let busy: Vec<Position> = asked.values().copied().collect();
-        let mut next = combined.open.iter().filter(|p| !busy.contains(p));
-        while let Some(&worker) = idle.front() {
-            let Some(&p) = next.next() else { break };
-            idle.pop_front();
-            world.process_at_rank(worker).send(&[ASK, p.0][..]);
-            asked.insert(worker, p);
+        // The walk's next questions, else (its windows all decided by answers that do not yet
+        // combine) every open subproof's whole question.
+        let busy: Vec<Position> = asked.values().map(|q| q.0).collect();
+        let mut next: Vec<(Position, i8, i8)> = split.questions(&known, 0);
+        next.retain(|q| !busy.contains(&q.0));
+        if next.is_empty() {
+            next =
+                combined.open.iter().filter(|p| !busy.contains(p)).map(|&p| (p, -1, 1)).collect();
+        }
+        for question in next {
+            let Some(worker) = idle.pop_front() else { break };
+            let (p, alpha, beta) = question;
+            let ask = [ASK, p.0, (alpha + 1) as u64, (beta + 1) as u64];
+            world.process_at_rank(worker).send(&ask[..]);
+            asked.insert(worker, question);
         }
         if asked.is_empty() {
             bail!("the ledger's answers leave the start open with no subproof left to ask");
         }
         let (message, status) = receive(&world.any_process());
         let worker = status.source_rank();
-        let p = asked.remove(&worker).context("an answer from a worker that was asked nothing")?;
+        let (p, alpha, beta) =
+            asked.remove(&worker).context("an answer from a worker that was asked nothing")?;
         idle.push_back(worker);
         let [ANSWER, code, score, nodes, micros] = message[..] else {
             bail!("rank {worker}: an unexpected message {message:?}");
@@ -116,15 +128,16 @@ fn manage(
         if code != p.0 {
             bail!("rank {worker}: an answer for {code}, asked {}", p.0);
         }
-        let bounds = Bounds::exact(score as i8 - 1);
+        let bounds = Bounds::from_search(score as i8 - 1, alpha, beta);
         let now = known.get(&p).map_or(bounds, |b| b.meet(bounds));
         known.insert(p, now);
         let seconds = micros as f64 / 1e6;
         ledger.append(game, LedgerLine { position: p, bounds, nodes, seconds })?;
         out(format!(
-            "rank {worker}:     {} {}: {nodes} nodes in {seconds:.2} s",
+            "rank {worker}:     {} at least {}, at most {}: {nodes} nodes in {seconds:.2} s",
             game.position_to_string(p),
-            perfectplay_core::Value::of_score(bounds.lo)
+            Value::of_score(bounds.lo),
+            Value::of_score(bounds.hi)
         ))?;
     }
 }
