@@ -24,4 +24,4 @@ pub use game::{
 };
 pub use random::xorshift;
 pub use ranking::{RankError, Rearranger};
-pub use value::{Remoteness, Value, ValueRemoteness};
+pub use value::{Bound, Remoteness, Value, ValueRemoteness};

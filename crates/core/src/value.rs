@@ -70,6 +70,33 @@ impl fmt::Display for Value {
     }
 }
 
+/// How the score a fail-soft search returns bounds the true score, by the window `(alpha,
+/// beta)` it was searched in (a search table's entries keep it; 0 is left for an empty entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Bound {
+    /// Inside the window: the true score.
+    Exact = 1,
+    /// At or above `beta`: the true score is at least this.
+    Lower = 2,
+    /// At or below `alpha`: the true score is at most this.
+    Upper = 3,
+}
+
+impl Bound {
+    /// The bound a score found in the window `(alpha, beta)` is.
+    #[inline]
+    pub fn of<T: Ord>(score: T, alpha: T, beta: T) -> Bound {
+        if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// The number of moves to the end of the game under perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Remoteness(pub u16);

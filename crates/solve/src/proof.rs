@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use perfectplay_core::{Game, GameExt, Position, Value};
+use perfectplay_core::{Bound, Game, GameExt, Position, Value};
 
 /// What is known of a position's score: at least `lo`, at most `hi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,12 +29,10 @@ impl Bounds {
 
     /// What a fail-soft search in the window `(alpha, beta)` that returned `score` shows.
     pub fn from_search(score: i8, alpha: i8, beta: i8) -> Bounds {
-        if score <= alpha {
-            Bounds { lo: -1, hi: score }
-        } else if score >= beta {
-            Bounds { lo: score, hi: 1 }
-        } else {
-            Bounds::exact(score)
+        match Bound::of(score, alpha, beta) {
+            Bound::Upper => Bounds { lo: -1, hi: score },
+            Bound::Lower => Bounds { lo: score, hi: 1 },
+            Bound::Exact => Bounds::exact(score),
         }
     }
 

@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use perfectplay_core::{
-    Game, GameExt, Node, Position, Remoteness, SearchKernel, Value, ValueProver, ValueRemoteness,
+    Bound, Game, GameExt, Node, Position, Remoteness, SearchKernel, Value, ValueProver,
+    ValueRemoteness,
 };
 
 use crate::SolveError;
@@ -127,12 +128,9 @@ fn score(vr: ValueRemoteness) -> Result<(i32, u16), SolveError> {
     }
 }
 
-/// How an entry's score bounds the true score (0 marks an empty slot).
-const EXACT: u8 = 1;
-/// The true score is at least the entry's.
-const LOWER: u8 = 2;
-/// The true score is at most the entry's.
-const UPPER: u8 = 3;
+/// How an entry's score bounds the true score ([`Bound`]; 0 marks an empty slot).
+const EXACT: u8 = Bound::Exact as u8;
+const LOWER: u8 = Bound::Lower as u8;
 
 /// The table's default cap: 2^22 entries of 24 bytes (96 MiB).
 pub const TABLE_BITS: u32 = 22;
@@ -587,13 +585,7 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         }
         self.buffers[d] = children;
         let (best, tie, best_child, alpha0) = found?;
-        let bound = if best <= alpha0 {
-            UPPER
-        } else if best >= beta {
-            LOWER
-        } else {
-            EXACT
-        };
+        let bound = Bound::of(best, alpha0, beta) as u8;
         let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
         let entry = Entry { score: best as i16, tie, best: best_child as u16, bound, work };
         if !self.shared && self.table.wants_growth() {

@@ -7,7 +7,7 @@
 //! line is never given. Positions with few pieces left are searched through without the table,
 //! and without computing a symmetry key.
 
-use perfectplay_core::{Position, ValueProver};
+use perfectplay_core::{Bound, Position, ValueProver};
 
 use super::search::Sliced;
 use super::Quarto;
@@ -27,10 +27,9 @@ struct Node {
     almost: u16,
 }
 
-/// How an entry's score bounds the true score (0: an empty slot).
-const EXACT: u64 = 1;
-const LOWER: u64 = 2;
-const UPPER: u64 = 3;
+/// How an entry's score bounds the true score ([`Bound`]; 0: an empty slot).
+const EXACT: u64 = Bound::Exact as u64;
+const LOWER: u64 = Bound::Lower as u64;
 
 /// The table's entries hold fewer than this many pieces left: below, the search goes on without
 /// the table (a key costs more than the few nodes it would spare).
@@ -215,13 +214,7 @@ impl<'q> Prover<'q> {
             return 0;
         }
         if let Some(key) = key {
-            let bound = if best <= alpha0 {
-                UPPER
-            } else if best >= beta {
-                LOWER
-            } else {
-                EXACT
-            };
+            let bound = Bound::of(best, alpha0, beta) as u64;
             let work = u64::from(64 - (self.nodes - nodes_before + 1).leading_zeros());
             self.store(key, bound, best, work);
         }
