@@ -167,9 +167,10 @@ pub struct AlphaBeta<'g, G: Game + ?Sized> {
     prover: Option<Box<dyn ValueProver + 'g>>,
 }
 
-/// The prover's table: 2^16 entries of 16 bytes (1 MiB; a larger one costs a live search more
-/// in page faults than it saves at 7 pieces placed or more, measured).
-const PROVER_BITS: u32 = 16;
+/// The prover's table grows to 2^22 entries of 16 bytes (64 MiB) at most (a prover's table
+/// starts small and grows with its proof: a fixed 2^18 or 2^20 cost the short searches more in
+/// page faults than it saved, measured).
+const PROVER_BITS: u32 = 22;
 
 /// Searches expanding at most this many positions are done on one thread: most positions need
 /// far fewer, and a second thread costs its start and the table's growth to share it.

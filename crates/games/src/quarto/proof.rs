@@ -35,6 +35,9 @@ const LOWER: u64 = Bound::Lower as u64;
 /// the table (a key costs more than the few nodes it would spare).
 const TABLE_FROM: u32 = 6;
 
+/// The table's first size: 2^12 entries (64 KiB).
+const FIRST_BITS: u32 = 12;
+
 /// Quarto's prover, with its table of positions proven (16 bytes an entry, two to a bucket,
 /// the entry whose proof took less work replaced first).
 #[derive(Debug)]
@@ -51,6 +54,8 @@ pub struct Prover<'q> {
     /// Pieces on a line with one empty slot.
     almost: u32,
     table: Vec<[u64; 2]>,
+    /// The most entries the table grows to.
+    most: usize,
     nodes: u64,
     /// Told to give up: the search unwinds, storing nothing more.
     stopped: bool,
@@ -59,7 +64,9 @@ pub struct Prover<'q> {
 }
 
 impl<'q> Prover<'q> {
-    /// A prover with an empty table of 2^`bits` entries.
+    /// A prover with an empty table that grows to 2^`bits` entries (from 2^12, four times
+    /// larger each time a proof has expanded four times its entries: a short proof touches
+    /// few pages).
     pub fn new(game: &'q Quarto, bits: u32) -> Prover<'q> {
         let (mut through, mut through_count) = ([[0u8; 4]; 16], [0u8; 16]);
         for (k, &line) in game.lines.iter().enumerate() {
@@ -81,7 +88,8 @@ impl<'q> Prover<'q> {
             slots: ((1u32 << game.slots()) - 1) as u16,
             pieces: ((1u32 << game.pieces()) - 1) as u16,
             almost: game.side as u32 - 1,
-            table: vec![[0; 2]; 1usize << bits.clamp(1, 36)],
+            table: vec![[0; 2]; 1usize << bits.clamp(1, FIRST_BITS)],
+            most: 1usize << bits.clamp(1, 36),
             nodes: 0,
             stopped: false,
             buffers: (0..17).map(|_| Vec::with_capacity(16)).collect(),
@@ -159,8 +167,11 @@ impl<'q> Prover<'q> {
             }
         }
         self.nodes += 1;
-        if self.nodes & 0xffff == 0 && stop() {
-            self.stopped = true;
+        if self.nodes & 0xfff == 0 {
+            self.stopped |= stop();
+            if self.nodes >= 4 * self.table.len() as u64 && self.table.len() < self.most {
+                self.grow();
+            }
         }
         if self.stopped {
             return 0;
@@ -219,6 +230,18 @@ impl<'q> Prover<'q> {
             self.store(key, bound, best, work);
         }
         best
+    }
+
+    /// The table four times larger (at most [`Prover::most`]), its entries kept.
+    #[cold]
+    fn grow(&mut self) {
+        let larger = vec![[0; 2]; (self.table.len() * 4).min(self.most)];
+        let old = std::mem::replace(&mut self.table, larger);
+        for e in old.into_iter().filter(|e| e[1] >> 16 & 3 != 0) {
+            let b = self.bucket([e[0], e[1] & 0xffff]);
+            let slot = if self.table[b][1] >> 16 & 3 == 0 { b } else { b + 1 };
+            self.table[slot] = e;
+        }
     }
 
     /// The bucket of a key: two entries side by side.
