@@ -1,8 +1,8 @@
 //! Quarto's prover: a position's value alone (win, tie or lose for the player to move), by
 //! alpha-beta on those three scores over a node made for it. A node is the board's attribute
-//! planes (for the table's keys) and, per line, the attributes its pieces share and how many it
-//! holds, updated on a placement for the two or three lines through the slot only; the pieces that
-//! would complete a line are then the union of the lines' with one slot empty. A placement that
+//! planes (for the table's keys), per line the attributes its pieces share, and the lines with one
+//! empty slot, updated on a placement for the two or three lines through the slot only; the pieces
+//! that would complete a line are then the union of those lines'. A placement that
 //! leaves no piece safe to give is a loss and never searched; a piece to give that completes a
 //! line is never given. Positions with few pieces left are searched through without the table,
 //! and without computing a symmetry key.
@@ -31,8 +31,8 @@ struct Node {
 const EXACT: u64 = Bound::Exact as u64;
 const LOWER: u64 = Bound::Lower as u64;
 
-/// The table's entries hold fewer than this many pieces left: below, the search goes on without
-/// the table (a key costs more than the few nodes it would spare).
+/// The table holds positions with at least this many pieces left besides the one to place:
+/// below, the search goes on without it (a key costs more than the few nodes it would spare).
 const TABLE_FROM: u32 = 6;
 
 /// The table's first size: 2^12 entries (64 KiB).
