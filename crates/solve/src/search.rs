@@ -12,6 +12,7 @@
 mod table;
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
@@ -310,9 +311,9 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         // The value first (proven by the game's prover, or searched in the window around a
         // tie), then a win's or loss's remoteness in the window on its side.
         let sign = match self.proven(p, node)? {
-            Some((0, Some(tie))) => return Ok(Self::value_of(0, tie)),
-            Some((sign, _)) => sign,
-            None => match self.search(node, -1, 1, 0)? {
+            ControlFlow::Break(value) => return Ok(value),
+            ControlFlow::Continue(Some(sign)) => sign,
+            ControlFlow::Continue(None) => match self.search(node, -1, 1, 0)? {
                 (0, tie) => return Ok(Self::value_of(0, tie)),
                 (s, _) => s.signum(),
             },
@@ -330,19 +331,18 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         Ok(Self::value_of(score, tie))
     }
 
-    /// The sign of `p`'s value by the game's prover, with a tie's remoteness where the game
-    /// knows it without a search; None for a game without a prover.
-    #[allow(clippy::type_complexity)]
+    /// The sign of `p`'s value by the game's prover (None for a game without one), or the value
+    /// itself where that is all there is to know (a tie whose remoteness the game knows).
     fn proven(
         &mut self,
         p: Position,
         node: Node,
-    ) -> Result<Option<(i32, Option<u16>)>, SolveError> {
-        let Some(kernel) = self.kernel else { return Ok(None) };
+    ) -> Result<ControlFlow<ValueRemoteness, Option<i32>>, SolveError> {
+        let Some(kernel) = self.kernel else { return Ok(ControlFlow::Continue(None)) };
         if self.prover.is_none() {
             self.prover = kernel.prover(PROVER_BITS);
         }
-        let Some(prover) = self.prover.as_mut() else { return Ok(None) };
+        let Some(prover) = self.prover.as_mut() else { return Ok(ControlFlow::Continue(None)) };
         let before = prover.nodes();
         let (stop, never) = (self.stop, || false);
         let stop: &dyn Fn() -> bool = match stop {
@@ -351,8 +351,10 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         };
         let sign = prover.bound(p, -1, 1, stop).ok_or(SolveError::Stopped)?;
         self.nodes += prover.nodes() - before;
-        let tie = (sign == 0).then(|| kernel.tie_remoteness(node)).flatten();
-        Ok(Some((i32::from(sign), tie)))
+        Ok(match (sign, kernel.tie_remoteness(node)) {
+            (0, Some(tie)) => ControlFlow::Break(Self::value_of(0, tie)),
+            _ => ControlFlow::Continue(Some(i32::from(sign))),
+        })
     }
 
     /// [`AlphaBeta::value`] with `threads` threads once the search is long: the threads share
@@ -369,8 +371,8 @@ impl<'g, G: Game + ?Sized> AlphaBeta<'g, G> {
         // The value proven first (on this thread); then only a remoteness is searched.
         let node = self.node(p);
         let sign = match self.proven(p, node)? {
-            Some((0, Some(tie))) => return Ok(Self::value_of(0, tie)),
-            sign => sign.map(|(s, _)| s),
+            ControlFlow::Break(value) => return Ok(value),
+            ControlFlow::Continue(sign) => sign,
         };
         self.budget = self.nodes.saturating_add(ALONE);
         let alone = match sign {
