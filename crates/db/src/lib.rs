@@ -18,6 +18,7 @@ mod fingerprint;
 mod format;
 mod ledger;
 mod lock;
+mod parts;
 mod reader;
 mod spill;
 mod tiers;

@@ -87,6 +87,11 @@ impl<'g> TierFiles<'g> {
         }
     }
 
+    /// The work directory of the per-tier files.
+    pub(crate) fn work_dir(&self) -> &Path {
+        &self.dir
+    }
+
     fn tier_path(&self, tier: Tier) -> PathBuf {
         self.dir.join(format!("tier-{}.ppdb", tier.0))
     }
@@ -305,6 +310,10 @@ impl ResultSink for TierFiles<'_> {
         self.resumed.push(tier);
         self.order.push(tier);
         Ok(true)
+    }
+
+    fn parts(&mut self) -> Option<&mut dyn perfectplay_solve::PartStore> {
+        Some(self)
     }
 
     /// A damaged file is removed, so that the next solve does its tier again.

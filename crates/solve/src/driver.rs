@@ -98,6 +98,7 @@ pub fn solve<G: Game + ?Sized>(
                 continue;
             }
         }
+        let mut budget = None;
         if let Some(limit) = options.memory_limit {
             if keeps && !lean {
                 let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
@@ -111,12 +112,32 @@ pub fn solve<G: Game + ?Sized>(
             let needed = solution.heap_bytes() as u64 + own;
             if needed > limit && !solution.fit(own, limit, &name, progress) {
                 let needed = solution.heap_bytes() as u64 + own;
-                return Err(SolveError::OverMemoryLimit { tier: name, needed, limit });
+                let parted = sink.as_deref_mut().is_some_and(|s| s.parts().is_some())
+                    && game.has_undo_moves();
+                match retrograde::parts_budget(game, &space, limit, needed - own) {
+                    Some(b) if parted => {
+                        progress.note(&format!(
+                            "tier {name}: needs about {:.1} MiB whole; solved in parts within \
+                             {:.1} MiB",
+                            needed as f64 / f64::from(1 << 20),
+                            b as f64 / f64::from(1 << 20)
+                        ));
+                        budget = Some(b);
+                    }
+                    _ => return Err(SolveError::OverMemoryLimit { tier: name, needed, limit }),
+                }
             }
         }
         let started = std::time::Instant::now();
-        let (values, care) =
-            solve_tier(game, tier, &space, &solution, canonicalize, one_tier, progress)?;
+        let (values, care) = solve_tier(
+            game,
+            tier,
+            &space,
+            &solution,
+            TierRun { canonicalize, one_tier, budget },
+            sink.as_deref_mut().and_then(|s| s.parts()),
+            progress,
+        )?;
         let mut solved = SolvedTier { tier, space, values, care };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
@@ -265,16 +286,24 @@ fn hold_children<G: Game + ?Sized>(
     Ok(())
 }
 
+/// How one tier is solved: with symmetries, as a whole dense game, in parts within a budget.
+struct TierRun {
+    canonicalize: bool,
+    one_tier: bool,
+    budget: Option<u64>,
+}
+
 /// One tier solved by the retrograde engine, its child tiers' values taken from `solution`.
 fn solve_tier<G: Game + ?Sized>(
     game: &G,
     tier: Tier,
     space: &TierSpace,
     solution: &Solution,
-    canonicalize: bool,
-    one_tier: bool,
+    run: TierRun,
+    store: Option<&mut dyn PartStore>,
     progress: &dyn Progress,
 ) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
+    let TierRun { canonicalize, one_tier, budget } = run;
     let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
     let child_values: Vec<(Tier, u64, &TierValues)> = game
         .child_tiers(tier)
@@ -301,6 +330,7 @@ fn solve_tier<G: Game + ?Sized>(
         child_values: &child_values,
         kernel,
         start_wide,
+        budget,
     };
-    problem.solve(progress)
+    problem.solve(store, progress)
 }

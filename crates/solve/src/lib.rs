@@ -30,7 +30,7 @@ pub use plan::{plan, SolvePlan};
 pub use progress::{NoProgress, Progress};
 pub use proof::{Bounds, Combined, SplitProof};
 pub use search::{AlphaBeta, Search, TABLE_BITS};
-pub use sink::ResultSink;
+pub use sink::{MemoryParts, PartStore, ResultSink};
 pub use solved::{Solution, SolvedTier, TierValues};
 pub use space::{SortedPositions, TierSpace};
 pub use tiered::{

@@ -85,6 +85,20 @@ impl<T: Entry> Queue<T> {
         }
         all
     }
+
+    fn has(&self, r: usize) -> bool {
+        self.levels.get(r).is_some_and(|blocks| blocks.iter().any(|b| !b.is_empty()))
+    }
+
+    fn entries(&self) -> u64 {
+        self.levels.iter().flatten().map(|b| b.len() as u64).sum()
+    }
+
+    fn for_each_level(&self, mut each: impl FnMut(usize, &mut dyn Iterator<Item = u64>)) {
+        for (r, blocks) in self.levels.iter().enumerate() {
+            each(r, &mut blocks.iter().flatten().map(|&i| i.into()));
+        }
+    }
 }
 
 /// Frontier queues by remoteness.
@@ -114,6 +128,30 @@ impl Levels {
         match self {
             Levels::Short(q) => Level::Short(q.take(r)),
             Levels::Long(q) => Level::Long(q.take(r)),
+        }
+    }
+
+    /// Whether level `r` holds an entry.
+    pub(crate) fn has(&self, r: usize) -> bool {
+        match self {
+            Levels::Short(q) => q.has(r),
+            Levels::Long(q) => q.has(r),
+        }
+    }
+
+    /// The entries queued over every level.
+    pub(crate) fn entries(&self) -> u64 {
+        match self {
+            Levels::Short(q) => q.entries(),
+            Levels::Long(q) => q.entries(),
+        }
+    }
+
+    /// Calls `each` with every level and its entries, in order.
+    pub(crate) fn for_each_level(&self, each: impl FnMut(usize, &mut dyn Iterator<Item = u64>)) {
+        match self {
+            Levels::Short(q) => q.for_each_level(each),
+            Levels::Long(q) => q.for_each_level(each),
         }
     }
 

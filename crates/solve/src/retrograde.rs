@@ -37,12 +37,16 @@ use perfectplay_core::{
 use rayon::prelude::*;
 
 use crate::progress::Progress;
-use crate::queues::{queue_entry_bytes, Levels};
+use crate::queues::queue_entry_bytes;
+use crate::sink::PartStore;
 use crate::space::TierSpace;
 use crate::{BlockCache, SolveError, TierValues};
 
 mod cells;
+mod parts;
+mod phases;
 use cells::{Cells, Codes};
+use parts::{PartCells, Parts, Plan};
 
 /// Set in a (widened) cell when the position is decided.
 const DECIDED: u16 = 1 << 15;
@@ -86,6 +90,9 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     /// Start with two-byte cells (the child tiers already hold nearly as many distinct values as
     /// one-byte cells can: a one-byte attempt would most likely be abandoned part way).
     pub start_wide: bool,
+    /// Bytes the tier's cells, best results from outside and queues may hold: a tier that needs
+    /// more is solved in parts, those that do not fit kept in the store `solve` is given.
+    pub budget: Option<u64>,
 }
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per
@@ -101,6 +108,21 @@ pub(crate) fn bytes_needed<G: Game + ?Sized>(game: &G, tier: Tier, space: &TierS
     let queues = n / 4 * queue_entry_bytes(n as usize);
     let care = if dense && game.symmetry_count() > 1 { n.div_ceil(64) * 8 } else { 0 };
     n + external + queues + n + care
+}
+
+/// The bytes a tier's parts may hold under `limit` beside `held` (the child tiers): what is left
+/// once the bitmap of canonical indices and the tier's values at the end (a byte an index) are set
+/// aside; `None` where that leaves no room for parts of a few chunks.
+pub(crate) fn parts_budget<G: Game + ?Sized>(
+    game: &G,
+    space: &TierSpace,
+    limit: u64,
+    held: u64,
+) -> Option<u64> {
+    let n = space.len();
+    let care = if game.symmetry_count() > 1 { n.div_ceil(64) * 8 } else { 0 };
+    let budget = limit.checked_sub(held + care + n / 2)?;
+    (budget >= 64 * CHUNK as u64).then_some(budget)
 }
 
 /// Parent lists within the tier, built from forward moves for games without undo-moves.
@@ -213,10 +235,15 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// and canonicalized ([`crate::SolvedTier::care`]).
     pub fn solve(
         &self,
+        mut store: Option<&mut dyn PartStore>,
         progress: &dyn Progress,
     ) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
         if !self.start_wide {
-            match self.attempt(true, progress) {
+            match self.attempt(
+                true,
+                store.as_mut().map(|s| &mut **s as &mut dyn PartStore),
+                progress,
+            ) {
                 Err(Fail::Narrow(why)) => progress.note(&format!(
                     "tier {}: one-byte cells were too small ({why}); solving again with two-byte \
                      cells",
@@ -226,7 +253,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 Ok(values) => return Ok(values),
             }
         }
-        match self.attempt(false, progress) {
+        match self.attempt(false, store, progress) {
             Ok(values) => Ok(values),
             Err(Fail::Error(e)) => Err(e),
             Err(Fail::Narrow(_)) => Err(SolveError::TooManyChildren { position: Position(0) }),
@@ -236,73 +263,130 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     fn attempt(
         &self,
         one_byte: bool,
+        store: Option<&mut dyn PartStore>,
         progress: &dyn Progress,
     ) -> Result<(TierValues, Option<Vec<u64>>), Fail> {
-        let n = self.space.len() as usize;
+        let n = self.space.len();
         let dense = matches!(self.space, TierSpace::Dense { .. });
         let keeps_care = dense && self.canonicalize;
-        let cells = Cells::new(n, one_byte);
-        let (max_counter, max_codes) = cells.limits();
+        let (max_counter, max_codes) = Cells::limits_of(one_byte);
         let codes = Codes::new(max_codes);
         // The best result from outside the tier, where a child can be outside it: not in a single
         // dense tier, nor in a tier of a tiered game that has no child tiers.
         let has_external = !(self.one_tier || dense && self.game.child_tiers(self.tier).is_empty());
-        let external: Vec<AtomicU16> = if has_external {
-            (0..n).map(|_| AtomicU16::new(NO_EXTERNAL)).collect()
-        } else {
-            Vec::new()
-        };
         // One bit per index, written by each chunk in place.
         let care_words: Vec<AtomicU64> =
             (0..if keeps_care { n.div_ceil(64) } else { 0 }).map(|_| AtomicU64::new(0)).collect();
-        let start = Start {
-            state: State { cells: &cells, codes: &codes, external: &external },
-            // Fox and Geese's tiers have a hundred children and more: found by their number.
-            child_tiers: ChildTiers::new(
-                self.child_values
-                    .iter()
-                    .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
-                    .collect(),
-            ),
-            max_counter,
-            one_byte,
-            collect_edges: !self.game.has_undo_moves(),
-            dense,
-            care_words: keeps_care.then_some(&care_words[..]),
-        };
-        progress
-            .begin(&format!("tier {}: initialise", self.game.tier_name(self.tier)), Some(n as u64));
-        let chunks: Vec<ChunkStart> = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|chunk| self.initialise(&start, chunk, progress))
-            .collect::<Result<_, Fail>>()?;
-        progress.end();
-        if codes.overflow.load(Relaxed) {
-            return Err(Fail::Narrow(NARROW_VALUES));
+        let plan = self.plan(one_byte, has_external);
+        let mut parts = Parts::new(plan, self.tier, self.budget.unwrap_or(u64::MAX), store);
+        parts.begin(one_byte)?;
+        let collect_edges = !self.game.has_undo_moves();
+        if collect_edges && parts.count() > 1 {
+            return Err(Fail::Error(SolveError::Unsupported {
+                what: "a tier in parts of a game without undo-moves".into(),
+            }));
         }
-        let undecided = (0..cells.len().div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                (c * CHUNK..((c + 1) * CHUNK).min(n))
-                    .filter(|&i| cells.load(i) & DECIDED == 0)
-                    .count() as u64
-            })
-            .sum::<u64>();
-        if undecided > 0 {
-            let mut edges = Vec::new();
-            for mut e in chunks {
-                edges.append(&mut e);
+        // Fox and Geese's tiers have a hundred children and more: found by their number.
+        let child_tiers = ChildTiers::new(
+            self.child_values
+                .iter()
+                .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
+                .collect(),
+        );
+        let name = self.game.tier_name(self.tier);
+        if parts.count() > 1 {
+            progress.note(&format!(
+                "tier {name}: {n} indices in {} parts of {} indices",
+                parts.count(),
+                1u64 << plan.shift
+            ));
+        }
+        progress.begin(&format!("tier {name}: initialise"), Some(n));
+        let mut edges = Vec::new();
+        let (mut undecided, mut sources, mut read_back) = (0u64, 0u64, 0usize);
+        for k in 0..parts.count() {
+            let range = plan.range(k);
+            let kept =
+                parts.count() > 1 && parts.resume_initialised(k, &codes, &care_words, one_byte)?;
+            if kept {
+                read_back += 1;
+                progress.advance(range.end - range.start);
+            } else {
+                let part = PartCells::new(range.clone(), one_byte, has_external);
+                let start = Start {
+                    part: &part,
+                    codes: &codes,
+                    child_tiers: &child_tiers,
+                    max_counter,
+                    one_byte,
+                    collect_edges,
+                    dense,
+                    care_words: keeps_care.then_some(&care_words[..]),
+                };
+                let chunks = (range.start / CHUNK as u64) as usize
+                    ..range.end.div_ceil(CHUNK as u64) as usize;
+                let found: Vec<ChunkStart> = chunks
+                    .into_par_iter()
+                    .map(|chunk| self.initialise(&start, chunk, progress))
+                    .collect::<Result<_, Fail>>()?;
+                if codes.overflow.load(Relaxed) {
+                    return Err(Fail::Narrow(NARROW_VALUES));
+                }
+                for mut e in found {
+                    edges.append(&mut e);
+                }
+                parts.cells[k] = Some(part);
             }
-            let reverse = start.collect_edges.then(|| reverse_edges(n, edges));
-            self.retrograde(&start.state, undecided, reverse.as_ref(), progress)?;
+            if let (false, Some(part)) = (kept, &parts.cells[k]) {
+                let (queues, open) = part.sources(&codes);
+                parts.queues[k] = Some(queues);
+                if parts.count() > 1 {
+                    parts.keep_initialised(k, &codes, &care_words)?;
+                }
+                undecided += open;
+            } else if let Some(part) = &parts.cells[k] {
+                undecided += part.undecided();
+            }
+            if let Some(q) = &parts.queues[k] {
+                sources += q.decided();
+            }
+            parts.settle(k, &codes)?;
+        }
+        progress.end();
+        if read_back > 0 {
+            progress.note(&format!(
+                "tier {name}: {read_back} of {} parts initialised by an earlier solve, read back",
+                parts.count()
+            ));
+        }
+        if undecided > 0 {
+            let reverse = collect_edges.then(|| reverse_edges(n as usize, edges));
+            progress.begin(&format!("tier {name}: retrograde"), Some(undecided + sources));
+            self.phases(&mut parts, &codes, reverse.as_ref(), progress)?;
+            progress.end();
             if codes.overflow.load(Relaxed) {
                 return Err(Fail::Narrow(NARROW_VALUES));
             }
         }
-        drop(start);
-        drop(external);
+        if parts.count() > 1 {
+            progress.note(&format!("tier {name}: {} parts swapped back in", parts.swaps));
+        }
+        let values = parts.into_values(&codes)?;
         let care = keeps_care.then(|| care_words.into_iter().map(AtomicU64::into_inner).collect());
-        Ok((cells.into_values(codes.snapshot()), care))
+        Ok((values, care))
+    }
+
+    /// How the tier is cut: whole where it fits its budget (or has none), else in parts of which
+    /// about four fit the budget at once.
+    fn plan(&self, one_byte: bool, has_external: bool) -> Plan {
+        let n = self.space.len();
+        let Some(budget) = self.budget else { return Plan::whole(n) };
+        let per_index = u64::from(!one_byte) + 1 + if has_external { 2 } else { 0 } + 1;
+        if n.saturating_mul(per_index) <= budget {
+            return Plan::whole(n);
+        }
+        // A part's places in a message take 31 bits.
+        Plan::at_most(n, (budget / per_index / 4).min(1 << 31), CHUNK as u64)
     }
 
     /// Initialises one chunk of the tier: its cells, external results and words of the bitmap of
@@ -316,7 +400,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         if progress.stopped() {
             return Err(SolveError::Stopped.into());
         }
-        let n = start.state.cells.len() as u64;
+        let part = start.part;
+        let n = part.first + part.cells.len() as u64;
         let mut scratch = Scratch::default();
         let mut edges = Vec::new();
         let first = (chunk * CHUNK) as u64;
@@ -346,7 +431,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     p
                 }
                 _ => {
-                    start.state.cells.store(index as usize, DECIDED | DRAW_CODE);
+                    part.cells.store((index - part.first) as usize, DECIDED | DRAW_CODE);
                     continue;
                 }
             };
@@ -376,8 +461,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         scratch: &mut Scratch,
         edges: &mut ChunkStart,
     ) -> Result<(), Fail> {
-        let i = index as usize;
-        let State { cells, codes, external } = start.state;
+        let i = (index - start.part.first) as usize;
+        let (cells, codes, external) = (&start.part.cells, start.codes, &start.part.external);
         if let Some(v) = self.game.primitive(p) {
             let vr = ValueRemoteness::new(v, Remoteness(0));
             cells.store(i, DECIDED | codes.code(vr));
@@ -460,133 +545,6 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         cells.store(i, inside as u16);
         Ok(())
     }
-
-    /// The retrograde phases after initialisation, over the `undecided` positions left: the
-    /// sources (positions initialisation decided as wins, losses or ties) and the candidates
-    /// (undecided positions whose best external result is a win or a tie) queued by remoteness,
-    /// then win/lose and ties propagated level by level.
-    fn retrograde(
-        &self,
-        state: &State<'_>,
-        undecided: u64,
-        reverse: Option<&ReverseEdges>,
-        progress: &dyn Progress,
-    ) -> Result<(), SolveError> {
-        let n = state.cells.len();
-        let mut win_lose = Levels::new(n);
-        let mut ties = Levels::new(n);
-        let mut win_lose_candidates = Levels::new(n);
-        let mut tie_candidates = Levels::new(n);
-        let dictionary = state.codes.snapshot();
-        let mut sources = 0u64;
-        // A batch of chunks at a time, so that the list of what a batch found stays small beside
-        // the queues it goes into.
-        let chunks = n.div_ceil(CHUNK);
-        for batch in (0..chunks).step_by(SOURCE_BATCH) {
-            let found: Vec<Vec<(u64, ValueRemoteness, bool)>> = (batch
-                ..(batch + SOURCE_BATCH).min(chunks))
-                .into_par_iter()
-                .map(|c| {
-                    (c * CHUNK..((c + 1) * CHUNK).min(n))
-                        .filter_map(|i| {
-                            state.source(i, &dictionary).map(|(vr, d)| (i as u64, vr, d))
-                        })
-                        .collect()
-                })
-                .collect();
-            for (i, vr, decided) in found.into_iter().flatten() {
-                let tie = vr.value() == Value::Tie;
-                let levels = match (decided, tie) {
-                    (true, true) => &mut ties,
-                    (true, false) => &mut win_lose,
-                    (false, true) => &mut tie_candidates,
-                    (false, false) => &mut win_lose_candidates,
-                };
-                levels.push(vr.remoteness_or_zero(), i);
-                sources += u64::from(decided);
-            }
-        }
-        progress.begin(
-            &format!("tier {}: retrograde", self.game.tier_name(self.tier)),
-            Some(undecided + sources),
-        );
-        self.phase(state, &mut win_lose, &mut win_lose_candidates, false, reverse, progress)?;
-        self.phase(state, &mut ties, &mut tie_candidates, true, reverse, progress)?;
-        progress.end();
-        Ok(())
-    }
-
-    /// One phase (win/lose or ties): every level in increasing remoteness; asked to stop
-    /// ([`Progress::stopped`]), it ends between two levels with [`SolveError::Stopped`].
-    fn phase(
-        &self,
-        state: &State<'_>,
-        claimed: &mut Levels,
-        candidates: &mut Levels,
-        ties: bool,
-        reverse: Option<&ReverseEdges>,
-        progress: &dyn Progress,
-    ) -> Result<(), SolveError> {
-        let mut r = 0usize;
-        while r < claimed.len().max(candidates.len()) {
-            if progress.stopped() {
-                return Err(SolveError::Stopped);
-            }
-            // Candidates from outside the tier decide their position unless something inside
-            // decided it first.
-            let mut outside = candidates.take(r);
-            outside.retain(|i| {
-                let vr = state.external_value(i as usize).unwrap_or(ValueRemoteness::DRAW);
-                state.cells.claim(i as usize, state.codes.code(vr))
-            });
-            let inside = claimed.take(r);
-            if inside.is_empty() && outside.is_empty() {
-                r += 1;
-                continue;
-            }
-            let next = Remoteness(r as u16 + 1);
-            let step = Step {
-                table: state.codes.snapshot(),
-                claim: ValueRemoteness::new(if ties { Value::Tie } else { Value::Win }, next),
-                lose: ValueRemoteness::new(Value::Lose, next),
-            };
-            // The two lists are disjoint (a candidate claimed here was undecided). A slice at a
-            // time, so that what a slice decides goes into the queues before the next.
-            for mut level in [inside, outside] {
-                level.sort();
-                level.slices(SLICE, |slice| {
-                    let results: Vec<Decided> = slice.par_map_chunks(CHUNK, |entries, len| {
-                        let mut scratch = Vec::new();
-                        let mut parents = Vec::new();
-                        let mut cache = KernelCache::default();
-                        let mut out = (Vec::new(), Vec::new());
-                        for c in entries {
-                            let s = state.cells.load(c as usize);
-                            let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
-                                continue;
-                            };
-                            self.parents(c, reverse, &mut scratch, &mut parents, &mut cache);
-                            for &j in &parents {
-                                state.propagate(&step, j, vr, &mut out);
-                            }
-                        }
-                        progress.advance(len as u64);
-                        out
-                    });
-                    for (now, later) in results {
-                        for j in now {
-                            claimed.push(next.0, j);
-                        }
-                        for (level, j) in later {
-                            claimed.push(level, j);
-                        }
-                    }
-                });
-            }
-            r += 1;
-        }
-        Ok(())
-    }
 }
 
 /// A solved child tier as its parents see it: per dictionary code, the value a child of that code
@@ -667,13 +625,12 @@ impl<'v> ChildTier<'v> {
     }
 }
 
-/// Parents decided by one task: those of the next level, and (level, index) of later ones.
-type Decided = (Vec<u64>, Vec<(u16, u64)>);
-
 /// What initialising a tier's chunks share.
 struct Start<'a, 'v> {
-    state: State<'a>,
-    child_tiers: ChildTiers<'v>,
+    /// The part initialised.
+    part: &'a PartCells,
+    codes: &'a Codes,
+    child_tiers: &'a ChildTiers<'v>,
     /// The largest count of children inside the tier a cell holds.
     max_counter: u32,
     one_byte: bool,
@@ -691,94 +648,6 @@ struct Scratch {
     locations: Vec<(Tier, u64)>,
     cache: KernelCache,
     blocks: BlockCache,
-}
-
-/// The shared state of a solve's retrograde phases.
-#[derive(Clone, Copy)]
-struct State<'a> {
-    cells: &'a Cells,
-    codes: &'a Codes,
-    external: &'a [AtomicU16],
-}
-
-/// What one level needs: the dictionary as of its start, and what the next level's positions
-/// get. Their codes are taken when a position first gets one (one-byte cells hold 127 codes: a
-/// code for every level's win and loss, used or not, would run out in a tier with a remoteness
-/// above 63 that has fewer values).
-struct Step {
-    table: Vec<ValueRemoteness>,
-    /// What a parent of a loss (or, in the phase of ties, of a tie) becomes.
-    claim: ValueRemoteness,
-    /// What a parent all of whose children inside the tier win becomes, unless something
-    /// outside the tier does better.
-    lose: ValueRemoteness,
-}
-
-impl State<'_> {
-    /// What position `i` starts the retrograde phases as: decided (`true`) as a win, loss or tie
-    /// by initialisation, or a candidate (`false`) for the win or tie its best external result
-    /// gives; `None` for a draw or a position with nothing to propagate yet.
-    #[inline]
-    fn source(&self, i: usize, dictionary: &[ValueRemoteness]) -> Option<(ValueRemoteness, bool)> {
-        let s = self.cells.load(i);
-        if s & DECIDED != 0 {
-            let vr = *dictionary.get(usize::from(s & !DECIDED))?;
-            return (vr.value() != Value::Draw).then_some((vr, true));
-        }
-        let e = self.external.get(i)?.load(Relaxed);
-        let vr = ValueRemoteness::from_bits(e)?;
-        matches!(vr.value(), Value::Win | Value::Tie).then_some((vr, false))
-    }
-
-    fn external_value(&self, i: usize) -> Option<ValueRemoteness> {
-        self.external.get(i).and_then(|e| ValueRemoteness::from_bits(e.load(Relaxed)))
-    }
-
-    /// What a decided child `vr` makes of its parent `j`. Newly decided parents go to `out.0`
-    /// (the next level) or `out.1` (a later one, for a loss deferred by an external loss).
-    #[inline]
-    fn propagate(&self, step: &Step, j: u64, vr: ValueRemoteness, out: &mut Decided) {
-        let i = j as usize;
-        match vr.value() {
-            Value::Lose | Value::Tie => {
-                if self.cells.load(i) & DECIDED != 0 {
-                    return;
-                }
-                if self.cells.claim(i, self.codes.code(step.claim)) {
-                    out.0.push(j);
-                }
-            }
-            Value::Win => {
-                let mut s = self.cells.load(i);
-                loop {
-                    if s & DECIDED != 0 || s == 0 {
-                        return;
-                    }
-                    match self.cells.cas(i, s, s - 1) {
-                        Ok(()) => break,
-                        Err(now) => s = now,
-                    }
-                }
-                if s != 1 {
-                    return;
-                }
-                // Every child inside the tier wins; the parent loses unless something outside
-                // the tier does better (a win outside is queued at its own level).
-                let lose = step.lose;
-                let best = self.external_value(i).map_or(lose, |e| e.max(lose));
-                if best.value() != Value::Lose {
-                    return;
-                }
-                self.cells.store(i, DECIDED | self.codes.code(best));
-                if best == lose {
-                    out.0.push(j);
-                } else {
-                    out.1.push((best.remoteness_or_zero(), j));
-                }
-            }
-            Value::Draw => {}
-        }
-    }
 }
 
 fn reverse_edges(n: usize, mut edges: Vec<(u64, u64)>) -> ReverseEdges {

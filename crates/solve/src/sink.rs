@@ -33,4 +33,51 @@ pub trait ResultSink {
     fn reload(&mut self, _tier: Tier) -> Result<Option<SolvedTier>, SinkError> {
         Ok(None)
     }
+
+    /// Where a tier too large for the memory limit keeps its parts: a tier that does not fit
+    /// whole is solved in parts only where the sink gives a store. The default gives none.
+    fn parts(&mut self) -> Option<&mut dyn PartStore> {
+        None
+    }
+}
+
+/// Where a tier solved in parts keeps what is not in memory, by name within the tier: each part's
+/// state once initialised (a stopped solve resumes from the last part initialised) and the parts
+/// swapped out between the retrograde rounds. A database writes each blob to a temporary name,
+/// syncs and renames it, so a blob is there whole or not at all.
+pub trait PartStore {
+    /// Keeps `bytes` as the tier's blob `name`, replacing one of that name.
+    fn put(&mut self, tier: Tier, name: &str, bytes: &[u8]) -> Result<(), SinkError>;
+
+    /// The tier's blob `name`, if kept.
+    fn get(&mut self, tier: Tier, name: &str) -> Result<Option<Vec<u8>>, SinkError>;
+
+    /// Removes every blob of the tier (it is solved, or its parts are planned anew).
+    fn clear(&mut self, tier: Tier) -> Result<(), SinkError>;
+}
+
+/// A [`PartStore`] in memory, for tests and for solves that keep no files: parts swapped out are
+/// held compressed.
+#[derive(Debug, Default)]
+pub struct MemoryParts {
+    blobs: std::collections::BTreeMap<(Tier, String), Vec<u8>>,
+    /// Blobs put so far, over every tier.
+    pub puts: u64,
+}
+
+impl PartStore for MemoryParts {
+    fn put(&mut self, tier: Tier, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
+        self.puts += 1;
+        self.blobs.insert((tier, name.to_string()), bytes.to_vec());
+        Ok(())
+    }
+
+    fn get(&mut self, tier: Tier, name: &str) -> Result<Option<Vec<u8>>, SinkError> {
+        Ok(self.blobs.get(&(tier, name.to_string())).cloned())
+    }
+
+    fn clear(&mut self, tier: Tier) -> Result<(), SinkError> {
+        self.blobs.retain(|(t, _), _| *t != tier);
+        Ok(())
+    }
 }

@@ -37,11 +37,12 @@ impl Cells {
         }
     }
 
-    /// The largest counter and the number of dictionary codes a cell holds.
-    pub(super) fn limits(&self) -> (u32, usize) {
-        match self {
-            Cells::Narrow(_) => (0x7f, 0x80),
-            Cells::Wide(_) => (u32::from(DECIDED) - 1, usize::from(DECIDED)),
+    /// The largest counter and the number of dictionary codes a cell holds, one byte or two.
+    pub(super) fn limits_of(one_byte: bool) -> (u32, usize) {
+        if one_byte {
+            (0x7f, 0x80)
+        } else {
+            (u32::from(DECIDED) - 1, usize::from(DECIDED))
         }
     }
 
@@ -93,6 +94,66 @@ impl Cells {
                 Err(now) => s = now,
             }
         }
+    }
+
+    /// Bytes a cell takes.
+    pub(super) fn width(&self) -> usize {
+        match self {
+            Cells::Narrow(_) => 1,
+            Cells::Wide(_) => 2,
+        }
+    }
+
+    /// The raw cells of `range`, little-endian, appended to `out`.
+    pub(super) fn bytes_of(&self, range: std::ops::Range<usize>, out: &mut Vec<u8>) {
+        match self {
+            Cells::Narrow(v) => out.extend(v[range].iter().map(|c| c.load(Relaxed))),
+            Cells::Wide(v) => {
+                out.extend(v[range].iter().flat_map(|c| c.load(Relaxed).to_le_bytes()))
+            }
+        }
+    }
+
+    /// Sets the raw cells from `first` on from little-endian `bytes`.
+    pub(super) fn set_bytes(&self, first: usize, bytes: &[u8]) {
+        match self {
+            Cells::Narrow(v) => {
+                for (c, &b) in v[first..].iter().zip(bytes) {
+                    c.store(b, Relaxed);
+                }
+            }
+            Cells::Wide(v) => {
+                for (c, b) in v[first..].iter().zip(bytes.chunks_exact(2)) {
+                    c.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
+                }
+            }
+        }
+    }
+
+    /// The stored code of every cell (decided ones keep theirs, undecided ones are draws),
+    /// appended to `out`: codes of a dictionary of at most 256 values.
+    pub(super) fn codes_into(&self, out: &mut Vec<u8>) {
+        let code = |s: u16| if s & DECIDED != 0 { (s & !DECIDED) as u8 } else { DRAW_CODE as u8 };
+        let start = out.len();
+        out.resize(start + self.len(), 0);
+        out[start..].par_chunks_mut(1 << 16).enumerate().for_each(|(k, run)| {
+            for (j, o) in run.iter_mut().enumerate() {
+                *o = code(self.load(k * (1 << 16) + j));
+            }
+        });
+    }
+
+    /// The value of every cell, appended to `out` (undecided ones are draws).
+    pub(super) fn values_into(
+        &self,
+        dictionary: &[ValueRemoteness],
+        out: &mut Vec<ValueRemoteness>,
+    ) {
+        out.extend((0..self.len()).map(|i| {
+            let s = self.load(i);
+            let code = if s & DECIDED != 0 { s & !DECIDED } else { DRAW_CODE };
+            dictionary[usize::from(code)]
+        }));
     }
 
     /// The stored codes: decided cells keep their code, undecided ones become draws. Done in
@@ -169,6 +230,12 @@ impl Codes {
         let code = (values.len() - 1) as u16;
         slot.store(code + 1, Relaxed);
         code
+    }
+
+    /// Gives the pairs of `values` the codes they have there, in order: a dictionary saved with
+    /// a part of a tier, read back. False if a pair already has another code.
+    pub(super) fn restore(&self, values: &[ValueRemoteness]) -> bool {
+        values.iter().enumerate().all(|(code, &vr)| usize::from(self.code(vr)) == code)
     }
 
     pub(super) fn snapshot(&self) -> Vec<ValueRemoteness> {

@@ -1,0 +1,792 @@
+//! A tier in parts: its index cut into runs of a power of two indices, each with its own cells,
+//! best results from outside the tier and frontier queues. A tier that fits its memory budget is
+//! one part, held throughout. A larger one keeps the parts that fit in memory and swaps the others
+//! out to a [`PartStore`], compressed, between the retrograde rounds (`phases.rs` sweeps the parts
+//! level by level). A parent in a part in memory is updated at once; one in a part swapped out gets
+//! mail, applied in level order when the part comes back.
+//!
+//! Each part is kept in the store once initialised (the blob `init-K`), with the dictionary of the
+//! tier as of then and its words of the bitmap of canonical indices: a solve stopped part way
+//! through the tier initialises again only the parts not kept, and runs the retrograde rounds from
+//! there.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use perfectplay_core::{Tier, ValueRemoteness};
+use rayon::prelude::*;
+
+use super::cells::{Cells, Codes};
+use crate::queues::{queue_entry_bytes, Levels};
+use crate::sink::PartStore;
+use crate::SolveError;
+
+/// How a tier's indices are cut: parts of `1 << shift` indices, the last shorter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Plan {
+    pub n: u64,
+    pub shift: u32,
+}
+
+impl Plan {
+    /// The whole tier as one part.
+    pub fn whole(n: u64) -> Plan {
+        Plan { n, shift: 63 }
+    }
+
+    /// Parts of at most `size` indices, a power of two and at least `unit` (itself one).
+    pub fn at_most(n: u64, size: u64, unit: u64) -> Plan {
+        let size = size.max(unit);
+        let shift = 63 - size.leading_zeros();
+        if n <= 1 << shift {
+            return Plan::whole(n);
+        }
+        Plan { n, shift }
+    }
+
+    pub fn count(&self) -> usize {
+        (self.n.div_ceil(1 << self.shift) as usize).max(1)
+    }
+
+    pub fn range(&self, k: usize) -> Range<u64> {
+        let first = (k as u64) << self.shift;
+        first..(first + (1 << self.shift)).min(self.n)
+    }
+
+    /// The part of index `j`, and its place in the part.
+    #[inline]
+    pub fn of(&self, j: u64) -> (usize, u64) {
+        ((j >> self.shift) as usize, j & ((1 << self.shift) - 1))
+    }
+}
+
+/// A part's cells and best results from outside the tier, held while the part is in memory.
+pub(super) struct PartCells {
+    /// The tier index of its first position.
+    pub first: u64,
+    pub cells: Cells,
+    pub external: Vec<AtomicU16>,
+}
+
+impl PartCells {
+    pub fn new(range: Range<u64>, one_byte: bool, has_external: bool) -> PartCells {
+        let len = (range.end - range.start) as usize;
+        let external = if has_external {
+            (0..len).map(|_| AtomicU16::new(super::NO_EXTERNAL)).collect()
+        } else {
+            Vec::new()
+        };
+        PartCells { first: range.start, cells: Cells::new(len, one_byte), external }
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.cells.len() * self.cells.width() + self.external.len() * 2) as u64
+    }
+}
+
+/// A part's frontier queues, by phase: positions decided at each remoteness, and candidates from
+/// outside the tier at the remoteness of their best result there.
+pub(super) struct Queues {
+    pub win_lose: Levels,
+    pub ties: Levels,
+    pub win_lose_candidates: Levels,
+    pub tie_candidates: Levels,
+}
+
+impl Queues {
+    pub fn new(len: u64) -> Queues {
+        let n = len as usize;
+        Queues {
+            win_lose: Levels::new(n),
+            ties: Levels::new(n),
+            win_lose_candidates: Levels::new(n),
+            tie_candidates: Levels::new(n),
+        }
+    }
+
+    /// The decided positions and the candidates of a phase.
+    pub fn phase(&mut self, ties: bool) -> (&mut Levels, &mut Levels) {
+        if ties {
+            (&mut self.ties, &mut self.tie_candidates)
+        } else {
+            (&mut self.win_lose, &mut self.win_lose_candidates)
+        }
+    }
+
+    /// Positions decided by initialisation, queued.
+    pub fn decided(&self) -> u64 {
+        self.win_lose.entries() + self.ties.entries()
+    }
+
+    fn all(&self) -> [&Levels; 4] {
+        [&self.win_lose, &self.ties, &self.win_lose_candidates, &self.tie_candidates]
+    }
+
+    /// Which levels of each phase hold something (win/lose, then ties).
+    fn summary(&mut self) -> [Vec<bool>; 2] {
+        [false, true].map(|ties| {
+            let (claimed, candidates) = self.phase(ties);
+            let len = claimed.len().max(candidates.len());
+            (0..len).map(|r| claimed.has(r) || candidates.has(r)).collect()
+        })
+    }
+
+    fn bytes(&self, len: u64) -> u64 {
+        self.all().iter().map(|l| l.entries()).sum::<u64>() * queue_entry_bytes(len as usize)
+    }
+}
+
+/// Updates for a part swapped out, by the level that sent them: a position's place in the part,
+/// shifted up a bit, with the low bit set for "a child wins" (one fewer undecided child) and clear
+/// for "a child loses" (or, in the phase of ties, "ties").
+#[derive(Default)]
+pub(super) struct Mail {
+    /// Sealed batches: (level, sorted places as deltas, LEB128).
+    sealed: Vec<(u16, Vec<u8>)>,
+    open: Vec<u32>,
+    open_level: u16,
+}
+
+/// Messages kept open before a batch is sealed.
+const MAIL_BATCH: usize = 1 << 20;
+
+impl Mail {
+    pub fn send(&mut self, level: u16, message: u32) {
+        if self.open_level != level || self.open.len() >= MAIL_BATCH {
+            self.seal();
+            self.open_level = level;
+        }
+        self.open.push(message);
+    }
+
+    fn seal(&mut self) {
+        if self.open.is_empty() {
+            return;
+        }
+        let mut open = std::mem::take(&mut self.open);
+        open.sort_unstable();
+        let mut bytes = Vec::with_capacity(open.len() * 2);
+        let mut last = 0u32;
+        for &m in &open {
+            put_varint(&mut bytes, u64::from(m - last));
+            last = m;
+        }
+        self.sealed.push((self.open_level, bytes));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sealed.is_empty() && self.open.is_empty()
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.sealed.iter().map(|(_, b)| b.capacity()).sum::<usize>() + self.open.capacity() * 4)
+            as u64
+    }
+
+    /// Every message, in order of the level that sent it, leaving the mail empty.
+    pub fn take(&mut self) -> Vec<(u16, Vec<u32>)> {
+        self.seal();
+        let mut sealed = std::mem::take(&mut self.sealed);
+        sealed.sort_by_key(|&(level, _)| level);
+        sealed
+            .into_iter()
+            .map(|(level, bytes)| {
+                let mut messages = Vec::new();
+                let (mut at, mut last) = (0, 0u64);
+                while at < bytes.len() {
+                    last += get_varint(&bytes, &mut at);
+                    messages.push(last as u32);
+                }
+                (level, messages)
+            })
+            .collect()
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(bytes: &[u8], at: &mut usize) -> u64 {
+    let mut v = 0u64;
+    let mut shift = 0;
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            break;
+        }
+        shift += 7;
+    }
+    v
+}
+
+/// What is known of a part swapped out: its blob, the levels it has queued and its bytes back
+/// in memory.
+struct Swapped {
+    blob: String,
+    levels: [Vec<bool>; 2],
+    bytes: u64,
+}
+
+/// A tier's parts, those in memory and those swapped out, with the mail for the latter.
+pub(super) struct Parts<'s> {
+    pub plan: Plan,
+    pub cells: Vec<Option<PartCells>>,
+    pub queues: Vec<Option<Queues>>,
+    pub mail: Vec<Mail>,
+    swapped: Vec<Option<Swapped>>,
+    store: Option<&'s mut dyn PartStore>,
+    tier: Tier,
+    /// Bytes the parts in memory and their mail may take.
+    budget: u64,
+    /// Parts swapped out and back over the solve.
+    pub swaps: u64,
+}
+
+/// The magic number of a kept part.
+const MAGIC: &[u8; 8] = b"ppPART1\0";
+/// Raw bytes compressed as one frame when a part is kept.
+const FRAME: usize = 1 << 24;
+
+impl<'s> Parts<'s> {
+    pub fn new(
+        plan: Plan,
+        tier: Tier,
+        budget: u64,
+        store: Option<&'s mut dyn PartStore>,
+    ) -> Parts<'s> {
+        let count = plan.count();
+        Parts {
+            plan,
+            cells: (0..count).map(|_| None).collect(),
+            queues: (0..count).map(|_| None).collect(),
+            mail: (0..count).map(|_| Mail::default()).collect(),
+            swapped: (0..count).map(|_| None).collect(),
+            store,
+            tier,
+            budget,
+            swaps: 0,
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.plan.count()
+    }
+
+    fn store(&mut self) -> Result<&mut dyn PartStore, SolveError> {
+        match self.store.as_deref_mut() {
+            Some(store) => Ok(store),
+            None => Err(SolveError::Unsupported { what: "a tier in parts without a store".into() }),
+        }
+    }
+
+    /// Bytes held by the parts in memory and the mail.
+    pub fn bytes(&self) -> u64 {
+        let mut bytes: u64 = self.mail.iter().map(Mail::bytes).sum();
+        for (k, (c, q)) in self.cells.iter().zip(&self.queues).enumerate() {
+            let len = self.plan.range(k).end - self.plan.range(k).start;
+            bytes += c.as_ref().map_or(0, PartCells::bytes);
+            bytes += q.as_ref().map_or(0, |q| q.bytes(len));
+        }
+        bytes
+    }
+
+    /// The number of levels of a phase over every part.
+    pub fn levels(&self, ties: bool) -> usize {
+        let held = self.queues.iter().flatten().map(|q| {
+            let (c, d) = if ties {
+                (&q.ties, &q.tie_candidates)
+            } else {
+                (&q.win_lose, &q.win_lose_candidates)
+            };
+            c.len().max(d.len())
+        });
+        let away = self.swapped.iter().flatten().map(|s| s.levels[usize::from(ties)].len());
+        held.chain(away).max().unwrap_or(0)
+    }
+
+    pub fn has_mail(&self) -> bool {
+        self.mail.iter().any(|m| !m.is_empty())
+    }
+
+    /// Whether part `k` has something to do at level `r` of a phase.
+    pub fn has_work(&self, k: usize, r: usize, ties: bool) -> bool {
+        if !self.mail[k].is_empty() {
+            return true;
+        }
+        match (&self.queues[k], &self.swapped[k]) {
+            (Some(q), _) => {
+                let (c, d) = if ties {
+                    (&q.ties, &q.tie_candidates)
+                } else {
+                    (&q.win_lose, &q.win_lose_candidates)
+                };
+                c.has(r) || d.has(r)
+            }
+            (None, Some(s)) => s.levels[usize::from(ties)].get(r).copied().unwrap_or(false),
+            (None, None) => false,
+        }
+    }
+
+    /// Swaps part `k` out unless everything fits the budget (one part is never swapped).
+    pub fn settle(&mut self, k: usize, codes: &Codes) -> Result<(), SolveError> {
+        if self.count() > 1 && self.bytes() > self.budget && self.cells[k].is_some() {
+            self.swap_out(k, codes)?;
+        }
+        Ok(())
+    }
+
+    /// Brings part `k` into memory, swapping out the highest other parts if it would not fit.
+    pub fn bring(&mut self, k: usize, codes: &Codes) -> Result<(), SolveError> {
+        let Some(need) = self.swapped[k].as_ref().map(|s| s.bytes) else { return Ok(()) };
+        while self.bytes() + need > self.budget {
+            let Some(j) = (0..self.count()).rev().find(|&j| j != k && self.cells[j].is_some())
+            else {
+                break;
+            };
+            self.swap_out(j, codes)?;
+        }
+        let Some(swapped) = self.swapped[k].take() else { return Ok(()) };
+        let tier = self.tier;
+        let bytes = self.store()?.get(tier, &swapped.blob).map_err(SolveError::Sink)?;
+        let bytes = bytes.ok_or_else(|| SolveError::Inconsistent {
+            what: format!("part {k} of the tier was swapped out but is not in the store"),
+        })?;
+        let kept = Kept::read(&bytes, self.plan.range(k)).ok_or_else(|| {
+            SolveError::Inconsistent { what: format!("part {k} of the tier came back damaged") }
+        })?;
+        if !codes.restore(&kept.dictionary) {
+            return Err(SolveError::Inconsistent {
+                what: format!("part {k} of the tier came back with another dictionary"),
+            });
+        }
+        self.cells[k] = Some(kept.cells);
+        self.queues[k] = Some(kept.queues);
+        self.swaps += 1;
+        Ok(())
+    }
+
+    fn swap_out(&mut self, k: usize, codes: &Codes) -> Result<(), SolveError> {
+        let (Some(cells), Some(mut queues)) = (self.cells[k].take(), self.queues[k].take()) else {
+            return Ok(());
+        };
+        let bytes = cells.bytes() + queues.bytes(cells.cells.len() as u64);
+        let blob = format!("part-{k}");
+        let data = Kept::write(&cells, &queues, &codes.snapshot(), &[]);
+        let tier = self.tier;
+        self.store()?.put(tier, &blob, &data).map_err(SolveError::Sink)?;
+        self.swapped[k] = Some(Swapped { blob, levels: queues.summary(), bytes });
+        Ok(())
+    }
+
+    /// Keeps part `k` as initialised, with its words of the bitmap of canonical indices.
+    pub fn keep_initialised(
+        &mut self,
+        k: usize,
+        codes: &Codes,
+        care: &[AtomicU64],
+    ) -> Result<(), SolveError> {
+        let (Some(cells), Some(queues)) = (&self.cells[k], &self.queues[k]) else { return Ok(()) };
+        let words = care_words(&self.plan, k, care);
+        let care: Vec<u64> =
+            words.map_or(Vec::new(), |w| w.iter().map(|a| a.load(Relaxed)).collect());
+        let data = Kept::write(cells, queues, &codes.snapshot(), &care);
+        let tier = self.tier;
+        self.store()?.put(tier, &format!("init-{k}"), &data).map_err(SolveError::Sink)
+    }
+
+    /// Part `k` as an earlier solve kept it once initialised, if it did: its cells and queues
+    /// in memory, its dictionary's codes given, its words of the bitmap set.
+    pub fn resume_initialised(
+        &mut self,
+        k: usize,
+        codes: &Codes,
+        care: &[AtomicU64],
+        one_byte: bool,
+    ) -> Result<bool, SolveError> {
+        let tier = self.tier;
+        let Some(bytes) =
+            self.store()?.get(tier, &format!("init-{k}")).map_err(SolveError::Sink)?
+        else {
+            return Ok(false);
+        };
+        let Some(kept) = Kept::read(&bytes, self.plan.range(k)) else { return Ok(false) };
+        if (kept.cells.cells.width() == 1) != one_byte || !codes.restore(&kept.dictionary) {
+            return Ok(false);
+        }
+        if let Some(words) = care_words(&self.plan, k, care) {
+            if kept.care.len() != words.len() {
+                return Ok(false);
+            }
+            for (w, &v) in words.iter().zip(&kept.care) {
+                w.store(v, Relaxed);
+            }
+        }
+        self.cells[k] = Some(kept.cells);
+        self.queues[k] = Some(kept.queues);
+        Ok(true)
+    }
+
+    /// Starts the tier's parts afresh in the store where the kept ones were planned otherwise:
+    /// the plan is kept as the blob `plan`.
+    pub fn begin(&mut self, one_byte: bool) -> Result<(), SolveError> {
+        if self.count() == 1 {
+            return Ok(());
+        }
+        let tier = self.tier;
+        let mut plan = Vec::new();
+        plan.extend_from_slice(&self.plan.n.to_le_bytes());
+        plan.extend_from_slice(&self.plan.shift.to_le_bytes());
+        plan.push(u8::from(one_byte));
+        let store = self.store()?;
+        if store.get(tier, "plan").map_err(SolveError::Sink)?.as_deref() != Some(&plan[..]) {
+            store.clear(tier).map_err(SolveError::Sink)?;
+            store.put(tier, "plan", &plan).map_err(SolveError::Sink)?;
+        }
+        Ok(())
+    }
+
+    /// The tier's values, in index order, from every part (each dropped once copied).
+    pub fn into_values(mut self, codes: &Codes) -> Result<crate::TierValues, SolveError> {
+        for c in self.cells.iter_mut().flatten() {
+            c.external = Vec::new();
+        }
+        for q in self.queues.iter_mut() {
+            *q = None;
+        }
+        let dictionary = codes.snapshot();
+        if self.count() == 1 {
+            // One part: its cells become the codes in place.
+            if let Some(part) = self.cells[0].take() {
+                return Ok(part.cells.into_values(dictionary));
+            }
+        }
+        let n = self.plan.n as usize;
+        let narrow = dictionary.len() <= 256;
+        let (mut codes_out, mut values_out) = (Vec::new(), Vec::new());
+        if narrow {
+            codes_out.reserve_exact(n);
+        } else {
+            values_out.reserve_exact(n);
+        }
+        for k in 0..self.count() {
+            if self.cells[k].is_none() {
+                self.bring(k, codes)?;
+            }
+            let Some(part) = self.cells[k].take() else {
+                return Err(SolveError::Inconsistent { what: format!("part {k} was lost") });
+            };
+            self.queues[k] = None;
+            if narrow {
+                part.cells.codes_into(&mut codes_out);
+            } else {
+                part.cells.values_into(&dictionary, &mut values_out);
+            }
+        }
+        if self.count() > 1 {
+            let tier = self.tier;
+            self.store()?.clear(tier).map_err(SolveError::Sink)?;
+        }
+        Ok(if narrow {
+            crate::TierValues::Narrow { dictionary, codes: codes_out }
+        } else {
+            crate::TierValues::Wide(values_out)
+        })
+    }
+}
+
+/// Part `k`'s words of the bitmap of canonical indices (parts are whole words: a multiple of
+/// 64 indices), where the bitmap is kept.
+pub(super) fn care_words<'a>(
+    plan: &Plan,
+    k: usize,
+    care: &'a [AtomicU64],
+) -> Option<&'a [AtomicU64]> {
+    if care.is_empty() {
+        return None;
+    }
+    let range = plan.range(k);
+    care.get((range.start / 64) as usize..(range.end.div_ceil(64)) as usize)
+}
+
+/// A part as kept in the store.
+struct Kept {
+    cells: PartCells,
+    queues: Queues,
+    dictionary: Vec<ValueRemoteness>,
+    care: Vec<u64>,
+}
+
+impl Kept {
+    fn write(
+        cells: &PartCells,
+        queues: &Queues,
+        dictionary: &[ValueRemoteness],
+        care: &[u64],
+    ) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        let len = cells.cells.len();
+        for v in [cells.first, len as u64, cells.cells.width() as u64, cells.external.len() as u64]
+        {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&(dictionary.len() as u64).to_le_bytes());
+        for vr in dictionary {
+            out.extend_from_slice(&vr.to_bits().to_le_bytes());
+        }
+        out.extend_from_slice(&(care.len() as u64).to_le_bytes());
+        for w in care {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let width = cells.cells.width();
+        put_frames(&mut out, len * width, |range, buf| {
+            cells.cells.bytes_of(range.start / width..range.end / width, buf)
+        });
+        put_frames(&mut out, cells.external.len() * 2, |range, buf| {
+            buf.extend(
+                cells.external[range.start / 2..range.end / 2]
+                    .iter()
+                    .flat_map(|e| e.load(Relaxed).to_le_bytes()),
+            );
+        });
+        for levels in queues.all() {
+            let mut encoded = Vec::new();
+            let mut count = 0u64;
+            levels.for_each_level(|_, entries| {
+                let mut level: Vec<u64> = entries.collect();
+                level.sort_unstable();
+                put_varint(&mut encoded, level.len() as u64);
+                let mut last = 0;
+                for i in level {
+                    put_varint(&mut encoded, i - last);
+                    last = i;
+                }
+                count += 1;
+            });
+            out.extend_from_slice(&count.to_le_bytes());
+            put_frames(&mut out, encoded.len(), |range, buf| {
+                buf.extend_from_slice(&encoded[range])
+            });
+        }
+        out
+    }
+
+    fn read(bytes: &[u8], range: Range<u64>) -> Option<Kept> {
+        let mut c = Cursor { bytes, at: 0 };
+        if c.take(8)? != MAGIC {
+            return None;
+        }
+        let (first, len, width, external_len) = (c.u64()?, c.u64()?, c.u64()?, c.u64()?);
+        if first != range.start || len != range.end - range.start || !(1..=2).contains(&width) {
+            return None;
+        }
+        if external_len > 0 && external_len != len {
+            return None;
+        }
+        let dict_len = c.u64()? as usize;
+        let mut dictionary = Vec::with_capacity(dict_len.min(1 << 15));
+        for _ in 0..dict_len {
+            let b = c.take(2)?;
+            dictionary.push(ValueRemoteness::from_bits(u16::from_le_bytes([b[0], b[1]]))?);
+        }
+        let care_len = c.u64()? as usize;
+        let mut care = Vec::with_capacity(care_len.min(1 << 26));
+        for _ in 0..care_len {
+            care.push(c.u64()?);
+        }
+        let part = PartCells::new(range, width == 1, external_len > 0);
+        let w = width as usize;
+        c.at = get_frames(bytes, c.at, len as usize * w, |offset, raw| {
+            part.cells.set_bytes(offset / w, raw)
+        })?;
+        c.at = get_frames(bytes, c.at, external_len as usize * 2, |offset, raw| {
+            for (e, b) in part.external[offset / 2..].iter().zip(raw.chunks_exact(2)) {
+                e.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
+            }
+        })?;
+        let mut queues = Queues::new(len);
+        for levels in [
+            &mut queues.win_lose,
+            &mut queues.ties,
+            &mut queues.win_lose_candidates,
+            &mut queues.tie_candidates,
+        ] {
+            let count = c.u64()?;
+            let mut encoded = Vec::new();
+            c.at = get_frames_into(bytes, c.at, &mut encoded)?;
+            let mut p = 0;
+            for r in 0..count {
+                let entries = get_varint(&encoded, &mut p);
+                let mut last = 0;
+                for _ in 0..entries {
+                    last += get_varint(&encoded, &mut p);
+                    levels.push(r as u16, last);
+                }
+            }
+        }
+        Some(Kept { cells: part, queues, dictionary, care })
+    }
+}
+
+/// Reads a kept part front to back.
+struct Cursor<'b> {
+    bytes: &'b [u8],
+    at: usize,
+}
+
+impl<'b> Cursor<'b> {
+    fn take(&mut self, k: usize) -> Option<&'b [u8]> {
+        let s = self.bytes.get(self.at..self.at.checked_add(k)?)?;
+        self.at += k;
+        Some(s)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+}
+
+/// Appends `len` raw bytes, produced by `fill` a frame's range at a time, as zstd frames
+/// compressed in parallel: the frame count, then each frame's raw and compressed lengths and
+/// bytes.
+fn put_frames(out: &mut Vec<u8>, len: usize, fill: impl Fn(Range<usize>, &mut Vec<u8>) + Sync) {
+    let frames: Vec<(usize, Vec<u8>)> = (0..len.div_ceil(FRAME))
+        .into_par_iter()
+        .map(|f| {
+            let range = f * FRAME..((f + 1) * FRAME).min(len);
+            let mut raw = Vec::with_capacity(range.len());
+            fill(range, &mut raw);
+            let packed = zstd::bulk::compress(&raw, 1).unwrap_or_default();
+            (raw.len(), packed)
+        })
+        .collect();
+    out.extend_from_slice(&(frames.len() as u64).to_le_bytes());
+    for (raw, packed) in frames {
+        out.extend_from_slice(&(raw as u64).to_le_bytes());
+        out.extend_from_slice(&(packed.len() as u64).to_le_bytes());
+        out.extend_from_slice(&packed);
+    }
+}
+
+/// Reads frames written by [`put_frames`] of `len` raw bytes, handing each to `each` with its
+/// offset (in parallel); the position after them.
+fn get_frames(
+    bytes: &[u8],
+    mut at: usize,
+    len: usize,
+    each: impl Fn(usize, &[u8]) + Sync,
+) -> Option<usize> {
+    let count = u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?) as usize;
+    at += 8;
+    let mut frames = Vec::with_capacity(count);
+    let mut offset = 0usize;
+    for _ in 0..count {
+        let raw = u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?) as usize;
+        let packed = u64::from_le_bytes(bytes.get(at + 8..at + 16)?.try_into().ok()?) as usize;
+        at += 16;
+        frames.push((offset, raw, bytes.get(at..at + packed)?));
+        at += packed;
+        offset += raw;
+    }
+    if offset != len {
+        return None;
+    }
+    let ok = frames.into_par_iter().all(|(offset, raw, packed)| {
+        match zstd::bulk::decompress(packed, raw) {
+            Ok(data) if data.len() == raw => {
+                each(offset, &data);
+                true
+            }
+            _ => false,
+        }
+    });
+    ok.then_some(at)
+}
+
+/// Reads frames written by [`put_frames`] whole into `out`.
+fn get_frames_into(bytes: &[u8], at: usize, out: &mut Vec<u8>) -> Option<usize> {
+    let count = u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?) as usize;
+    let mut p = at + 8;
+    let mut len = 0;
+    for _ in 0..count {
+        len += u64::from_le_bytes(bytes.get(p..p + 8)?.try_into().ok()?) as usize;
+        let packed = u64::from_le_bytes(bytes.get(p + 8..p + 16)?.try_into().ok()?) as usize;
+        p += 16 + packed;
+    }
+    let filled = std::sync::Mutex::new(vec![0u8; len]);
+    let end = get_frames(bytes, at, len, |offset, raw| {
+        let mut f = filled.lock().unwrap_or_else(|e| e.into_inner());
+        f[offset..offset + raw.len()].copy_from_slice(raw);
+    })?;
+    *out = filled.into_inner().unwrap_or_else(|e| e.into_inner());
+    Some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_cuts_whole_powers_of_two() {
+        let plan = Plan::at_most(10_000, 3_000, 1024);
+        assert_eq!(plan.shift, 11);
+        assert_eq!(plan.count(), 5);
+        assert_eq!(plan.range(4), 8192..10_000);
+        assert_eq!(plan.of(8193), (4, 1));
+        assert_eq!(Plan::at_most(100, 3_000, 1024), Plan::whole(100));
+        assert_eq!(Plan::whole(100).of(99), (0, 99));
+    }
+
+    #[test]
+    fn mail_comes_back_by_level_with_every_copy() {
+        let mut mail = Mail::default();
+        for m in [9, 3, 3, 700_000] {
+            mail.send(5, m);
+        }
+        mail.send(4, 1);
+        mail.send(5, 2);
+        assert_eq!(mail.take(), vec![(4, vec![1]), (5, vec![3, 3, 9, 700_000]), (5, vec![2])]);
+        assert!(mail.is_empty());
+    }
+
+    #[test]
+    fn a_kept_part_reads_back_as_written() {
+        let range = 4096..4096 + 5000;
+        let part = PartCells::new(range.clone(), true, true);
+        let codes = Codes::new(128);
+        for i in (0..5000).step_by(7) {
+            part.cells.store(
+                i,
+                super::super::DECIDED
+                    | codes.code(ValueRemoteness::new(
+                        perfectplay_core::Value::Win,
+                        perfectplay_core::Remoteness(3),
+                    )),
+            );
+            part.external[i].store(i as u16, Relaxed);
+        }
+        let mut queues = Queues::new(5000);
+        queues.win_lose.push(3, 17);
+        queues.win_lose.push(3, 2);
+        queues.tie_candidates.push(9, 4999);
+        let bytes = Kept::write(&part, &queues, &codes.snapshot(), &[5, 6]);
+        let kept = Kept::read(&bytes, range.clone()).unwrap();
+        assert!(Kept::read(&bytes, 0..5000).is_none(), "another part's range");
+        assert_eq!(kept.care, vec![5, 6]);
+        assert_eq!(kept.dictionary, codes.snapshot());
+        for i in 0..5000 {
+            assert_eq!(kept.cells.cells.load(i), part.cells.load(i));
+            assert_eq!(kept.cells.external[i].load(Relaxed), part.external[i].load(Relaxed));
+        }
+        let mut q = kept.queues;
+        assert!(q.win_lose.has(3) && !q.win_lose.has(2));
+        assert_eq!(q.win_lose.entries(), 2);
+        assert!(q.tie_candidates.has(9));
+    }
+}

@@ -1,0 +1,303 @@
+//! The retrograde rounds after initialisation: the win/lose phase, then the phase of ties, each
+//! level by level in increasing remoteness, and within a level part by part (a tier that fits is
+//! one part).
+//!
+//! A decided position's parents are updated where they lie: in its own part or another part in
+//! memory at once, in a part swapped out by mail, delivered in level order before that part does
+//! anything else. That is why the outcome does not depend on the order of the parts: a level's
+//! updates decide positions of later levels only, every part takes its own candidates from outside
+//! the tier at their level, and a claim never takes a position whose candidate from outside the
+//! tier is at least as good (the candidate claims it at its own level, as it would have done
+//! before anything else of that level anyway).
+
+use super::parts::{PartCells, Parts, Queues};
+use super::*;
+
+/// What one level needs: the dictionary as of its start, and what the next level's positions
+/// get. Their codes are taken when a position first gets one (one-byte cells hold 127 codes: a
+/// code for every level's win and loss, used or not, would run out in a tier with a remoteness
+/// above 63 that has fewer values).
+pub(super) struct Step {
+    table: Vec<ValueRemoteness>,
+    /// What a parent of a loss (or, in the phase of ties, of a tie) becomes.
+    claim: ValueRemoteness,
+    /// What a parent all of whose children inside the tier win becomes, unless something
+    /// outside the tier does better.
+    lose: ValueRemoteness,
+}
+
+impl Step {
+    fn at(codes: &Codes, r: usize, ties: bool) -> Step {
+        let next = Remoteness(r as u16 + 1);
+        Step {
+            table: codes.snapshot(),
+            claim: ValueRemoteness::new(if ties { Value::Tie } else { Value::Win }, next),
+            lose: ValueRemoteness::new(Value::Lose, next),
+        }
+    }
+}
+
+/// Parents decided by one task, by tier index: those of the next level, (level, index) of later
+/// ones; and mail for parts swapped out, (part, message).
+type Decided = (Vec<u64>, Vec<(u16, u64)>, Vec<(u32, u32)>);
+
+impl PartCells {
+    /// What position `i` of the part starts the retrograde phases as: decided (`true`) as a win,
+    /// loss or tie by initialisation, or a candidate (`false`) for the win or tie its best
+    /// external result gives; `None` for a draw or a position with nothing to propagate yet.
+    #[inline]
+    fn source(&self, i: usize, dictionary: &[ValueRemoteness]) -> Option<(ValueRemoteness, bool)> {
+        let s = self.cells.load(i);
+        if s & DECIDED != 0 {
+            let vr = *dictionary.get(usize::from(s & !DECIDED))?;
+            return (vr.value() != Value::Draw).then_some((vr, true));
+        }
+        let vr = self.external_value(i)?;
+        matches!(vr.value(), Value::Win | Value::Tie).then_some((vr, false))
+    }
+
+    #[inline]
+    fn external_value(&self, i: usize) -> Option<ValueRemoteness> {
+        self.external.get(i).and_then(|e| ValueRemoteness::from_bits(e.load(Relaxed)))
+    }
+
+    /// What a decided child whose value is `child` makes of position `i` of the part: the level
+    /// it is decided at, if this decides it.
+    #[inline]
+    fn propagate(&self, codes: &Codes, step: &Step, i: usize, child: Value) -> Option<u16> {
+        match child {
+            Value::Lose | Value::Tie => {
+                if self.cells.load(i) & DECIDED != 0 {
+                    return None;
+                }
+                // A candidate from outside the tier at least as good claims it at its own level.
+                if self.external_value(i).is_some_and(|e| e >= step.claim) {
+                    return None;
+                }
+                self.cells
+                    .claim(i, codes.code(step.claim))
+                    .then_some(step.claim.remoteness_or_zero())
+            }
+            Value::Win => {
+                let mut s = self.cells.load(i);
+                loop {
+                    if s & DECIDED != 0 || s == 0 {
+                        return None;
+                    }
+                    match self.cells.cas(i, s, s - 1) {
+                        Ok(()) => break,
+                        Err(now) => s = now,
+                    }
+                }
+                if s != 1 {
+                    return None;
+                }
+                // Every child inside the tier wins; the parent loses unless something outside
+                // the tier does better (a win outside is queued at its own level).
+                let best = self.external_value(i).map_or(step.lose, |e| e.max(step.lose));
+                if best.value() != Value::Lose {
+                    return None;
+                }
+                self.cells.store(i, DECIDED | codes.code(best));
+                Some(best.remoteness_or_zero())
+            }
+            Value::Draw => None,
+        }
+    }
+
+    /// The positions of the part still undecided.
+    pub(super) fn undecided(&self) -> u64 {
+        (0..self.cells.len()).into_par_iter().filter(|&i| self.cells.load(i) & DECIDED == 0).count()
+            as u64
+    }
+
+    /// Positions of the part that initialisation decided, or left undecided, and its sources
+    /// queued by phase and remoteness.
+    pub(super) fn sources(&self, codes: &Codes) -> (Queues, u64) {
+        let n = self.cells.len();
+        let dictionary = codes.snapshot();
+        let mut queues = Queues::new(n as u64);
+        let mut undecided = 0u64;
+        // A batch of chunks at a time, so that the list of what a batch found stays small beside
+        // the queues it goes into.
+        let chunks = n.div_ceil(CHUNK);
+        for batch in (0..chunks).step_by(SOURCE_BATCH) {
+            let found: Vec<(u64, Vec<(u64, ValueRemoteness, bool)>)> = (batch
+                ..(batch + SOURCE_BATCH).min(chunks))
+                .into_par_iter()
+                .map(|c| {
+                    let run = c * CHUNK..((c + 1) * CHUNK).min(n);
+                    let open =
+                        run.clone().filter(|&i| self.cells.load(i) & DECIDED == 0).count() as u64;
+                    let found = run
+                        .filter_map(|i| {
+                            self.source(i, &dictionary).map(|(vr, d)| (i as u64, vr, d))
+                        })
+                        .collect();
+                    (open, found)
+                })
+                .collect();
+            for (open, found) in found {
+                undecided += open;
+                for (i, vr, decided) in found {
+                    let tie = vr.value() == Value::Tie;
+                    let levels = match (decided, tie) {
+                        (true, true) => &mut queues.ties,
+                        (true, false) => &mut queues.win_lose,
+                        (false, true) => &mut queues.tie_candidates,
+                        (false, false) => &mut queues.win_lose_candidates,
+                    };
+                    levels.push(vr.remoteness_or_zero(), i);
+                }
+            }
+        }
+        (queues, undecided)
+    }
+}
+
+impl<G: Game + ?Sized> TierProblem<'_, G> {
+    /// The win/lose phase, then the phase of ties, every level in increasing remoteness, part by
+    /// part; asked to stop ([`Progress::stopped`]), it ends between two levels with
+    /// [`SolveError::Stopped`].
+    pub(super) fn phases(
+        &self,
+        parts: &mut Parts<'_>,
+        codes: &Codes,
+        reverse: Option<&ReverseEdges>,
+        progress: &dyn Progress,
+    ) -> Result<(), SolveError> {
+        for ties in [false, true] {
+            let mut r = 0usize;
+            while r < parts.levels(ties) || parts.has_mail() {
+                if progress.stopped() {
+                    return Err(SolveError::Stopped);
+                }
+                for k in 0..parts.count() {
+                    if !parts.has_work(k, r, ties) {
+                        continue;
+                    }
+                    parts.bring(k, codes)?;
+                    deliver(parts, k, ties, codes);
+                    self.level(parts, k, r, ties, codes, reverse, progress);
+                    parts.settle(k, codes)?;
+                }
+                r += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Level `r` of a phase in part `k`: its candidates from outside the tier claim what is still
+    /// undecided, then every position decided at `r` updates its parents.
+    #[allow(clippy::too_many_arguments)]
+    fn level(
+        &self,
+        parts: &mut Parts<'_>,
+        k: usize,
+        r: usize,
+        ties: bool,
+        codes: &Codes,
+        reverse: Option<&ReverseEdges>,
+        progress: &dyn Progress,
+    ) {
+        let (Some(part), Some(queues)) = (&parts.cells[k], &mut parts.queues[k]) else { return };
+        let (claimed, candidates) = queues.phase(ties);
+        // Candidates from outside the tier decide their position unless something inside
+        // decided it first.
+        let mut outside = candidates.take(r);
+        outside.retain(|i| {
+            let vr = part.external_value(i as usize).unwrap_or(ValueRemoteness::DRAW);
+            part.cells.claim(i as usize, codes.code(vr))
+        });
+        let inside = claimed.take(r);
+        if inside.is_empty() && outside.is_empty() {
+            return;
+        }
+        let first = part.first;
+        let step = Step::at(codes, r, ties);
+        let next = step.claim.remoteness_or_zero();
+        let plan = parts.plan;
+        // The two lists are disjoint (a candidate claimed here was undecided). A slice at a
+        // time, so that what a slice decides goes into the queues before the next.
+        for mut level in [inside, outside] {
+            level.sort();
+            level.slices(SLICE, |slice| {
+                let cells = &parts.cells;
+                let results: Vec<Decided> = slice.par_map_chunks(CHUNK, |entries, len| {
+                    let mut scratch = Vec::new();
+                    let mut parents = Vec::new();
+                    let mut cache = KernelCache::default();
+                    let mut out: Decided = (Vec::new(), Vec::new(), Vec::new());
+                    let Some(own) = cells[k].as_ref() else { return out };
+                    for c in entries {
+                        let s = own.cells.load(c as usize);
+                        let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
+                            continue;
+                        };
+                        let child = vr.value();
+                        self.parents(first + c, reverse, &mut scratch, &mut parents, &mut cache);
+                        for &j in &parents {
+                            let (p, local) = plan.of(j);
+                            match cells.get(p).and_then(Option::as_ref) {
+                                Some(target) => {
+                                    match target.propagate(codes, &step, local as usize, child) {
+                                        Some(l) if l == next => out.0.push(j),
+                                        Some(l) => out.1.push((l, j)),
+                                        None => {}
+                                    }
+                                }
+                                None if child != Value::Draw => out.2.push((
+                                    p as u32,
+                                    (local as u32) << 1 | u32::from(child == Value::Win),
+                                )),
+                                None => {}
+                            }
+                        }
+                    }
+                    progress.advance(len as u64);
+                    out
+                });
+                for (now, later, mail) in results {
+                    for (l, j) in now.into_iter().map(|j| (next, j)).chain(later) {
+                        let (p, local) = plan.of(j);
+                        if let Some(q) = parts.queues[p].as_mut() {
+                            q.phase(ties).0.push(l, local);
+                        }
+                    }
+                    for (p, m) in mail {
+                        parts.mail[p as usize].send(r as u16, m);
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// Applies part `k`'s mail, level by level, queueing what it decides.
+fn deliver(parts: &mut Parts<'_>, k: usize, ties: bool, codes: &Codes) {
+    let batches = parts.mail[k].take();
+    let (Some(part), Some(queues)) = (&parts.cells[k], &mut parts.queues[k]) else { return };
+    for (level, messages) in batches {
+        let step = Step::at(codes, usize::from(level), ties);
+        let decided: Vec<Vec<(u16, u64)>> = messages
+            .par_chunks(CHUNK)
+            .map(|run| {
+                run.iter()
+                    .filter_map(|&m| {
+                        let child = match (m & 1 == 1, ties) {
+                            (true, _) => Value::Win,
+                            (false, true) => Value::Tie,
+                            (false, false) => Value::Lose,
+                        };
+                        let i = m >> 1;
+                        part.propagate(codes, &step, i as usize, child).map(|l| (l, u64::from(i)))
+                    })
+                    .collect()
+            })
+            .collect();
+        let claimed = queues.phase(ties).0;
+        for (l, i) in decided.into_iter().flatten() {
+            claimed.push(l, i);
+        }
+    }
+}
