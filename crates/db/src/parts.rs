@@ -34,6 +34,24 @@ impl PartStore for TierFiles<'_> {
         Ok(write_durably(&self.parts_dir(tier).join(format!("{name}.part")), bytes)?)
     }
 
+    /// Scratch (a part swapped out, mail) is written in place, unsynced: no later solve reads it.
+    fn put_scratch(&mut self, tier: Tier, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
+        let dir = self.parts_dir(tier);
+        std::fs::create_dir_all(&dir).map_err(|error| DbError::Io { path: dir.clone(), error })?;
+        let path = dir.join(format!("{name}.part"));
+        Ok(std::fs::write(&path, bytes).map_err(|error| DbError::Io { path, error })?)
+    }
+
+    fn remove(&mut self, tier: Tier, name: &str) -> Result<(), SinkError> {
+        let path = self.parts_dir(tier).join(format!("{name}.part"));
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(DbError::Io { path, error: e }.into())
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn get(&mut self, tier: Tier, name: &str) -> Result<Option<Vec<u8>>, SinkError> {
         let path = self.parts_dir(tier).join(format!("{name}.part"));
         match std::fs::read(&path) {

@@ -67,7 +67,8 @@ enum Command {
         #[arg(long)]
         no_analysis: bool,
         /// Most memory the solve may hold, like `12GiB` or `500MiB` (tiered games: tiers no
-        /// longer needed are dropped, and a tier that cannot fit is refused before it starts).
+        /// longer needed are dropped, and a tier that cannot fit whole is solved in parts, those
+        /// not in memory kept in the tier files' directory).
         #[arg(long, value_parser = parse_bytes)]
         memory_limit: Option<u64>,
         /// Solve only this tier (repeatable; names as `db info` prints them) into the tier files,

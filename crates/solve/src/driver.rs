@@ -141,6 +141,10 @@ pub fn solve<G: Game + ?Sized>(
         let mut solved = SolvedTier { tier, space, values, care };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
+            // A tier solved in parts kept them until now, for a solve stopped before this.
+            if let (Some(_), Some(store)) = (budget, sink.parts()) {
+                store.clear(tier).map_err(SolveError::Sink)?;
+            }
         }
         solved.care = None;
         done += size;

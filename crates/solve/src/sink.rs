@@ -49,6 +49,15 @@ pub trait PartStore {
     /// Keeps `bytes` as the tier's blob `name`, replacing one of that name.
     fn put(&mut self, tier: Tier, name: &str, bytes: &[u8]) -> Result<(), SinkError>;
 
+    /// Keeps `bytes` as scratch: a blob no later solve reads (a part swapped out, mail), so it
+    /// need not be synced. The default is [`PartStore::put`].
+    fn put_scratch(&mut self, tier: Tier, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
+        self.put(tier, name, bytes)
+    }
+
+    /// Removes the tier's blob `name`, if kept.
+    fn remove(&mut self, tier: Tier, name: &str) -> Result<(), SinkError>;
+
     /// The tier's blob `name`, if kept.
     fn get(&mut self, tier: Tier, name: &str) -> Result<Option<Vec<u8>>, SinkError>;
 
@@ -74,6 +83,11 @@ impl PartStore for MemoryParts {
 
     fn get(&mut self, tier: Tier, name: &str) -> Result<Option<Vec<u8>>, SinkError> {
         Ok(self.blobs.get(&(tier, name.to_string())).cloned())
+    }
+
+    fn remove(&mut self, tier: Tier, name: &str) -> Result<(), SinkError> {
+        self.blobs.remove(&(tier, name.to_string()));
+        Ok(())
     }
 
     fn clear(&mut self, tier: Tier) -> Result<(), SinkError> {

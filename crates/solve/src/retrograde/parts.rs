@@ -138,13 +138,21 @@ impl Queues {
 
 /// Updates for a part swapped out, by the level that sent them: a position's place in the part,
 /// shifted up a bit, with the low bit set for "a child wins" (one fewer undecided child) and clear
-/// for "a child loses" (or, in the phase of ties, "ties").
+/// for "a child loses" (or, in the phase of ties, "ties"). Sealed batches are sorted places as
+/// LEB128 deltas; when the tier's mail outgrows its share of the budget they go to the store.
 #[derive(Default)]
 pub(super) struct Mail {
-    /// Sealed batches: (level, sorted places as deltas, LEB128).
     sealed: Vec<(u16, Vec<u8>)>,
+    /// Sealed batches in the store: (level, blob).
+    kept: Vec<(u16, String)>,
     open: Vec<u32>,
     open_level: u16,
+}
+
+/// A batch of mail, held or in the store.
+pub(super) enum Batch {
+    Held(Vec<u8>),
+    Kept(String),
 }
 
 /// Messages kept open before a batch is sealed.
@@ -175,7 +183,7 @@ impl Mail {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.sealed.is_empty() && self.open.is_empty()
+        self.sealed.is_empty() && self.open.is_empty() && self.kept.is_empty()
     }
 
     fn bytes(&self) -> u64 {
@@ -183,23 +191,25 @@ impl Mail {
             as u64
     }
 
-    /// Every message, in order of the level that sent it, leaving the mail empty.
-    pub fn take(&mut self) -> Vec<(u16, Vec<u32>)> {
+    /// Every batch, in order of the level that sent it, leaving the mail empty.
+    pub fn take(&mut self) -> Vec<(u16, Batch)> {
         self.seal();
-        let mut sealed = std::mem::take(&mut self.sealed);
-        sealed.sort_by_key(|&(level, _)| level);
-        sealed
-            .into_iter()
-            .map(|(level, bytes)| {
-                let mut messages = Vec::new();
-                let (mut at, mut last) = (0, 0u64);
-                while at < bytes.len() {
-                    last += get_varint(&bytes, &mut at);
-                    messages.push(last as u32);
-                }
-                (level, messages)
-            })
-            .collect()
+        let mut all: Vec<(u16, Batch)> =
+            std::mem::take(&mut self.kept).into_iter().map(|(l, b)| (l, Batch::Kept(b))).collect();
+        all.extend(std::mem::take(&mut self.sealed).into_iter().map(|(l, b)| (l, Batch::Held(b))));
+        all.sort_by_key(|&(level, _)| level);
+        all
+    }
+
+    /// The messages of a sealed batch.
+    pub fn open_batch(bytes: &[u8]) -> Vec<u32> {
+        let mut messages = Vec::new();
+        let (mut at, mut last) = (0, 0u64);
+        while at < bytes.len() {
+            last += get_varint(bytes, &mut at);
+            messages.push(last as u32);
+        }
+        messages
     }
 }
 
@@ -246,6 +256,8 @@ pub(super) struct Parts<'s> {
     budget: u64,
     /// Parts swapped out and back over the solve.
     pub swaps: u64,
+    /// Batches of mail put in the store so far (their blobs' numbers).
+    mail_kept: u64,
 }
 
 /// The magic number of a kept part.
@@ -271,6 +283,7 @@ impl<'s> Parts<'s> {
             tier,
             budget,
             swaps: 0,
+            mail_kept: 0,
         }
     }
 
@@ -308,6 +321,46 @@ impl<'s> Parts<'s> {
         });
         let away = self.swapped.iter().flatten().map(|s| s.levels[usize::from(ties)].len());
         held.chain(away).max().unwrap_or(0)
+    }
+
+    /// Puts the mail's sealed batches in the store once the mail outgrows an eighth of the
+    /// budget.
+    pub fn post(&mut self) -> Result<(), SolveError> {
+        let held: u64 = self.mail.iter().map(Mail::bytes).sum();
+        if held <= self.budget / 8 {
+            return Ok(());
+        }
+        let tier = self.tier;
+        for k in 0..self.mail.len() {
+            self.mail[k].seal();
+            for (level, bytes) in std::mem::take(&mut self.mail[k].sealed) {
+                let blob = format!("mail-{}", self.mail_kept);
+                self.mail_kept += 1;
+                let store = match self.store.as_deref_mut() {
+                    Some(store) => store,
+                    None => return Err(SolveError::Unsupported { what: "mail without a store".into() }),
+                };
+                store.put_scratch(tier, &blob, &bytes).map_err(SolveError::Sink)?;
+                self.mail[k].kept.push((level, blob));
+            }
+        }
+        Ok(())
+    }
+
+    /// A batch's messages, read from the store (and removed there) where it was put.
+    pub fn open(&mut self, batch: Batch) -> Result<Vec<u32>, SolveError> {
+        match batch {
+            Batch::Held(bytes) => Ok(Mail::open_batch(&bytes)),
+            Batch::Kept(blob) => {
+                let tier = self.tier;
+                let store = self.store()?;
+                let bytes = store.get(tier, &blob).map_err(SolveError::Sink)?.ok_or_else(|| {
+                    SolveError::Inconsistent { what: format!("mail {blob} is not in the store") }
+                })?;
+                store.remove(tier, &blob).map_err(SolveError::Sink)?;
+                Ok(Mail::open_batch(&bytes))
+            }
+        }
     }
 
     pub fn has_mail(&self) -> bool {
@@ -376,11 +429,13 @@ impl<'s> Parts<'s> {
             return Ok(());
         };
         let bytes = cells.bytes() + queues.bytes(cells.cells.len() as u64);
+        let levels = queues.summary();
         let blob = format!("part-{k}");
         let data = Kept::write(&cells, &queues, &codes.snapshot(), &[]);
+        drop((cells, queues));
         let tier = self.tier;
-        self.store()?.put(tier, &blob, &data).map_err(SolveError::Sink)?;
-        self.swapped[k] = Some(Swapped { blob, levels: queues.summary(), bytes });
+        self.store()?.put_scratch(tier, &blob, &data).map_err(SolveError::Sink)?;
+        self.swapped[k] = Some(Swapped { blob, levels, bytes });
         Ok(())
     }
 
@@ -488,10 +543,7 @@ impl<'s> Parts<'s> {
                 part.cells.values_into(&dictionary, &mut values_out);
             }
         }
-        if self.count() > 1 {
-            let tier = self.tier;
-            self.store()?.clear(tier).map_err(SolveError::Sink)?;
-        }
+        // The store keeps the parts until the tier is handed over (the driver clears them).
         Ok(if narrow {
             crate::TierValues::Narrow { dictionary, codes: codes_out }
         } else {
@@ -556,22 +608,10 @@ impl Kept {
             );
         });
         for levels in queues.all() {
-            let mut encoded = Vec::new();
-            let mut count = 0u64;
+            out.extend_from_slice(&(levels.len() as u64).to_le_bytes());
             levels.for_each_level(|_, entries| {
-                let mut level: Vec<u64> = entries.collect();
-                level.sort_unstable();
-                put_varint(&mut encoded, level.len() as u64);
-                let mut last = 0;
-                for i in level {
-                    put_varint(&mut encoded, i - last);
-                    last = i;
-                }
-                count += 1;
-            });
-            out.extend_from_slice(&count.to_le_bytes());
-            put_frames(&mut out, encoded.len(), |range, buf| {
-                buf.extend_from_slice(&encoded[range])
+                let raw: Vec<u8> = entries.flat_map(|i| (i as u32).to_le_bytes()).collect();
+                put_frames(&mut out, raw.len(), |range, buf| buf.extend_from_slice(&raw[range]));
             });
         }
         out
@@ -618,15 +658,11 @@ impl Kept {
             &mut queues.tie_candidates,
         ] {
             let count = c.u64()?;
-            let mut encoded = Vec::new();
-            c.at = get_frames_into(bytes, c.at, &mut encoded)?;
-            let mut p = 0;
             for r in 0..count {
-                let entries = get_varint(&encoded, &mut p);
-                let mut last = 0;
-                for _ in 0..entries {
-                    last += get_varint(&encoded, &mut p);
-                    levels.push(r as u16, last);
+                let mut raw = Vec::new();
+                c.at = get_frames_into(bytes, c.at, &mut raw)?;
+                for e in raw.chunks_exact(4) {
+                    levels.push(r as u16, u64::from(u32::from_le_bytes([e[0], e[1], e[2], e[3]])));
                 }
             }
         }
@@ -751,7 +787,15 @@ mod tests {
         }
         mail.send(4, 1);
         mail.send(5, 2);
-        assert_eq!(mail.take(), vec![(4, vec![1]), (5, vec![3, 3, 9, 700_000]), (5, vec![2])]);
+        let opened: Vec<(u16, Vec<u32>)> = mail
+            .take()
+            .into_iter()
+            .map(|(l, b)| match b {
+                Batch::Held(bytes) => (l, Mail::open_batch(&bytes)),
+                Batch::Kept(_) => unreachable!("nothing was put in a store"),
+            })
+            .collect();
+        assert_eq!(opened, vec![(4, vec![1]), (5, vec![3, 3, 9, 700_000]), (5, vec![2])]);
         assert!(mail.is_empty());
     }
 

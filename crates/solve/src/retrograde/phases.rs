@@ -177,8 +177,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                         continue;
                     }
                     parts.bring(k, codes)?;
-                    deliver(parts, k, ties, codes);
-                    self.level(parts, k, r, ties, codes, reverse, progress);
+                    deliver(parts, k, ties, codes)?;
+                    self.level(parts, k, r, ties, codes, reverse, progress)?;
                     parts.settle(k, codes)?;
                 }
                 r += 1;
@@ -199,8 +199,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         codes: &Codes,
         reverse: Option<&ReverseEdges>,
         progress: &dyn Progress,
-    ) {
-        let (Some(part), Some(queues)) = (&parts.cells[k], &mut parts.queues[k]) else { return };
+    ) -> Result<(), SolveError> {
+        let (Some(part), Some(queues)) = (&parts.cells[k], &mut parts.queues[k]) else {
+            return Ok(());
+        };
         let (claimed, candidates) = queues.phase(ties);
         // Candidates from outside the tier decide their position unless something inside
         // decided it first.
@@ -211,12 +213,13 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         });
         let inside = claimed.take(r);
         if inside.is_empty() && outside.is_empty() {
-            return;
+            return Ok(());
         }
         let first = part.first;
         let step = Step::at(codes, r, ties);
         let next = step.claim.remoteness_or_zero();
         let plan = parts.plan;
+        let mut posted = Ok(());
         // The two lists are disjoint (a candidate claimed here was undecided). A slice at a
         // time, so that what a slice decides goes into the queues before the next.
         for mut level in [inside, outside] {
@@ -268,16 +271,22 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                         parts.mail[p as usize].send(r as u16, m);
                     }
                 }
+                if posted.is_ok() {
+                    posted = parts.post();
+                }
             });
         }
+        posted
     }
 }
 
 /// Applies part `k`'s mail, level by level, queueing what it decides.
-fn deliver(parts: &mut Parts<'_>, k: usize, ties: bool, codes: &Codes) {
-    let batches = parts.mail[k].take();
-    let (Some(part), Some(queues)) = (&parts.cells[k], &mut parts.queues[k]) else { return };
-    for (level, messages) in batches {
+fn deliver(parts: &mut Parts<'_>, k: usize, ties: bool, codes: &Codes) -> Result<(), SolveError> {
+    for (level, batch) in parts.mail[k].take() {
+        let messages = parts.open(batch)?;
+        let (Some(part), Some(queues)) = (&parts.cells[k], &mut parts.queues[k]) else {
+            return Ok(());
+        };
         let step = Step::at(codes, usize::from(level), ties);
         let decided: Vec<Vec<(u16, u64)>> = messages
             .par_chunks(CHUNK)
@@ -300,4 +309,5 @@ fn deliver(parts: &mut Parts<'_>, k: usize, ties: bool, codes: &Codes) {
             claimed.push(l, i);
         }
     }
+    Ok(())
 }
