@@ -338,7 +338,9 @@ impl<'s> Parts<'s> {
                 self.mail_kept += 1;
                 let store = match self.store.as_deref_mut() {
                     Some(store) => store,
-                    None => return Err(SolveError::Unsupported { what: "mail without a store".into() }),
+                    None => {
+                        return Err(SolveError::Unsupported { what: "mail without a store".into() })
+                    }
                 };
                 store.put_scratch(tier, &blob, &bytes).map_err(SolveError::Sink)?;
                 self.mail[k].kept.push((level, blob));
@@ -410,9 +412,15 @@ impl<'s> Parts<'s> {
         let bytes = bytes.ok_or_else(|| SolveError::Inconsistent {
             what: format!("part {k} of the tier was swapped out but is not in the store"),
         })?;
-        let kept = Kept::read(&bytes, self.plan.range(k)).ok_or_else(|| {
-            SolveError::Inconsistent { what: format!("part {k} of the tier came back damaged") }
-        })?;
+        let damaged =
+            || SolveError::Inconsistent { what: format!("part {k} of the tier came back damaged") };
+        let (kept, left_out) = Kept::read(&bytes, self.plan.range(k)).ok_or_else(damaged)?;
+        drop(bytes);
+        if left_out {
+            let init = self.store()?.get(tier, &format!("init-{k}")).map_err(SolveError::Sink)?;
+            Kept::read_external(&init.ok_or_else(damaged)?, &kept.cells.external)
+                .ok_or_else(damaged)?;
+        }
         if !codes.restore(&kept.dictionary) {
             return Err(SolveError::Inconsistent {
                 what: format!("part {k} of the tier came back with another dictionary"),
@@ -431,7 +439,7 @@ impl<'s> Parts<'s> {
         let bytes = cells.bytes() + queues.bytes(cells.cells.len() as u64);
         let levels = queues.summary();
         let blob = format!("part-{k}");
-        let data = Kept::write(&cells, &queues, &codes.snapshot(), &[]);
+        let data = Kept::write(&cells, &queues, &codes.snapshot(), &[], false);
         drop((cells, queues));
         let tier = self.tier;
         self.store()?.put_scratch(tier, &blob, &data).map_err(SolveError::Sink)?;
@@ -450,7 +458,7 @@ impl<'s> Parts<'s> {
         let words = care_words(&self.plan, k, care);
         let care: Vec<u64> =
             words.map_or(Vec::new(), |w| w.iter().map(|a| a.load(Relaxed)).collect());
-        let data = Kept::write(cells, queues, &codes.snapshot(), &care);
+        let data = Kept::write(cells, queues, &codes.snapshot(), &care, true);
         let tier = self.tier;
         self.store()?.put(tier, &format!("init-{k}"), &data).map_err(SolveError::Sink)
     }
@@ -470,7 +478,7 @@ impl<'s> Parts<'s> {
         else {
             return Ok(false);
         };
-        let Some(kept) = Kept::read(&bytes, self.plan.range(k)) else { return Ok(false) };
+        let Some((kept, false)) = Kept::read(&bytes, self.plan.range(k)) else { return Ok(false) };
         if (kept.cells.cells.width() == 1) != one_byte || !codes.restore(&kept.dictionary) {
             return Ok(false);
         }
@@ -575,11 +583,15 @@ struct Kept {
 }
 
 impl Kept {
+    /// The part's bytes; without `external`, its best results from outside the tier are left
+    /// out (they never change after initialisation: a part swapped out reads them back from its
+    /// blob `init-K`).
     fn write(
         cells: &PartCells,
         queues: &Queues,
         dictionary: &[ValueRemoteness],
         care: &[u64],
+        external: bool,
     ) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
@@ -600,7 +612,9 @@ impl Kept {
         put_frames(&mut out, len * width, |range, buf| {
             cells.cells.bytes_of(range.start / width..range.end / width, buf)
         });
-        put_frames(&mut out, cells.external.len() * 2, |range, buf| {
+        out.extend_from_slice(&u64::from(external).to_le_bytes());
+        let written = if external { cells.external.len() * 2 } else { 0 };
+        put_frames(&mut out, written, |range, buf| {
             buf.extend(
                 cells.external[range.start / 2..range.end / 2]
                     .iter()
@@ -617,7 +631,8 @@ impl Kept {
         out
     }
 
-    fn read(bytes: &[u8], range: Range<u64>) -> Option<Kept> {
+    /// A part read back, and whether its best results from outside the tier were left out.
+    fn read(bytes: &[u8], range: Range<u64>) -> Option<(Kept, bool)> {
         let mut c = Cursor { bytes, at: 0 };
         if c.take(8)? != MAGIC {
             return None;
@@ -645,7 +660,9 @@ impl Kept {
         c.at = get_frames(bytes, c.at, len as usize * w, |offset, raw| {
             part.cells.set_bytes(offset / w, raw)
         })?;
-        c.at = get_frames(bytes, c.at, external_len as usize * 2, |offset, raw| {
+        let here = c.u64()? == 1;
+        let external = if here { external_len as usize * 2 } else { 0 };
+        c.at = get_frames(bytes, c.at, external, |offset, raw| {
             for (e, b) in part.external[offset / 2..].iter().zip(raw.chunks_exact(2)) {
                 e.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
             }
@@ -666,8 +683,45 @@ impl Kept {
                 }
             }
         }
-        Some(Kept { cells: part, queues, dictionary, care })
+        Some((Kept { cells: part, queues, dictionary, care }, !here && external_len > 0))
     }
+
+    /// Fills `external` from a part's blob that holds its best results from outside the tier.
+    fn read_external(bytes: &[u8], external: &[AtomicU16]) -> Option<()> {
+        let mut c = Cursor { bytes, at: 0 };
+        if c.take(8)? != MAGIC {
+            return None;
+        }
+        let (_, len, _, external_len) = (c.u64()?, c.u64()?, c.u64()?, c.u64()?);
+        if external_len != external.len() as u64 || len != external_len {
+            return None;
+        }
+        let dict_len = c.u64()? as usize;
+        c.take(dict_len * 2)?;
+        let care_len = c.u64()? as usize;
+        c.take(care_len * 8)?;
+        c.at = skip_frames(bytes, c.at)?;
+        if c.u64()? != 1 {
+            return None;
+        }
+        get_frames(bytes, c.at, external.len() * 2, |offset, raw| {
+            for (e, b) in external[offset / 2..].iter().zip(raw.chunks_exact(2)) {
+                e.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
+            }
+        })?;
+        Some(())
+    }
+}
+
+/// The position after the frames at `at`, without reading them.
+fn skip_frames(bytes: &[u8], at: usize) -> Option<usize> {
+    let count = u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?) as usize;
+    let mut p = at + 8;
+    for _ in 0..count {
+        let packed = u64::from_le_bytes(bytes.get(p + 8..p + 16)?.try_into().ok()?) as usize;
+        p = p.checked_add(16 + packed)?;
+    }
+    Some(p)
 }
 
 /// Reads a kept part front to back.
@@ -819,8 +873,14 @@ mod tests {
         queues.win_lose.push(3, 17);
         queues.win_lose.push(3, 2);
         queues.tie_candidates.push(9, 4999);
-        let bytes = Kept::write(&part, &queues, &codes.snapshot(), &[5, 6]);
-        let kept = Kept::read(&bytes, range.clone()).unwrap();
+        let bytes = Kept::write(&part, &queues, &codes.snapshot(), &[5, 6], true);
+        let (kept, left_out) = Kept::read(&bytes, range.clone()).unwrap();
+        assert!(!left_out);
+        let swapped = Kept::write(&part, &queues, &codes.snapshot(), &[], false);
+        let (without, left_out) = Kept::read(&swapped, range.clone()).unwrap();
+        assert!(left_out && without.cells.external[7].load(Relaxed) == super::super::NO_EXTERNAL);
+        Kept::read_external(&bytes, &without.cells.external).unwrap();
+        assert_eq!(without.cells.external[7].load(Relaxed), 7);
         assert!(Kept::read(&bytes, 0..5000).is_none(), "another part's range");
         assert_eq!(kept.care, vec![5, 6]);
         assert_eq!(kept.dictionary, codes.snapshot());
