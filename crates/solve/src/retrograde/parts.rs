@@ -888,7 +888,7 @@ mod tests {
             assert_eq!(kept.cells.cells.load(i), part.cells.load(i));
             assert_eq!(kept.cells.external[i].load(Relaxed), part.external[i].load(Relaxed));
         }
-        let mut q = kept.queues;
+        let q = kept.queues;
         assert!(q.win_lose.has(3) && !q.win_lose.has(2));
         assert_eq!(q.win_lose.entries(), 2);
         assert!(q.tie_candidates.has(9));

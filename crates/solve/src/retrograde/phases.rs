@@ -37,6 +37,10 @@ impl Step {
     }
 }
 
+/// What a chunk's scan for sources found: its undecided positions, and each source's place,
+/// value and whether initialisation decided it.
+type Found = (u64, Vec<(u64, ValueRemoteness, bool)>);
+
 /// Parents decided by one task, by tier index: those of the next level, (level, index) of later
 /// ones; and mail for parts swapped out, (part, message).
 type Decided = (Vec<u64>, Vec<(u16, u64)>, Vec<(u32, u32)>);
@@ -122,8 +126,7 @@ impl PartCells {
         // the queues it goes into.
         let chunks = n.div_ceil(CHUNK);
         for batch in (0..chunks).step_by(SOURCE_BATCH) {
-            let found: Vec<(u64, Vec<(u64, ValueRemoteness, bool)>)> = (batch
-                ..(batch + SOURCE_BATCH).min(chunks))
+            let found: Vec<Found> = (batch..(batch + SOURCE_BATCH).min(chunks))
                 .into_par_iter()
                 .map(|c| {
                     let run = c * CHUNK..((c + 1) * CHUNK).min(n);
