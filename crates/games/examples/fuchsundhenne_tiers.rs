@@ -2,6 +2,10 @@
 //! largest tier, which decides the memory a solve needs: about 5 bytes an index while it is
 //! solved (its cells, the best result from outside it, its queues, its values).
 //!
+//! Also the tiers that do not fit 20 GiB whole at that rate (5.125 bytes an index, the solve
+//! driver's estimate before child tiers), which a solve under `--memory-limit 20GiB` does in
+//! parts.
+//!
 //! `cargo run --release -p perfectplay-games --example fuchsundhenne_tiers -- 9 10 11 12`
 
 use perfectplay_core::{TierIndex, Tiers};
@@ -32,5 +36,13 @@ fn main() {
                 game.tier_size(t)
             );
         }
+        // A byte of cell, two of best result, a quarter of the indices queued at four bytes, a
+        // byte of values and a bit of the canonical bitmap.
+        let over: Vec<u64> = tiers
+            .iter()
+            .map(|&t| game.tier_size(t))
+            .filter(|&n| n.saturating_mul(41) / 8 > 20 << 30)
+            .collect();
+        println!("  {} tiers over 20 GiB whole, {} indices", over.len(), over.iter().sum::<u64>());
     }
 }
