@@ -312,6 +312,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 read_back += 1;
                 progress.advance(range.end - range.start);
             } else {
+                // Room first: the part's cells and best results, and its queues at a byte an
+                // index at worst.
+                let width = if one_byte { 1 } else { 2 };
+                let need =
+                    (range.end - range.start) * (width + 1 + if has_external { 2 } else { 0 });
+                parts.make_room(k, need, &codes)?;
                 let part = PartCells::new(range.clone(), one_byte, has_external);
                 let start = Start {
                     part: &part,

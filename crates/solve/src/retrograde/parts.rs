@@ -399,13 +399,7 @@ impl<'s> Parts<'s> {
     /// Brings part `k` into memory, swapping out the highest other parts if it would not fit.
     pub fn bring(&mut self, k: usize, codes: &Codes) -> Result<(), SolveError> {
         let Some(need) = self.swapped[k].as_ref().map(|s| s.bytes) else { return Ok(()) };
-        while self.bytes() + need > self.budget {
-            let Some(j) = (0..self.count()).rev().find(|&j| j != k && self.cells[j].is_some())
-            else {
-                break;
-            };
-            self.swap_out(j, codes)?;
-        }
+        self.make_room(k, need, codes)?;
         let Some(swapped) = self.swapped[k].take() else { return Ok(()) };
         let tier = self.tier;
         let bytes = self.store()?.get(tier, &swapped.blob).map_err(SolveError::Sink)?;
@@ -429,6 +423,19 @@ impl<'s> Parts<'s> {
         self.cells[k] = Some(kept.cells);
         self.queues[k] = Some(kept.queues);
         self.swaps += 1;
+        Ok(())
+    }
+
+    /// Swaps out the highest parts in memory other than `k` until `need` more bytes fit the
+    /// budget (or none is left to swap).
+    pub fn make_room(&mut self, k: usize, need: u64, codes: &Codes) -> Result<(), SolveError> {
+        while self.count() > 1 && self.bytes() + need > self.budget {
+            let Some(j) = (0..self.count()).rev().find(|&j| j != k && self.cells[j].is_some())
+            else {
+                break;
+            };
+            self.swap_out(j, codes)?;
+        }
         Ok(())
     }
 
