@@ -43,6 +43,7 @@ use crate::space::TierSpace;
 use crate::{BlockCache, SolveError, TierValues};
 
 mod cells;
+mod kept;
 mod parts;
 mod phases;
 use cells::{Cells, Codes};
