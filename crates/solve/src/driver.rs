@@ -14,7 +14,9 @@ pub struct SolveOptions {
     /// tiers of the tier in progress stay in memory (others are dropped and read back from the
     /// sink when a later tier needs them, and tiers an earlier solve finished are not read at all
     /// unless needed), so the returned solution holds only the last tiers; a tier that cannot fit
-    /// is refused with [`SolveError::OverMemoryLimit`] before any of its work is done. Held
+    /// whole is solved in parts where the sink gives a [`crate::PartStore`] and the game has
+    /// undo-moves, else refused with [`SolveError::OverMemoryLimit`] before any of its work is
+    /// done. Held
     /// tiers that do not fit whole beside the tier in progress are compressed in memory first
     /// ([`TierValues::Packed`], the earliest held first), which changes no value.
     pub memory_limit: Option<u64>,
