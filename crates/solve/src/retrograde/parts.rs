@@ -113,6 +113,15 @@ impl Queues {
         }
     }
 
+    /// The decided positions and the candidates of a phase, to read.
+    fn phase_ref(&self, ties: bool) -> (&Levels, &Levels) {
+        if ties {
+            (&self.ties, &self.tie_candidates)
+        } else {
+            (&self.win_lose, &self.win_lose_candidates)
+        }
+    }
+
     /// Positions decided by initialisation, queued.
     pub fn decided(&self) -> u64 {
         self.win_lose.entries() + self.ties.entries()
@@ -123,9 +132,9 @@ impl Queues {
     }
 
     /// Which levels of each phase hold something (win/lose, then ties).
-    fn summary(&mut self) -> [Vec<bool>; 2] {
+    fn summary(&self) -> [Vec<bool>; 2] {
         [false, true].map(|ties| {
-            let (claimed, candidates) = self.phase(ties);
+            let (claimed, candidates) = self.phase_ref(ties);
             let len = claimed.len().max(candidates.len());
             (0..len).map(|r| claimed.has(r) || candidates.has(r)).collect()
         })
@@ -285,11 +294,7 @@ impl<'s> Parts<'s> {
     /// The number of levels of a phase over every part.
     pub fn levels(&self, ties: bool) -> usize {
         let held = self.queues.iter().flatten().map(|q| {
-            let (c, d) = if ties {
-                (&q.ties, &q.tie_candidates)
-            } else {
-                (&q.win_lose, &q.win_lose_candidates)
-            };
+            let (c, d) = q.phase_ref(ties);
             c.len().max(d.len())
         });
         let away = self.swapped.iter().flatten().map(|s| s.levels[usize::from(ties)].len());
@@ -309,13 +314,7 @@ impl<'s> Parts<'s> {
             for (level, bytes) in std::mem::take(&mut self.mail[k].sealed) {
                 let blob = format!("mail-{}", self.mail_kept);
                 self.mail_kept += 1;
-                let store = match self.store.as_deref_mut() {
-                    Some(store) => store,
-                    None => {
-                        return Err(SolveError::Unsupported { what: "mail without a store".into() })
-                    }
-                };
-                store.put_scratch(tier, &blob, &bytes).map_err(SolveError::Sink)?;
+                self.store()?.put_scratch(tier, &blob, &bytes).map_err(SolveError::Sink)?;
                 self.mail[k].kept.push((level, blob));
             }
         }
@@ -349,11 +348,7 @@ impl<'s> Parts<'s> {
         }
         match (&self.queues[k], &self.swapped[k]) {
             (Some(q), _) => {
-                let (c, d) = if ties {
-                    (&q.ties, &q.tie_candidates)
-                } else {
-                    (&q.win_lose, &q.win_lose_candidates)
-                };
+                let (c, d) = q.phase_ref(ties);
                 c.has(r) || d.has(r)
             }
             (None, Some(s)) => s.levels[usize::from(ties)].get(r).copied().unwrap_or(false),
@@ -413,7 +408,7 @@ impl<'s> Parts<'s> {
     }
 
     fn swap_out(&mut self, k: usize, codes: &Codes) -> Result<(), SolveError> {
-        let (Some(cells), Some(mut queues)) = (self.cells[k].take(), self.queues[k].take()) else {
+        let (Some(cells), Some(queues)) = (self.cells[k].take(), self.queues[k].take()) else {
             return Ok(());
         };
         let bytes = cells.bytes() + queues.bytes(cells.cells.len() as u64);
