@@ -125,3 +125,66 @@ fn a_solve_stopped_mid_tier_resumes_from_its_parts() {
     let written = files.finish(None).unwrap();
     assert!(std::fs::read(&written.path).unwrap() == whole, "the same bytes as the whole solve");
 }
+
+/// Ranks sharing the tiers in parts (threads here, MPI's workers under `solve --mpi`), handed the
+/// tiers one at a time as `solve --mpi`'s manager hands them: a tier in parts to every rank, any
+/// other to the first alone. Every rank writes its parts to the same directory; the first gathers
+/// each tier's values and writes its file. The database is the same, byte for byte.
+#[test]
+fn tiers_in_parts_shared_over_ranks_give_the_same_database() {
+    use perfectplay_core::GameExt;
+    use perfectplay_solve::{outgrows_memory, Ranks, Threads};
+
+    let dir = tempfile::tempdir().unwrap();
+    let whole = solved_whole(dir.path());
+    let game = game();
+    let path = dir.path().join("shared.ppdb");
+    let ranks: Vec<std::sync::Arc<dyn Ranks>> =
+        Threads::new(3).into_iter().map(|r| std::sync::Arc::new(r) as _).collect();
+    let (mut shared, mut alone, mut traded) = (0, 0, 0);
+    for tier in game.tiers() {
+        let everyone = outgrows_memory(&game, tier, LIMIT);
+        let solving = if everyone { ranks.len() } else { 1 };
+        let notes: Vec<Vec<String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = ranks[..solving]
+                .iter()
+                .map(|r| {
+                    let (game, path) = (&game, &path);
+                    s.spawn(move || {
+                        let mut files = TierFiles::new(path, game, true);
+                        let options = SolveOptions {
+                            memory_limit: Some(LIMIT),
+                            only: Some(vec![tier]),
+                            ranks: everyone.then(|| r.clone()),
+                            ..SolveOptions::default()
+                        };
+                        let watch = Watch::default();
+                        solve(game, options, &watch, Some(&mut files)).unwrap();
+                        watch.notes.into_inner().unwrap()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        if everyone {
+            shared += 1;
+            for (rank, notes) in notes.iter().enumerate() {
+                let share = format!("rank {rank} of 3 solving its share");
+                assert!(notes.iter().any(|l| l.contains(&share)), "{notes:#?}");
+                let handed = |l: &&String| l.contains("batches of mail handed");
+                traded += notes.iter().filter(handed).filter(|l| !l.contains(" 0 batches")).count();
+            }
+        } else {
+            alone += 1;
+        }
+    }
+    assert!(shared >= 2 && alone >= 2, "tiers shared {shared}, alone {alone}");
+    assert!(traded > 0, "no rank handed mail to another");
+    let mut files = TierFiles::new(&path, &game, true);
+    let options = SolveOptions { memory_limit: Some(LIMIT), ..SolveOptions::default() };
+    let watch = Watch::default();
+    solve(&game, options, &watch, Some(&mut files)).unwrap();
+    assert_eq!(watch.noted("finished by an earlier solve"), game.tiers().len());
+    let written = files.finish(None).unwrap();
+    assert!(std::fs::read(&written.path).unwrap() == whole, "the same bytes as the whole solve");
+}

@@ -3,19 +3,29 @@
 //! are solved, and the next when the worker reports back (solve / report / terminate messages,
 //! as GamesmanOne's tier manager). Workers solve their tier on every core of their machine, read
 //! its child tiers from the shared directory's tier files and write its own there, exactly as
-//! `solve --tier` does; no position data goes over MPI. When every tier is solved, rank 0 writes
-//! the database from the tier files, as a resumed solve does, so the bytes are the same as a
-//! solve in one process.
+//! `solve --tier` does. When every tier is solved, rank 0 writes the database from the tier
+//! files, as a resumed solve does, so the bytes are the same as a solve in one process.
+//!
+//! A tier that outgrows `--memory-limit` on its own is solved in parts, and its parts are shared
+//! over every worker: the manager lets the running tiers finish, then hands that tier to all of
+//! them. Each initialises and solves the parts it owns; between two levels of the retrograde
+//! rounds they trade the mail for each other's parts over MPI (`distributed/ranks.rs`), and the
+//! first worker gathers the values and writes the tier's file. Only then is the next tier handed
+//! out.
 //!
 //! Faults: a worker that dies leaves its tier without a file (files are written to a temporary
 //! name and renamed), and MPI ends the run with a failure; the manager has named each tier as it
 //! handed it out. A rerun, with any number of ranks or without MPI, finds the finished tiers and
 //! solves the rest; a damaged tier file is found when it is read back, removed and solved again.
+//! A tier shared over the workers fails them all (a worker that fails it ends the run), and a
+//! rerun resumes it from the parts each had initialised, whatever the number of ranks.
 
 pub mod proof;
+mod ranks;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -23,7 +33,7 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::traits::{Communicator, Destination, Source};
 use perfectplay_core::{Game, GameExt, Tier};
 use perfectplay_db::TierFiles;
-use perfectplay_solve::{NoProgress, Progress, ResultSink, SolveOptions};
+use perfectplay_solve::{outgrows_memory, NoProgress, Progress, ResultSink, SolveOptions};
 
 use crate::solving::{self, SolveRequest};
 
@@ -32,6 +42,8 @@ const SOLVE: u64 = 1;
 const SOLVED: u64 = 2;
 const FAILED: u64 = 3;
 const TERMINATE: u64 = 4;
+/// A tier in parts, handed to every worker at once.
+const SHARE: u64 = 5;
 
 /// Solves `game` into `path` as [`solving::solve_into`] does, with the tiers shared out over the
 /// ranks of the MPI run. Every rank calls it; rank 0 writes the summary to `out`.
@@ -68,7 +80,7 @@ pub fn solve_into(
     };
     let started = Instant::now();
     if size > 1 {
-        if let Err(e) = manage(game, path, force, &world, out) {
+        if let Err(e) = manage(game, path, force, options.memory_limit, &world, out) {
             // Workers may still wait for a tier; ending the run ends them too (a tier that
             // failed was reported by the manager before it got here).
             eprintln!("error: {e:#}");
@@ -107,13 +119,19 @@ fn work(
     loop {
         let (message, _) = receive(&manager);
         match message[..] {
-            [SOLVE, tier] => {
+            [what @ (SOLVE | SHARE), tier] => {
                 let tier = Tier(tier as u32);
-                let options = SolveOptions { only: Some(vec![tier]), ..options.clone() };
+                let shared = what == SHARE;
+                let ranks = shared.then(|| Arc::new(ranks::Workers::of(world)) as _);
+                let options = SolveOptions { only: Some(vec![tier]), ranks, ..options.clone() };
                 let job = SolveRequest { game, path, options, force: false, analysis: false };
                 let solved = solving::solve_into(job, &NoProgress, &mut |_| Ok(()));
                 let report = match solved {
                     Ok(()) => SOLVED,
+                    Err(e) if shared => {
+                        // The workers sharing the tier may wait for this one: end the run.
+                        bail!("tier {} in parts: {e:#}", game.tier_name(tier))
+                    }
                     Err(e) => {
                         eprintln!("rank {}: tier {}: {e:#}", world.rank(), game.tier_name(tier));
                         FAILED
@@ -127,12 +145,14 @@ fn work(
     }
 }
 
-/// The manager: hands out the tiers whose child tiers are solved, one a worker, until all are
-/// solved or one fails; then stops the workers.
+/// The manager: hands out the tiers whose child tiers are solved, one a worker (a tier that
+/// outgrows `memory_limit` on its own to every worker, once all are idle), until all are solved
+/// or one fails; then stops the workers.
 fn manage(
     game: &dyn Game,
     path: &Path,
     force: bool,
+    memory_limit: Option<u64>,
     world: &mpi::topology::SimpleCommunicator,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<()> {
@@ -175,6 +195,23 @@ fn manage(
         while failed.is_empty() && !idle.is_empty() {
             let ready = waiting.iter().position(|t| children[t].iter().all(|c| solved.contains(c)));
             let Some(i) = ready else { break };
+            if workers > 1 && memory_limit.is_some_and(|l| outgrows_memory(game, waiting[i], l)) {
+                // A tier in parts waits for every worker.
+                if !busy.is_empty() {
+                    break;
+                }
+                let tier = waiting.remove(i);
+                out(format!(
+                    "shared:     tier {} in parts over ranks 1 to {workers}",
+                    game.tier_name(tier)
+                ))?;
+                for worker in idle.drain(..) {
+                    world.process_at_rank(worker).send(&[SHARE, u64::from(tier.0)][..]);
+                    out(format!("rank {worker}:     tier {}", game.tier_name(tier)))?;
+                    busy.insert(worker, (tier, Instant::now()));
+                }
+                break;
+            }
             let tier = waiting.remove(i);
             let worker = idle.pop_front().context("no idle worker")?;
             world.process_at_rank(worker).send(&[SOLVE, u64::from(tier.0)][..]);
@@ -199,7 +236,10 @@ fn manage(
                     "rank {worker}:     tier {} solved in {secs:.1} s",
                     game.tier_name(tier)
                 ))?;
-                solved.insert(tier);
+                // A shared tier is solved once every worker sharing it has reported.
+                if !busy.values().any(|&(t, _)| t == tier) {
+                    solved.insert(tier);
+                }
             }
             [FAILED, t] if t == u64::from(tier.0) => failed.push((tier, worker)),
             _ => bail!("rank {worker}: an unexpected report {message:?} for tier {}", tier.0),

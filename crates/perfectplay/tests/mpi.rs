@@ -77,6 +77,34 @@ fn solves_under_mpirun_write_the_same_bytes_as_one_process() {
     }
 }
 
+/// Under a memory limit that its larger tiers outgrow on their own, Fuchs und Henne's tiers in
+/// parts go to every worker at once: each solves its parts and they trade mail over MPI. The
+/// database is the same, byte for byte, as one process's without parts.
+#[test]
+fn tiers_in_parts_shared_over_the_workers_write_the_same_bytes() {
+    let base = scratch("parts");
+    let solve = ["solve", "fuchsundhenne", "--variant", "3-hens-goal-3", "--no-analysis"];
+    let (alone, shared) = (base.join("alone"), base.join("shared"));
+    run(None, &alone, &solve);
+    let o = run(Some(4), &shared, &[&solve[..], &["--memory-limit", "1MiB", "--mpi"]].concat());
+    let out = String::from_utf8_lossy(&o.stdout);
+    let parted = out.lines().filter(|l| l.ends_with("in parts over ranks 1 to 3")).count();
+    assert!(parted >= 2, "{out}");
+    // Every worker reported each shared tier solved.
+    for worker in 1..=3 {
+        let reports = out
+            .lines()
+            .filter(|l| l.starts_with(&format!("rank {worker}:")) && l.ends_with(" s"))
+            .count();
+        assert!(reports >= parted, "rank {worker}: {out}");
+    }
+    let (a, b) = (
+        database(&alone, "fuchsundhenne", "3-hens-goal-3"),
+        database(&shared, "fuchsundhenne", "3-hens-goal-3"),
+    );
+    assert!(a == b, "the databases differ");
+}
+
 /// The pid of the process of MPI rank `rank` whose command line names `data`.
 fn pid_of_rank(rank: u32, data: &Path) -> Option<u32> {
     let data = data.to_string_lossy().to_string();

@@ -31,11 +31,22 @@ pub struct SolveOptions {
     /// found in the files). A variant whose tiers are all in its tier files then reads none of
     /// them.
     pub hold_all: bool,
+    /// The ranks a tier in parts is shared over (an MPI run's workers, each running this solve
+    /// of the same tiers with `only`): each solves the parts it owns, and the first rank gathers
+    /// the tier's values and hands them to its sink; the others hand over nothing. A tier that
+    /// turns out to fit whole is solved by the first rank alone. `None`: one process.
+    pub ranks: Option<std::sync::Arc<dyn Ranks>>,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { canonicalize: true, memory_limit: None, only: None, hold_all: true }
+        SolveOptions {
+            canonicalize: true,
+            memory_limit: None,
+            only: None,
+            hold_all: true,
+            ranks: None,
+        }
     }
 }
 
@@ -130,16 +141,32 @@ pub fn solve<G: Game + ?Sized>(
                 }
             }
         }
+        // A tier shared over ranks is solved in parts by all of them; one that fits whole, by
+        // the first rank alone.
+        let shared = options.ranks.as_deref().filter(|r| r.size() > 1);
+        let ranks: &dyn Ranks = match (shared, budget) {
+            (Some(r), Some(_)) => r,
+            (Some(r), None) if r.rank() != 0 => {
+                done += size;
+                continue;
+            }
+            _ => &Alone,
+        };
         let started = std::time::Instant::now();
-        let (values, care) = solve_tier(
+        let solved = solve_tier(
             game,
             tier,
             &space,
             &solution,
-            TierRun { canonicalize, one_tier, budget },
+            TierRun { canonicalize, one_tier, budget, ranks },
             sink.as_deref_mut().and_then(|s| s.parts()),
             progress,
         )?;
+        // Another rank gathered the values, and hands them over.
+        let Some((values, care)) = solved else {
+            done += size;
+            continue;
+        };
         let mut solved = SolvedTier { tier, space, values, care };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
@@ -292,11 +319,23 @@ fn hold_children<G: Game + ?Sized>(
     Ok(())
 }
 
-/// How one tier is solved: with symmetries, as a whole dense game, in parts within a budget.
-struct TierRun {
+/// How one tier is solved: with symmetries, as a whole dense game, in parts within a budget,
+/// over ranks.
+struct TierRun<'r> {
     canonicalize: bool,
     one_tier: bool,
     budget: Option<u64>,
+    ranks: &'r dyn Ranks,
+}
+
+/// Whether a tier of a tiered game outgrows `limit` bytes on its own, before any child tier is
+/// held: under that memory limit it is solved in parts (games with undo-moves), which an MPI run
+/// shares over all its workers.
+pub fn outgrows_memory<G: Game + ?Sized>(game: &G, tier: Tier, limit: u64) -> bool {
+    let space = TierSpace::Dense { size: game.tier_size(tier) };
+    game.space().is_tiered()
+        && game.has_undo_moves()
+        && retrograde::bytes_needed(game, tier, &space) > limit
 }
 
 /// One tier solved by the retrograde engine, its child tiers' values taken from `solution`.
@@ -305,11 +344,11 @@ fn solve_tier<G: Game + ?Sized>(
     tier: Tier,
     space: &TierSpace,
     solution: &Solution,
-    run: TierRun,
+    run: TierRun<'_>,
     store: Option<&mut dyn PartStore>,
     progress: &dyn Progress,
-) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
-    let TierRun { canonicalize, one_tier, budget } = run;
+) -> Result<Option<retrograde::Solved>, SolveError> {
+    let TierRun { canonicalize, one_tier, budget, ranks } = run;
     let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
     let child_values: Vec<(Tier, u64, &TierValues)> = game
         .child_tiers(tier)
@@ -338,5 +377,5 @@ fn solve_tier<G: Game + ?Sized>(
         start_wide,
         budget,
     };
-    problem.solve(store, progress)
+    problem.solve(store, ranks, progress)
 }

@@ -38,6 +38,7 @@ use rayon::prelude::*;
 
 use crate::progress::Progress;
 use crate::queues::queue_entry_bytes;
+use crate::ranks::Ranks;
 use crate::sink::PartStore;
 use crate::space::TierSpace;
 use crate::{BlockCache, SolveError, TierValues};
@@ -46,6 +47,7 @@ mod cells;
 mod kept;
 mod parts;
 mod phases;
+mod shared;
 use cells::{Cells, Codes};
 use parts::{PartCells, Parts, Plan};
 
@@ -68,6 +70,13 @@ const _: () = assert!(CHUNK.is_multiple_of(64));
 /// time, and only where something is left to propagate: no list of them is held beside the
 /// queues they go into.)
 type ChunkStart = Vec<(u64, u64)>;
+
+/// A solved tier's values, with its bitmap of canonical indices where it is kept.
+pub(crate) type Solved = (TierValues, Option<Vec<u64>>);
+
+/// What initialising a rank's parts gives: the positions left undecided, those decided (queued
+/// as sources), and the edges inside the tier (games without undo-moves).
+type Initialised = (u64, u64, Vec<(u64, u64)>);
 
 /// The dictionary code of a draw, which is also what undecided cells become.
 const DRAW_CODE: u16 = 0;
@@ -132,6 +141,16 @@ struct ReverseEdges {
     parents: Vec<u64>,
 }
 
+/// What a tier's solve holds besides its cells.
+struct Layout {
+    dense: bool,
+    /// The bitmap of the indices that name canonical positions (a dense, canonicalized tier).
+    keeps_care: bool,
+    /// The best result from outside the tier, where a child can be outside it: not in a single
+    /// dense tier, nor in a tier of a tiered game that has no child tiers.
+    has_external: bool,
+}
+
 /// Why an attempt stopped: a real error, or one-byte cells that turned out too small (and why).
 enum Fail {
     Narrow(&'static str),
@@ -142,6 +161,29 @@ enum Fail {
 const NARROW_CHILDREN: &str = "a position has more than 127 moves inside the tier";
 /// One-byte cells hold at most 128 codes.
 const NARROW_VALUES: &str = "the tier has more than 128 values";
+/// Another rank sharing the tier found its one-byte cells too small.
+const NARROW_ELSEWHERE: &str = "another rank's one-byte cells were too small";
+
+/// A step's outcome on every rank sharing the tier, agreed before any goes on: a rank that failed
+/// returns its failure; the others stop too, or all start again with two-byte cells where that
+/// was the failure.
+fn agree<T>(ranks: &dyn Ranks, outcome: Result<T, Fail>) -> Result<T, Fail> {
+    if ranks.size() == 1 {
+        return outcome;
+    }
+    let mine = match &outcome {
+        Ok(_) => 0,
+        Err(Fail::Narrow(_)) => 1,
+        Err(Fail::Error(_)) => 2,
+    };
+    match (ranks.max(mine), outcome) {
+        (0, outcome) | (2, outcome @ Err(Fail::Error(_))) | (1, outcome @ Err(_)) => outcome,
+        (1, Ok(_)) => Err(Fail::Narrow(NARROW_ELSEWHERE)),
+        _ => Err(Fail::Error(SolveError::Inconsistent {
+            what: "another rank sharing the tier failed".into(),
+        })),
+    }
+}
 
 impl From<SolveError> for Fail {
     fn from(e: SolveError) -> Fail {
@@ -233,16 +275,19 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// In a dense space, positions that are not canonical get a placeholder (draw): nothing
     /// refers to them, every lookup goes through the canonical form.
     /// The tier's values, with which indices name canonical positions where the tier is dense
-    /// and canonicalized ([`crate::SolvedTier::care`]).
+    /// and canonicalized ([`crate::SolvedTier::care`]); `None` on a rank other than the first of
+    /// those sharing the tier (the first gathers the values).
     pub fn solve(
         &self,
         mut store: Option<&mut dyn PartStore>,
+        ranks: &dyn Ranks,
         progress: &dyn Progress,
-    ) -> Result<(TierValues, Option<Vec<u64>>), SolveError> {
+    ) -> Result<Option<Solved>, SolveError> {
         if !self.start_wide {
             match self.attempt(
                 true,
                 store.as_mut().map(|s| &mut **s as &mut dyn PartStore),
+                ranks,
                 progress,
             ) {
                 Err(Fail::Narrow(why)) => progress.note(&format!(
@@ -254,39 +299,109 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 Ok(values) => return Ok(values),
             }
         }
-        match self.attempt(false, store, progress) {
+        match self.attempt(false, store.map(|s| s as &mut dyn PartStore), ranks, progress) {
             Ok(values) => Ok(values),
             Err(Fail::Error(e)) => Err(e),
             Err(Fail::Narrow(_)) => Err(SolveError::TooManyChildren { position: Position(0) }),
         }
     }
 
-    fn attempt(
+    /// What the tier's solve holds besides its cells.
+    fn layout(&self) -> Layout {
+        let dense = matches!(self.space, TierSpace::Dense { .. });
+        Layout {
+            dense,
+            keeps_care: dense && self.canonicalize,
+            has_external: !(self.one_tier || dense && self.game.child_tiers(self.tier).is_empty()),
+        }
+    }
+
+    fn attempt<'s>(
         &self,
         one_byte: bool,
-        store: Option<&mut dyn PartStore>,
+        store: Option<&'s mut dyn PartStore>,
+        ranks: &'s dyn Ranks,
         progress: &dyn Progress,
-    ) -> Result<(TierValues, Option<Vec<u64>>), Fail> {
+    ) -> Result<Option<Solved>, Fail> {
         let n = self.space.len();
-        let dense = matches!(self.space, TierSpace::Dense { .. });
-        let keeps_care = dense && self.canonicalize;
-        let (max_counter, max_codes) = Cells::limits_of(one_byte);
-        let codes = Codes::new(max_codes);
-        // The best result from outside the tier, where a child can be outside it: not in a single
-        // dense tier, nor in a tier of a tiered game that has no child tiers.
-        let has_external = !(self.one_tier || dense && self.game.child_tiers(self.tier).is_empty());
+        let Layout { keeps_care, has_external, .. } = self.layout();
+        let codes = Codes::new(Cells::limits_of(one_byte).1);
         // One bit per index, written by each chunk in place.
         let care_words: Vec<AtomicU64> =
             (0..if keeps_care { n.div_ceil(64) } else { 0 }).map(|_| AtomicU64::new(0)).collect();
-        let plan = self.plan(one_byte, has_external);
-        let mut parts = Parts::new(plan, self.tier, self.budget.unwrap_or(u64::MAX), store);
-        parts.begin(one_byte)?;
+        let mut plan = self.plan(one_byte, has_external);
+        if ranks.size() > 1 {
+            // Ranks sharing the tier cut it alike: the smallest parts any of them planned.
+            plan.shift = 63 - ranks.max(u64::from(63 - plan.shift)) as u32;
+        }
+        let mut parts = Parts::new(plan, self.tier, self.budget.unwrap_or(u64::MAX), store, ranks);
+        // The first rank starts the store afresh where needed, before any rank reads it.
+        let begun = if ranks.rank() == 0 { parts.begin(one_byte) } else { Ok(()) };
+        agree(ranks, begun.map_err(Fail::from))?;
         let collect_edges = !self.game.has_undo_moves();
         if collect_edges && parts.count() > 1 {
             return Err(Fail::Error(SolveError::Unsupported {
                 what: "a tier in parts of a game without undo-moves".into(),
             }));
         }
+        let name = self.game.tier_name(self.tier);
+        if parts.count() > 1 {
+            let shared = if ranks.size() > 1 {
+                format!(", rank {} of {} solving its share", ranks.rank(), ranks.size())
+            } else {
+                String::new()
+            };
+            progress.note(&format!(
+                "tier {name}: {n} indices in {} parts of {} indices{shared}",
+                parts.count(),
+                1u64 << plan.shift
+            ));
+        }
+        progress.begin(&format!("tier {name}: initialise"), Some(n));
+        let started = self.initialise_parts(&mut parts, &codes, &care_words, one_byte, progress);
+        let (undecided, sources, edges) = agree(ranks, started)?;
+        progress.end();
+        // Whether any rank has positions left for the retrograde rounds.
+        if ranks.max(undecided) > 0 {
+            let reverse = collect_edges.then(|| reverse_edges(n as usize, edges));
+            progress.begin(&format!("tier {name}: retrograde"), Some(undecided + sources));
+            let rounds = self.phases(&mut parts, &codes, reverse.as_ref(), progress);
+            agree(ranks, rounds.map_err(Fail::from))?;
+            progress.end();
+            let overflow = codes.overflow.load(Relaxed);
+            agree(ranks, if overflow { Err(Fail::Narrow(NARROW_VALUES)) } else { Ok(()) })?;
+        }
+        if parts.count() > 1 {
+            let traded = if ranks.size() > 1 {
+                format!(", {} batches of mail handed to other ranks", parts.traded)
+            } else {
+                String::new()
+            };
+            progress.note(&format!("tier {name}: {} parts swapped back in{traded}", parts.swaps));
+        }
+        let values = if ranks.size() > 1 {
+            parts.gather(&codes, &care_words)?
+        } else {
+            Some(parts.into_values(&codes)?)
+        };
+        let care = keeps_care.then(|| care_words.into_iter().map(AtomicU64::into_inner).collect());
+        Ok(values.map(|v| (v, care)))
+    }
+
+    /// Initialises the parts this rank owns, each read back from the store where an earlier solve
+    /// kept it.
+    fn initialise_parts(
+        &self,
+        parts: &mut Parts<'_>,
+        codes: &Codes,
+        care_words: &[AtomicU64],
+        one_byte: bool,
+        progress: &dyn Progress,
+    ) -> Result<Initialised, Fail> {
+        let n = self.space.len();
+        let Layout { dense, keeps_care, has_external } = self.layout();
+        let max_counter = Cells::limits_of(one_byte).0;
+        let collect_edges = !self.game.has_undo_moves();
         // Fox and Geese's tiers have a hundred children and more: found by their number.
         let child_tiers = ChildTiers::new(
             self.child_values
@@ -294,21 +409,17 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
                 .collect(),
         );
-        let name = self.game.tier_name(self.tier);
-        if parts.count() > 1 {
-            progress.note(&format!(
-                "tier {name}: {n} indices in {} parts of {} indices",
-                parts.count(),
-                1u64 << plan.shift
-            ));
-        }
-        progress.begin(&format!("tier {name}: initialise"), Some(n));
+        let plan = parts.plan;
         let mut edges = Vec::new();
         let (mut undecided, mut sources, mut read_back) = (0u64, 0u64, 0usize);
         for k in 0..parts.count() {
             let range = plan.range(k);
+            if !parts.ranks.owns(k) {
+                progress.advance(range.end - range.start);
+                continue;
+            }
             let kept =
-                parts.count() > 1 && parts.resume_initialised(k, &codes, &care_words, one_byte)?;
+                parts.count() > 1 && parts.resume_initialised(k, codes, care_words, one_byte)?;
             if kept {
                 read_back += 1;
                 progress.advance(range.end - range.start);
@@ -318,17 +429,17 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let width = if one_byte { 1 } else { 2 };
                 let need =
                     (range.end - range.start) * (width + 1 + if has_external { 2 } else { 0 });
-                parts.make_room(k, need, &codes)?;
+                parts.make_room(k, need, codes)?;
                 let part = PartCells::new(range.clone(), one_byte, has_external);
                 let start = Start {
                     part: &part,
-                    codes: &codes,
+                    codes,
                     child_tiers: &child_tiers,
                     max_counter,
                     one_byte,
                     collect_edges,
                     dense,
-                    care_words: keeps_care.then_some(&care_words[..]),
+                    care_words: keeps_care.then_some(care_words),
                 };
                 let chunks = (range.start / CHUNK as u64) as usize
                     ..range.end.div_ceil(CHUNK as u64) as usize;
@@ -345,10 +456,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 parts.cells[k] = Some(part);
             }
             if let (false, Some(part)) = (kept, &parts.cells[k]) {
-                let (queues, open) = part.sources(&codes);
+                let (queues, open) = part.sources(codes);
                 parts.queues[k] = Some(queues);
                 if parts.count() > 1 {
-                    parts.keep_initialised(k, &codes, &care_words)?;
+                    parts.keep_initialised(k, codes, care_words)?;
                 }
                 undecided += open;
             } else if let Some(part) = &parts.cells[k] {
@@ -357,30 +468,17 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             if let Some(q) = &parts.queues[k] {
                 sources += q.decided();
             }
-            parts.settle(k, &codes)?;
+            parts.settle(k, codes)?;
         }
-        progress.end();
         if read_back > 0 {
             progress.note(&format!(
-                "tier {name}: {read_back} of {} parts initialised by an earlier solve, read back",
+                "tier {}: {read_back} of {} parts initialised by an earlier solve, read back",
+                self.game.tier_name(self.tier),
                 parts.count()
             ));
         }
-        if undecided > 0 {
-            let reverse = collect_edges.then(|| reverse_edges(n as usize, edges));
-            progress.begin(&format!("tier {name}: retrograde"), Some(undecided + sources));
-            self.phases(&mut parts, &codes, reverse.as_ref(), progress)?;
-            progress.end();
-            if codes.overflow.load(Relaxed) {
-                return Err(Fail::Narrow(NARROW_VALUES));
-            }
-        }
-        if parts.count() > 1 {
-            progress.note(&format!("tier {name}: {} parts swapped back in", parts.swaps));
-        }
-        let values = parts.into_values(&codes)?;
-        let care = keeps_care.then(|| care_words.into_iter().map(AtomicU64::into_inner).collect());
-        Ok((values, care))
+        debug_assert!(n == plan.n);
+        Ok((undecided, sources, edges))
     }
 
     /// How the tier is cut: whole where it fits its budget (or has none), else in parts of which

@@ -19,7 +19,7 @@ use super::cells::{Cells, Codes};
 use super::kept::{get_varint, put_varint, Kept};
 use crate::queues::{queue_entry_bytes, Levels};
 use crate::sink::PartStore;
-use crate::SolveError;
+use crate::{Ranks, SolveError};
 
 /// How a tier's indices are cut: parts of `1 << shift` indices, the last shorter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,6 +191,11 @@ impl Mail {
         self.sealed.push((self.open_level, bytes));
     }
 
+    /// A sealed batch sent by `level`, as another rank traded it.
+    pub fn receive(&mut self, level: u16, bytes: Vec<u8>) {
+        self.sealed.push((level, bytes));
+    }
+
     pub fn is_empty(&self) -> bool {
         self.sealed.is_empty() && self.open.is_empty() && self.kept.is_empty()
     }
@@ -238,11 +243,15 @@ pub(super) struct Parts<'s> {
     pub mail: Vec<Mail>,
     swapped: Vec<Option<Swapped>>,
     store: Option<&'s mut dyn PartStore>,
+    /// The ranks the parts are shared over: this one holds the parts it owns.
+    pub ranks: &'s dyn Ranks,
     tier: Tier,
     /// Bytes the parts in memory and their mail may take.
     budget: u64,
     /// Parts swapped out and back over the solve.
     pub swaps: u64,
+    /// Batches of mail handed to other ranks.
+    pub traded: u64,
     /// Batches of mail put in the store so far (their blobs' numbers).
     mail_kept: u64,
 }
@@ -253,6 +262,7 @@ impl<'s> Parts<'s> {
         tier: Tier,
         budget: u64,
         store: Option<&'s mut dyn PartStore>,
+        ranks: &'s dyn Ranks,
     ) -> Parts<'s> {
         let count = plan.count();
         Parts {
@@ -262,9 +272,11 @@ impl<'s> Parts<'s> {
             mail: (0..count).map(|_| Mail::default()).collect(),
             swapped: (0..count).map(|_| None).collect(),
             store,
+            ranks,
             tier,
             budget,
             swaps: 0,
+            traded: 0,
             mail_kept: 0,
         }
     }
@@ -273,7 +285,7 @@ impl<'s> Parts<'s> {
         self.plan.count()
     }
 
-    fn store(&mut self) -> Result<&mut dyn PartStore, SolveError> {
+    pub(super) fn store(&mut self) -> Result<&mut dyn PartStore, SolveError> {
         match self.store.as_deref_mut() {
             Some(store) => Ok(store),
             None => Err(SolveError::Unsupported { what: "a tier in parts without a store".into() }),
@@ -312,7 +324,8 @@ impl<'s> Parts<'s> {
         for k in 0..self.mail.len() {
             self.mail[k].seal();
             for (level, bytes) in std::mem::take(&mut self.mail[k].sealed) {
-                let blob = format!("mail-{}", self.mail_kept);
+                // Ranks sharing the tier share its store: each names its own mail.
+                let blob = format!("mail-{}-{}", self.ranks.rank(), self.mail_kept);
                 self.mail_kept += 1;
                 self.store()?.put_scratch(tier, &blob, &bytes).map_err(SolveError::Sink)?;
                 self.mail[k].kept.push((level, blob));
@@ -323,8 +336,13 @@ impl<'s> Parts<'s> {
 
     /// A batch's messages, read from the store (and removed there) where it was put.
     pub fn open(&mut self, batch: Batch) -> Result<Vec<u32>, SolveError> {
+        Ok(Mail::open_batch(&self.sealed(batch)?))
+    }
+
+    /// A batch as sealed, read from the store (and removed there) where it was put.
+    pub fn sealed(&mut self, batch: Batch) -> Result<Vec<u8>, SolveError> {
         match batch {
-            Batch::Held(bytes) => Ok(Mail::open_batch(&bytes)),
+            Batch::Held(bytes) => Ok(bytes),
             Batch::Kept(blob) => {
                 let tier = self.tier;
                 let store = self.store()?;
@@ -332,7 +350,7 @@ impl<'s> Parts<'s> {
                     SolveError::Inconsistent { what: format!("mail {blob} is not in the store") }
                 })?;
                 store.remove(tier, &blob).map_err(SolveError::Sink)?;
-                Ok(Mail::open_batch(&bytes))
+                Ok(bytes)
             }
         }
     }

@@ -8,7 +8,9 @@
 //! updates decide positions of later levels only, every part takes its own candidates from outside
 //! the tier at their level, and a claim never takes a position whose candidate from outside the
 //! tier is at least as good (the candidate claims it at its own level, as it would have done
-//! before anything else of that level anyway).
+//! before anything else of that level anyway). For the same reason parts may be shared over ranks
+//! ([`crate::Ranks`]): each rank runs a level for the parts it owns, and the mail for other ranks'
+//! parts is traded before the next level.
 
 use super::parts::{PartCells, Parts, Queues};
 use super::*;
@@ -169,20 +171,41 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         reverse: Option<&ReverseEdges>,
         progress: &dyn Progress,
     ) -> Result<(), SolveError> {
+        let ranks = parts.ranks;
         for ties in [false, true] {
             let mut r = 0usize;
-            while r < parts.levels(ties) || parts.has_mail() {
-                if progress.stopped() {
-                    return Err(SolveError::Stopped);
+            let mut failed = Ok(());
+            loop {
+                // Every rank goes on while any has work; all stop where one failed.
+                let more = r < parts.levels(ties) || parts.has_mail();
+                let stop = failed.is_err() || progress.stopped();
+                match ranks.max(u64::from(more) | u64::from(stop) << 1) {
+                    0 => break,
+                    1 => {}
+                    _ => {
+                        failed?;
+                        return Err(if progress.stopped() {
+                            SolveError::Stopped
+                        } else {
+                            SolveError::Inconsistent {
+                                what: "another rank sharing the tier failed".into(),
+                            }
+                        });
+                    }
                 }
-                for k in 0..parts.count() {
-                    if !parts.has_work(k, r, ties) {
-                        continue;
+                failed = (0..parts.count()).try_for_each(|k| {
+                    if !ranks.owns(k) || !parts.has_work(k, r, ties) {
+                        return Ok(());
                     }
                     parts.bring(k, codes)?;
                     deliver(parts, k, ties, codes)?;
                     self.level(parts, k, r, ties, codes, reverse, progress)?;
-                    parts.settle(k, codes)?;
+                    parts.settle(k, codes)
+                });
+                // The mail for other ranks' parts goes to them before their next level.
+                if ranks.size() > 1 {
+                    let traded = parts.trade_mail();
+                    failed = failed.and(traded);
                 }
                 r += 1;
             }
