@@ -56,9 +56,6 @@ pub fn solve_into(
     if !game.space().is_tiered() {
         bail!("--mpi: {} is not solved by tiers; solve it without --mpi", game.id());
     }
-    if options.only.is_some() {
-        bail!("--mpi solves every tier; it cannot be given with --tier");
-    }
     let universe = mpi::initialize().context("--mpi: MPI could not be initialized")?;
     let world = universe.world();
     let (rank, size) = (world.rank(), world.size());
@@ -80,7 +77,7 @@ pub fn solve_into(
     };
     let started = Instant::now();
     if size > 1 {
-        if let Err(e) = manage(game, path, force, options.memory_limit, &world, out) {
+        if let Err(e) = manage(game, path, force, &options, &world, out) {
             // Workers may still wait for a tier; ending the run ends them too (a tier that
             // failed was reported by the manager before it got here).
             eprintln!("error: {e:#}");
@@ -145,14 +142,14 @@ fn work(
     }
 }
 
-/// The manager: hands out the tiers whose child tiers are solved, one a worker (a tier that
-/// outgrows `memory_limit` on its own to every worker, once all are idle), until all are solved
-/// or one fails; then stops the workers.
+/// The manager: hands out the tiers whose child tiers are solved (every tier, or those chosen by
+/// `options.only`), one a worker (a tier that outgrows the memory limit on its own to every
+/// worker, once all are idle), until all are solved or one fails; then stops the workers.
 fn manage(
     game: &dyn Game,
     path: &Path,
     force: bool,
-    memory_limit: Option<u64>,
+    options: &SolveOptions,
     world: &mpi::topology::SimpleCommunicator,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<()> {
@@ -182,7 +179,10 @@ fn manage(
     }
     let children: HashMap<Tier, Vec<Tier>> =
         tiers.iter().map(|&t| (t, game.child_tiers(t))).collect();
-    let mut waiting: Vec<Tier> = tiers.iter().copied().filter(|t| !solved.contains(t)).collect();
+    let chosen = |t: &Tier| options.only.as_ref().is_none_or(|only| only.contains(t));
+    let mut waiting: Vec<Tier> =
+        tiers.iter().copied().filter(|t| chosen(t) && !solved.contains(t)).collect();
+    let memory_limit = options.memory_limit;
     let workers = world.size() - 1;
     // Idle workers, the longest idle first.
     let mut idle: VecDeque<i32> = (1..=workers).collect();
@@ -263,9 +263,15 @@ fn manage(
         );
     }
     if !waiting.is_empty() {
+        let names: Vec<String> = waiting.iter().map(|&t| game.tier_name(t)).collect();
         bail!(
-            "{} tiers were never ready: their child tiers are not listed before them",
-            waiting.len()
+            "tiers {} were never ready: {}",
+            names.join(" "),
+            if options.only.is_some() {
+                "their child tiers must be solved first (chosen too, or in the tier files)"
+            } else {
+                "their child tiers are not listed before them"
+            }
         );
     }
     Ok(())

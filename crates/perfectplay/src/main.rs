@@ -77,7 +77,9 @@ enum Command {
         only_tiers: Vec<String>,
         /// Share the tiers out over the ranks of an MPI run (`mpirun -np N perfectplay solve GAME
         /// --mpi`; a build with `--features mpi`): rank 0 hands them out, the others solve them
-        /// into the tier files of the data directory, which every rank must see.
+        /// into the tier files of the data directory, which every rank must see. A tier that
+        /// outgrows `--memory-limit` on its own goes to every worker at once, each solving its
+        /// share of the tier's parts. With `--tier`, only those tiers.
         #[arg(long)]
         mpi: bool,
     },

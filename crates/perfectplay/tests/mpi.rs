@@ -86,8 +86,22 @@ fn tiers_in_parts_shared_over_the_workers_write_the_same_bytes() {
     let solve = ["solve", "fuchsundhenne", "--variant", "3-hens-goal-3", "--no-analysis"];
     let (alone, shared) = (base.join("alone"), base.join("shared"));
     run(None, &alone, &solve);
-    let o = run(Some(4), &shared, &[&solve[..], &["--memory-limit", "1MiB", "--mpi"]].concat());
+    let shared_solve = [&solve[..], &["--memory-limit", "1MiB", "--mpi"]].concat();
+    // First the tiers up to (3,12), chosen (two of them in parts); then the rest, resumed.
+    let chosen: Vec<String> = (0..=12)
+        .map(|r| format!("(2,{r})"))
+        .chain((12..=18).map(|r| format!("(3,{r})")))
+        .flat_map(|t| ["--tier".to_string(), t])
+        .collect();
+    let first =
+        [&shared_solve[..], &chosen.iter().map(String::as_str).collect::<Vec<_>>()].concat();
+    let o = run(Some(4), &shared, &first);
     let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("shared:     tier (3,12) in parts over ranks 1 to 3"), "{out}");
+    assert!(!out.contains("tier (3,11)"), "{out}");
+    let o = run(Some(4), &shared, &shared_solve);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("resumed:    20 of "), "{out}");
     let parted = out.lines().filter(|l| l.ends_with("in parts over ranks 1 to 3")).count();
     assert!(parted >= 2, "{out}");
     // Every worker reported each shared tier solved.
@@ -162,13 +176,18 @@ fn a_killed_worker_fails_the_run_and_a_rerun_finishes_it() {
 }
 
 #[test]
-fn games_without_tiers_and_chosen_tiers_are_refused() {
+fn games_without_tiers_and_chosen_tiers_not_ready_are_refused() {
     let data = scratch("refused");
-    for (args, expected) in [
-        (&["solve", "tictactoe", "--mpi"][..], "is not solved by tiers"),
-        (&["solve", "tictactwo", "--variant", "2-marks", "--mpi", "--tier", "(1,1)"][..], "--tier"),
+    for (ranks, args, expected) in [
+        (None, &["solve", "tictactoe", "--mpi"][..], "is not solved by tiers"),
+        // (3,2)'s child tier (3,3) is neither chosen nor solved.
+        (
+            Some(2),
+            &["solve", "tictactwo", "--variant", "3-marks", "--mpi", "--tier", "(3,2)"][..],
+            "never ready",
+        ),
     ] {
-        let o = command(None, &data, args).output().expect("runs");
+        let o = command(ranks, &data, args).output().expect("runs");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&o.stderr).contains(expected), "{args:?}");
     }
