@@ -33,7 +33,7 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::traits::{Communicator, Destination, Source};
 use perfectplay_core::{Game, GameExt, Tier};
 use perfectplay_db::TierFiles;
-use perfectplay_solve::{outgrows_memory, NoProgress, Progress, ResultSink, SolveOptions};
+use perfectplay_solve::{outgrows_memory, Progress, ResultSink, SolveOptions};
 
 use crate::solving::{self, SolveRequest};
 
@@ -105,6 +105,18 @@ fn receive<S: Source>(source: &S) -> (Vec<u64>, mpi::point_to_point::Status) {
     }
 }
 
+/// A worker's progress: its notes (a tier's parts, its time) on standard error, after its rank.
+struct Notes(i32);
+
+impl Progress for Notes {
+    fn begin(&self, _label: &str, _total: Option<u64>) {}
+    fn advance(&self, _amount: u64) {}
+    fn end(&self) {}
+    fn note(&self, line: &str) {
+        eprintln!("rank {}: {line}", self.0);
+    }
+}
+
 /// A worker: solves each tier it is handed into its tier file and reports, until told to stop.
 fn work(
     game: &dyn Game,
@@ -122,7 +134,8 @@ fn work(
                 let ranks = shared.then(|| Arc::new(ranks::Workers::of(world)) as _);
                 let options = SolveOptions { only: Some(vec![tier]), ranks, ..options.clone() };
                 let job = SolveRequest { game, path, options, force: false, analysis: false };
-                let solved = solving::solve_into(job, &NoProgress, &mut |_| Ok(()));
+                let notes = Notes(world.rank());
+                let solved = solving::solve_into(job, &notes, &mut |_| Ok(()));
                 let report = match solved {
                     Ok(()) => SOLVED,
                     Err(e) if shared => {

@@ -347,7 +347,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let name = self.game.tier_name(self.tier);
         if parts.count() > 1 {
             let shared = if ranks.size() > 1 {
-                format!(", rank {} of {} solving its share", ranks.rank(), ranks.size())
+                format!(", solving those numbered {} mod {}", ranks.rank(), ranks.size())
             } else {
                 String::new()
             };
@@ -373,7 +373,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         }
         if parts.count() > 1 {
             let traded = if ranks.size() > 1 {
-                format!(", {} batches of mail handed to other ranks", parts.traded)
+                let (batches, bytes) = parts.traded;
+                format!(", {batches} batches of mail ({bytes} bytes) handed to other ranks")
             } else {
                 String::new()
             };

@@ -250,8 +250,8 @@ pub(super) struct Parts<'s> {
     budget: u64,
     /// Parts swapped out and back over the solve.
     pub swaps: u64,
-    /// Batches of mail handed to other ranks.
-    pub traded: u64,
+    /// Batches of mail handed to other ranks, and their bytes.
+    pub traded: (u64, u64),
     /// Batches of mail put in the store so far (their blobs' numbers).
     mail_kept: u64,
 }
@@ -276,7 +276,7 @@ impl<'s> Parts<'s> {
             tier,
             budget,
             swaps: 0,
-            traded: 0,
+            traded: (0, 0),
             mail_kept: 0,
         }
     }

@@ -41,7 +41,8 @@ impl Parts<'_> {
                         put_varint(out, u64::from(level));
                         put_varint(out, bytes.len() as u64);
                         out.extend_from_slice(&bytes);
-                        self.traded += 1;
+                        self.traded.0 += 1;
+                        self.traded.1 += bytes.len() as u64;
                     }
                     Err(e) => failed = Err(e),
                 }
