@@ -10,6 +10,9 @@ a per-core rate measured on this project's machine (BENCHMARKS.md):
   loopy tiers (retrograde rounds inside the tier): 0.97 M indices/s a core (Morris's moving phase).
 
 Usage: bench/distributed_model.py [path to reference/quarto-canonical-tiers.tsv]
+       bench/distributed_model.py --fuchsundhenne TSV  (TSV from `cargo run --release -p
+       perfectplay-games --example fuchsundhenne_tiers -- --tsv 20`: the 20-hen family, its tiers
+       that outgrow a machine shared over all of them in parts)
 """
 
 import heapq
@@ -105,6 +108,100 @@ def morabaraba():
     return tiers
 
 
+# Fuchs und Henne's tiers, measured here (BENCHMARKS.md, "Tiers in parts shared over ranks"):
+# a whole tier at 10 hens' 1.60 M indices a second a core; tier (10,40) of 11 hens in 10 parts in
+# one process took PARTS times its whole solve (90.9 s against 81.3 s, 4 parts swapped back in;
+# (9,33), swapping 163 times in a tighter budget, took 1.31 times); shared over 3 worker ranks it
+# took SHARED times the one process's CPU (237.9 s against 187.1 s: every rank reads the child
+# tiers, and trades 1.42 bytes of mail an index). A tier shared over the machines also has its
+# values gathered to the first (a byte an index, through one network link) and its child tiers read
+# by every machine (CHILD_BYTES an index of the tier, as held in (10,40)'s solve).
+FUH = 1 / 1.60e6  # seconds a core per index of a whole tier
+PARTS = 1.12
+SHARED = 1.27
+BYTES_WHOLE = 5.125  # bytes an index of a tier solved whole (the solve driver's estimate)
+CHILD_BYTES = 0.23  # bytes of child tiers read per index of the tier
+NETWORK = 1.25e9  # bytes a second into one machine (10 Gb/s)
+FILES = 10e9  # bytes a second the shared file system serves in all
+
+
+def fuchsundhenne(path, memory):
+    """Fuchs und Henne's tiers as `fuchsundhenne_tiers --tsv` lists them: (name, seconds on one
+    core, tiers it reads, whether it is shared over every machine, its seconds that do not shrink
+    with the machines, as a function of their number). A tier is shared when it does not fit
+    `memory` bytes whole, as `solve --mpi --memory-limit` decides."""
+    rows = [l.rstrip("\n").split("\t") for l in open(path)][1:]
+    names = {r[0] for r in rows}
+    tiers = []
+    for name, size, children in rows:
+        n = int(size)
+        reads = [c for c in children.split() if c in names]
+        shared = n * BYTES_WHOLE > memory
+        secs = n * FUH * (PARTS * SHARED if shared else 1.0)
+        serial = (lambda m, n=n: n / NETWORK + m * n * CHILD_BYTES / FILES) if shared else None
+        tiers.append((name, secs, reads, shared, serial))
+    return tiers
+
+
+def simulate_shared(tiers, machines, cores):
+    """As `simulate`, with `solve --mpi`'s tiers in parts: when the lowest ready tier is shared,
+    the manager waits for the running tiers, then the tier runs on every machine, its work split
+    evenly, plus its serial seconds. Returns (wall seconds, busy share, seconds in shared tiers)."""
+    index = {t[0]: i for i, t in enumerate(tiers)}
+    readers = [[] for _ in tiers]
+    missing = [0] * len(tiers)
+    for i, t in enumerate(tiers):
+        for r in t[2]:
+            readers[index[r]].append(i)
+            missing[i] += 1
+    ready = [i for i in range(len(tiers)) if missing[i] == 0]
+    heapq.heapify(ready)
+    running, now, idle, busy, in_shared = [], 0.0, machines, 0.0, 0.0
+
+    def finished(i):
+        for j in readers[i]:
+            missing[j] -= 1
+            if missing[j] == 0:
+                heapq.heappush(ready, j)
+
+    while ready or running:
+        while idle and ready:
+            i = ready[0]
+            _, secs, _, shared, serial = tiers[i]
+            if shared:
+                if running:
+                    break
+                heapq.heappop(ready)
+                took = secs / (machines * cores) + serial(machines)
+                now += took
+                in_shared += took
+                busy += secs / cores
+                finished(i)
+                continue
+            heapq.heappop(ready)
+            busy += secs / cores
+            heapq.heappush(running, (now + secs / cores, i))
+            idle -= 1
+        if not running:
+            continue
+        now, i = heapq.heappop(running)
+        idle += 1
+        finished(i)
+    return now, busy / (now * machines), in_shared
+
+
+def report_shared(name, tiers):
+    total = sum(t[1] for t in tiers)
+    shared = [t for t in tiers if t[3]]
+    print(f"{name}: {len(tiers)} tiers, {total / 3600:.0f} core-hours, {len(shared)} tiers shared "
+          f"over the machines ({sum(t[1] for t in shared) / total:.0%} of the work)")
+    print("| machines (16 cores) | wall | busy share | in shared tiers |")
+    print("| --- | --- | --- | --- |")
+    for m in (1, 8, 32, 128):
+        wall, share, in_shared = simulate_shared(tiers, m, 16)
+        print(f"| {m} | {wall / 3600:.2f} h | {100 * share:.0f}% | {in_shared / 3600:.2f} h |")
+
+
 def report(name, tiers):
     total = sum(t[1] for t in tiers)
     largest = max(tiers, key=lambda t: t[1])
@@ -118,6 +215,12 @@ def report(name, tiers):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--fuchsundhenne":
+        # Machines of 16 cores and 64 GB, under --memory-limit 56GiB (only the tiers that do not
+        # fit a machine shared), and under lower limits, which share more tiers.
+        for gib in [float(g) for g in sys.argv[3:]] or [56.0]:
+            report_shared(f"Fuchs und Henne, --memory-limit {gib:g}GiB", fuchsundhenne(sys.argv[2], gib * 2**30))
+        sys.exit(0)
     path = sys.argv[1] if len(sys.argv) > 1 else "reference/quarto-canonical-tiers.tsv"
     report("Quarto", quarto(path))
     report("Morabaraba", morabaraba())

@@ -133,7 +133,7 @@ fn a_solve_stopped_mid_tier_resumes_from_its_parts() {
 #[test]
 fn tiers_in_parts_shared_over_ranks_give_the_same_database() {
     use perfectplay_core::GameExt;
-    use perfectplay_solve::{outgrows_memory, Ranks, Threads};
+    use perfectplay_solve::{shared_over_ranks, Ranks, Threads};
 
     let dir = tempfile::tempdir().unwrap();
     let whole = solved_whole(dir.path());
@@ -143,7 +143,8 @@ fn tiers_in_parts_shared_over_ranks_give_the_same_database() {
         Threads::new(3).into_iter().map(|r| std::sync::Arc::new(r) as _).collect();
     let (mut shared, mut alone, mut traded) = (0, 0, 0);
     for tier in game.tiers() {
-        let everyone = outgrows_memory(&game, tier, LIMIT);
+        let limited = SolveOptions { memory_limit: Some(LIMIT), ..SolveOptions::default() };
+        let everyone = shared_over_ranks(&game, tier, &limited);
         let solving = if everyone { ranks.len() } else { 1 };
         let notes: Vec<Vec<String>> = std::thread::scope(|s| {
             let handles: Vec<_> = ranks[..solving]

@@ -7,6 +7,9 @@
 //! parts.
 //!
 //! `cargo run --release -p perfectplay-games --example fuchsundhenne_tiers -- 9 10 11 12`
+//!
+//! With `--tsv HENS`, every tier of that variant in the order a solve takes them, one a line:
+//! name, indices and the child tiers it reads (for `bench/distributed_model.py`).
 
 use perfectplay_core::{TierIndex, Tiers};
 use perfectplay_games::FuchsUndHenne;
@@ -14,8 +17,22 @@ use perfectplay_games::FuchsUndHenne;
 fn main() {
     let counts: Vec<String> = std::env::args().skip(1).collect();
     if counts.is_empty() {
-        eprintln!("expected hen counts, like `9 10 11`");
+        eprintln!("expected hen counts, like `9 10 11`, or `--tsv 20`");
         std::process::exit(2);
+    }
+    if counts[0] == "--tsv" {
+        let game = counts.get(1).map(|h| FuchsUndHenne::from_variant(&format!("{h}-hens")));
+        let Some(Ok(game)) = game else {
+            eprintln!("expected `--tsv HENS`, like `--tsv 20`");
+            std::process::exit(2);
+        };
+        println!("tier\tindices\tchild tiers");
+        for t in game.tiers() {
+            let children: Vec<String> =
+                game.child_tiers(t).into_iter().map(|c| game.tier_name(c)).collect();
+            println!("{}\t{}\t{}", game.tier_name(t), game.tier_size(t), children.join(" "));
+        }
+        return;
     }
     for hens in counts {
         let game = match FuchsUndHenne::from_variant(&format!("{hens}-hens")) {

@@ -6,8 +6,8 @@
 //! `solve --tier` does. When every tier is solved, rank 0 writes the database from the tier
 //! files, as a resumed solve does, so the bytes are the same as a solve in one process.
 //!
-//! A tier that outgrows `--memory-limit` on its own is solved in parts, and its parts are shared
-//! over every worker: the manager lets the running tiers finish, then hands that tier to all of
+//! A tier that outgrows `--memory-limit` on its own, or has at least `--share-above` indices, is
+//! solved in parts, and its parts are shared over every worker: the manager lets the running tiers finish, then hands that tier to all of
 //! them. Each initialises and solves the parts it owns; between two levels of the retrograde
 //! rounds they trade the mail for each other's parts over MPI (`distributed/ranks.rs`), and the
 //! first worker gathers the values and writes the tier's file. Only then is the next tier handed
@@ -33,7 +33,7 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::traits::{Communicator, Destination, Source};
 use perfectplay_core::{Game, GameExt, Tier};
 use perfectplay_db::TierFiles;
-use perfectplay_solve::{outgrows_memory, Progress, ResultSink, SolveOptions};
+use perfectplay_solve::{shared_over_ranks, Progress, ResultSink, SolveOptions};
 
 use crate::solving::{self, SolveRequest};
 
@@ -156,8 +156,8 @@ fn work(
 }
 
 /// The manager: hands out the tiers whose child tiers are solved (every tier, or those chosen by
-/// `options.only`), one a worker (a tier that outgrows the memory limit on its own to every
-/// worker, once all are idle), until all are solved or one fails; then stops the workers.
+/// `options.only`), one a worker (a tier [`shared_over_ranks`] to every worker, once all are
+/// idle), until all are solved or one fails; then stops the workers.
 fn manage(
     game: &dyn Game,
     path: &Path,
@@ -195,7 +195,6 @@ fn manage(
     let chosen = |t: &Tier| options.only.as_ref().is_none_or(|only| only.contains(t));
     let mut waiting: Vec<Tier> =
         tiers.iter().copied().filter(|t| chosen(t) && !solved.contains(t)).collect();
-    let memory_limit = options.memory_limit;
     let workers = world.size() - 1;
     // Idle workers, the longest idle first.
     let mut idle: VecDeque<i32> = (1..=workers).collect();
@@ -208,7 +207,7 @@ fn manage(
         while failed.is_empty() && !idle.is_empty() {
             let ready = waiting.iter().position(|t| children[t].iter().all(|c| solved.contains(c)));
             let Some(i) = ready else { break };
-            if workers > 1 && memory_limit.is_some_and(|l| outgrows_memory(game, waiting[i], l)) {
+            if workers > 1 && shared_over_ranks(game, waiting[i], options) {
                 // A tier in parts waits for every worker.
                 if !busy.is_empty() {
                     break;

@@ -82,6 +82,10 @@ enum Command {
         /// share of the tier's parts. With `--tier`, only those tiers.
         #[arg(long)]
         mpi: bool,
+        /// With `--mpi`: a tier of at least this many indices also goes to every worker at once,
+        /// solved in parts (a large tier then takes every machine instead of one).
+        #[arg(long, value_name = "INDICES", requires = "mpi")]
+        share_above: Option<u64>,
     },
     /// Count reachable positions per value and remoteness, all and canonical.
     Analyze {
@@ -303,8 +307,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 writeln!(out, "  listed:   {}", entry.listed_variants.join(", "))?;
             }
         }
-        Command::Solve { game, force, no_analysis, memory_limit, only_tiers, mpi } => {
-            let s = SolveArgs { force, no_analysis, memory_limit, only_tiers, mpi };
+        Command::Solve { game, force, no_analysis, memory_limit, only_tiers, mpi, share_above } => {
+            let s = SolveArgs { force, no_analysis, memory_limit, only_tiers, mpi, share_above };
             commands::solve::solve(&store, &game, s, &mut out)?;
         }
         Command::Analyze { game, format, recount, tiers, prune, derive } => {

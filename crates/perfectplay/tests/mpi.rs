@@ -77,9 +77,10 @@ fn solves_under_mpirun_write_the_same_bytes_as_one_process() {
     }
 }
 
-/// Under a memory limit that its larger tiers outgrow on their own, Fuchs und Henne's tiers in
-/// parts go to every worker at once: each solves its parts and they trade mail over MPI. The
-/// database is the same, byte for byte, as one process's without parts.
+/// Under a memory limit that its larger tiers outgrow on their own (or, with `--share-above`,
+/// tiers of that many indices), Fuchs und Henne's tiers in parts go to every worker at once: each
+/// solves its parts and they trade mail over MPI. The database is the same, byte for byte, as one
+/// process's without parts.
 #[test]
 fn tiers_in_parts_shared_over_the_workers_write_the_same_bytes() {
     let base = scratch("parts");
@@ -112,11 +113,17 @@ fn tiers_in_parts_shared_over_the_workers_write_the_same_bytes() {
             .count();
         assert!(reports >= parted, "rank {worker}: {out}");
     }
-    let (a, b) = (
-        database(&alone, "fuchsundhenne", "3-hens-goal-3"),
-        database(&shared, "fuchsundhenne", "3-hens-goal-3"),
-    );
-    assert!(a == b, "the databases differ");
+    let db = |data: &Path| database(data, "fuchsundhenne", "3-hens-goal-3");
+    assert!(db(&alone) == db(&shared), "the databases differ");
+
+    // Without a memory limit, the tiers of at least 300,000 indices are shared, in parts.
+    let large = base.join("large");
+    let o = run(Some(3), &large, &[&solve[..], &["--share-above", "300000", "--mpi"]].concat());
+    let out = String::from_utf8_lossy(&o.stdout);
+    let parted = out.lines().filter(|l| l.ends_with("in parts over ranks 1 to 2")).count();
+    assert!(parted >= 4 && out.contains("tier (3,9) in parts"), "{out}");
+    assert!(!out.contains("tier (3,14) in parts"), "{out}");
+    assert!(db(&alone) == db(&large), "the databases differ");
 }
 
 /// The pid of the process of MPI rank `rank` whose command line names `data`.

@@ -36,6 +36,10 @@ pub struct SolveOptions {
     /// the tier's values and hands them to its sink; the others hand over nothing. A tier that
     /// turns out to fit whole is solved by the first rank alone. `None`: one process.
     pub ranks: Option<std::sync::Arc<dyn Ranks>>,
+    /// Tiers of at least this many indices are shared over the ranks of an MPI run in parts even
+    /// where they fit whole (those that outgrow `memory_limit` always are): a large tier then
+    /// takes every machine instead of one ([`shared_over_ranks`]).
+    pub share_above: Option<u64>,
 }
 
 impl Default for SolveOptions {
@@ -46,6 +50,7 @@ impl Default for SolveOptions {
             only: None,
             hold_all: true,
             ranks: None,
+            share_above: None,
         }
     }
 }
@@ -141,17 +146,21 @@ pub fn solve<G: Game + ?Sized>(
                 }
             }
         }
-        // A tier shared over ranks is solved in parts by all of them; one that fits whole, by
-        // the first rank alone.
+        // A tier shared over ranks is solved in parts by all of them, even where it fits whole.
         let shared = options.ranks.as_deref().filter(|r| r.size() > 1);
-        let ranks: &dyn Ranks = match (shared, budget) {
-            (Some(r), Some(_)) => r,
-            (Some(r), None) if r.rank() != 0 => {
-                done += size;
-                continue;
+        if let (Some(_), None) = (shared, budget) {
+            let limit = options.memory_limit.unwrap_or(u64::MAX);
+            let held = solution.heap_bytes() as u64;
+            let parted =
+                sink.as_deref_mut().is_some_and(|s| s.parts().is_some()) && game.has_undo_moves();
+            budget = retrograde::parts_budget(game, &space, limit, held).filter(|_| parted);
+            if budget.is_none() {
+                return Err(SolveError::Unsupported {
+                    what: format!("tier {name} shared over ranks: it cannot be solved in parts"),
+                });
             }
-            _ => &Alone,
-        };
+        }
+        let ranks: &dyn Ranks = shared.map_or(&Alone, |r| r);
         let started = std::time::Instant::now();
         let solved = solve_tier(
             game,
@@ -328,14 +337,15 @@ struct TierRun<'r> {
     ranks: &'r dyn Ranks,
 }
 
-/// Whether a tier of a tiered game outgrows `limit` bytes on its own, before any child tier is
-/// held: under that memory limit it is solved in parts (games with undo-moves), which an MPI run
-/// shares over all its workers.
-pub fn outgrows_memory<G: Game + ?Sized>(game: &G, tier: Tier, limit: u64) -> bool {
+/// Whether an MPI run shares a tier over all its workers, in parts: a tier of a tiered game with
+/// undo-moves that outgrows the memory limit on its own (before any child tier is held), or has
+/// at least [`SolveOptions::share_above`] indices.
+pub fn shared_over_ranks<G: Game + ?Sized>(game: &G, tier: Tier, options: &SolveOptions) -> bool {
     let space = TierSpace::Dense { size: game.tier_size(tier) };
-    game.space().is_tiered()
-        && game.has_undo_moves()
-        && retrograde::bytes_needed(game, tier, &space) > limit
+    let outgrows =
+        options.memory_limit.is_some_and(|l| retrograde::bytes_needed(game, tier, &space) > l);
+    let large = options.share_above.is_some_and(|a| space.len() >= a);
+    game.space().is_tiered() && game.has_undo_moves() && (outgrows || large)
 }
 
 /// One tier solved by the retrograde engine, its child tiers' values taken from `solution`.

@@ -24,7 +24,7 @@ pub mod tiered;
 
 pub use analysis::{analyze, analyze_counting};
 pub use counts::{Analysis, CountRow};
-pub use driver::{outgrows_memory, solve, SolveOptions};
+pub use driver::{shared_over_ranks, solve, SolveOptions};
 pub use error::{SinkError, SolveError};
 pub use packed::{BlockCache, PackedCodes};
 pub use plan::{plan, SolvePlan};

@@ -329,7 +329,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         // One bit per index, written by each chunk in place.
         let care_words: Vec<AtomicU64> =
             (0..if keeps_care { n.div_ceil(64) } else { 0 }).map(|_| AtomicU64::new(0)).collect();
-        let mut plan = self.plan(one_byte, has_external);
+        let mut plan = self.plan(one_byte, has_external, ranks.size());
         if ranks.size() > 1 {
             // Ranks sharing the tier cut it alike: the smallest parts any of them planned.
             plan.shift = 63 - ranks.max(u64::from(63 - plan.shift)) as u32;
@@ -483,16 +483,20 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     }
 
     /// How the tier is cut: whole where it fits its budget (or has none), else in parts of which
-    /// about four fit the budget at once.
-    fn plan(&self, one_byte: bool, has_external: bool) -> Plan {
+    /// about four fit the budget at once; shared over ranks, in at least four parts a rank.
+    fn plan(&self, one_byte: bool, has_external: bool, ranks: usize) -> Plan {
         let n = self.space.len();
         let Some(budget) = self.budget else { return Plan::whole(n) };
         let per_index = u64::from(!one_byte) + 1 + if has_external { 2 } else { 0 } + 1;
-        if n.saturating_mul(per_index) <= budget {
+        if ranks == 1 && n.saturating_mul(per_index) <= budget {
             return Plan::whole(n);
         }
         // A part's places in a message take 31 bits.
-        Plan::at_most(n, (budget / per_index / 4).min(1 << 31), CHUNK as u64)
+        let mut size = (budget / per_index / 4).min(1 << 31);
+        if ranks > 1 {
+            size = size.min(n / (4 * ranks as u64));
+        }
+        Plan::at_most(n, size, CHUNK as u64)
     }
 
     /// Initialises one chunk of the tier: its cells, external results and words of the bitmap of

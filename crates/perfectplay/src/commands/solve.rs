@@ -18,6 +18,7 @@ pub struct SolveArgs {
     pub memory_limit: Option<u64>,
     pub only_tiers: Vec<String>,
     pub mpi: bool,
+    pub share_above: Option<u64>,
 }
 
 pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write) -> Result<()> {
@@ -42,6 +43,7 @@ pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write)
     let mut options = args.options();
     options.memory_limit = s.memory_limit;
     options.only = only;
+    options.share_above = s.share_above;
     let analysis = !s.no_analysis;
     let mut print = |line: String| writeln!(out, "{line}");
     let bar = progress::Bar::new();
