@@ -12,7 +12,7 @@ a per-core rate measured on this project's machine (BENCHMARKS.md):
 Usage: bench/distributed_model.py [path to reference/quarto-canonical-tiers.tsv]
        bench/distributed_model.py --fuchsundhenne TSV  (TSV from `cargo run --release -p
        perfectplay-games --example fuchsundhenne_tiers -- --tsv 20`: the 20-hen family, its tiers
-       that outgrow a machine shared over all of them in parts)
+       that outgrow a machine shared over all of them in parts) [SHARE_ABOVE ...]
 """
 
 import heapq
@@ -125,18 +125,19 @@ NETWORK = 1.25e9  # bytes a second into one machine (10 Gb/s)
 FILES = 10e9  # bytes a second the shared file system serves in all
 
 
-def fuchsundhenne(path, memory):
+def fuchsundhenne(path, memory, share_above):
     """Fuchs und Henne's tiers as `fuchsundhenne_tiers --tsv` lists them: (name, seconds on one
     core, tiers it reads, whether it is shared over every machine, its seconds that do not shrink
     with the machines, as a function of their number). A tier is shared when it does not fit
-    `memory` bytes whole, as `solve --mpi --memory-limit` decides."""
+    `memory` bytes whole or has at least `share_above` indices, as `solve --mpi --memory-limit
+    --share-above` decides."""
     rows = [l.rstrip("\n").split("\t") for l in open(path)][1:]
     names = {r[0] for r in rows}
     tiers = []
     for name, size, children in rows:
         n = int(size)
         reads = [c for c in children.split() if c in names]
-        shared = n * BYTES_WHOLE > memory
+        shared = n * BYTES_WHOLE > memory or n >= share_above
         secs = n * FUH * (PARTS * SHARED if shared else 1.0)
         serial = (lambda m, n=n: n / NETWORK + m * n * CHILD_BYTES / FILES) if shared else None
         tiers.append((name, secs, reads, shared, serial))
@@ -216,10 +217,11 @@ def report(name, tiers):
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--fuchsundhenne":
-        # Machines of 16 cores and 64 GB, under --memory-limit 56GiB (only the tiers that do not
-        # fit a machine shared), and under lower limits, which share more tiers.
-        for gib in [float(g) for g in sys.argv[3:]] or [56.0]:
-            report_shared(f"Fuchs und Henne, --memory-limit {gib:g}GiB", fuchsundhenne(sys.argv[2], gib * 2**30))
+        # Machines of 16 cores and 64 GB under --memory-limit 56GiB: the tiers that do not fit a
+        # machine shared, and with each --share-above given, the tiers of that many indices too.
+        for above in [None] + [float(a) for a in sys.argv[3:]]:
+            name = "Fuchs und Henne" + (f", --share-above {above:.0e}" if above else "")
+            report_shared(name, fuchsundhenne(sys.argv[2], 56 * 2**30, above or math.inf))
         sys.exit(0)
     path = sys.argv[1] if len(sys.argv) > 1 else "reference/quarto-canonical-tiers.tsv"
     report("Quarto", quarto(path))
