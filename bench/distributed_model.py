@@ -196,11 +196,16 @@ def report_shared(name, tiers):
     shared = [t for t in tiers if t[3]]
     print(f"{name}: {len(tiers)} tiers, {total / 3600:.0f} core-hours, {len(shared)} tiers shared "
           f"over the machines ({sum(t[1] for t in shared) / total:.0%} of the work)")
-    print("| machines (16 cores) | wall | busy share | in shared tiers |")
+    table(tiers, simulate_shared, "in shared tiers")
+
+
+def table(tiers, simulation, last):
+    """The simulation's wall, busy share and `last` (its third result) on 1 to 128 machines."""
+    print(f"| machines (16 cores) | wall | busy share | {last} |")
     print("| --- | --- | --- | --- |")
     for m in (1, 8, 32, 128):
-        wall, share, in_shared = simulate_shared(tiers, m, 16)
-        print(f"| {m} | {wall / 3600:.2f} h | {100 * share:.0f}% | {in_shared / 3600:.2f} h |")
+        wall, share, third = simulation(tiers, m, 16)
+        print(f"| {m} | {wall / 3600:.2f} h | {100 * share:.0f}% | {third / 3600:.2f} h |")
 
 
 def report(name, tiers):
@@ -208,11 +213,7 @@ def report(name, tiers):
     largest = max(tiers, key=lambda t: t[1])
     print(f"{name}: {sum(t[1] > 0 for t in tiers)} tiers, {total / 3600:.0f} core-hours, largest tier {largest[0]} "
           f"{largest[1] / 3600:.1f} core-hours")
-    print("| machines (16 cores) | wall | busy share | critical path |")
-    print("| --- | --- | --- | --- |")
-    for m in (1, 8, 32, 128):
-        wall, share, critical = simulate(tiers, m, 16)
-        print(f"| {m} | {wall / 3600:.2f} h | {100 * share:.0f}% | {critical / 3600:.2f} h |")
+    table(tiers, simulate, "critical path")
 
 
 if __name__ == "__main__":
