@@ -279,6 +279,9 @@ fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Solve { .. }) {
+        commands::solve::give_back_freed_memory();
+    }
     match run(cli) {
         Ok(code) => code,
         Err(e) => {

@@ -65,6 +65,32 @@ pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write)
     solve_into(job, &bar, &mut print)
 }
 
+/// mimalloc keeps memory it frees for a while (10 ms) and gives it back only when the thread that
+/// freed it allocates again: a solve that drops a tier's large buffers (a tier in parts, its best
+/// results from lower tiers) went on holding them, up to 18% over `--memory-limit` (measured on
+/// Fuchs und Henne's tier (10,40), BENCHMARKS.md). A solve gives freed memory back at once:
+/// mimalloc reads the delay from the environment when the process starts, so the process starts
+/// itself again, once, with it set (where that fails, it goes on as it is).
+#[cfg(unix)]
+pub fn give_back_freed_memory() {
+    use std::os::unix::process::CommandExt;
+    const DELAY: &str = "MIMALLOC_PURGE_DELAY";
+    if std::env::var_os(DELAY).is_some() {
+        return;
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        // `exec` returns only if it failed.
+        let _ = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env(DELAY, "0")
+            .exec();
+    }
+}
+
+/// Elsewhere the solve goes on as it is.
+#[cfg(not(unix))]
+pub fn give_back_freed_memory() {}
+
 /// The tiers named by `solve --tier` (None when none is named).
 fn chosen_tiers(game: &dyn Game, names: &[String]) -> Result<Option<Vec<Tier>>> {
     if names.is_empty() {
