@@ -182,6 +182,44 @@ fn a_killed_worker_fails_the_run_and_a_rerun_finishes_it() {
     assert!(database(&killed, "tictactwo", "3-marks") == database(&alone, "tictactwo", "3-marks"));
 }
 
+/// A worker killed while the workers share a tier in parts fails the run (the others would wait
+/// for it); a rerun on fewer ranks resumes from the tier files and the parts kept, and writes the
+/// same bytes as one process.
+#[test]
+fn a_worker_killed_in_a_shared_tier_fails_the_run_and_a_rerun_finishes_it() {
+    let base = scratch("kill-shared");
+    let solve = ["solve", "fuchsundhenne", "--variant", "3-hens-goal-3", "--no-analysis"];
+    let (alone, killed) = (base.join("alone"), base.join("killed"));
+    run(None, &alone, &solve);
+    let shared = [&solve[..], &["--memory-limit", "1MiB", "--mpi"]].concat();
+    let mut child = command(Some(4), &killed, &shared)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mpirun runs");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.expect("a line");
+        seen.push(line.clone());
+        if line.starts_with("shared:     tier (3,10)") {
+            break;
+        }
+    }
+    assert!(seen.iter().any(|l| l.starts_with("shared:     tier (3,10)")), "{seen:?}");
+    let pid = pid_of_rank(2, &killed).expect("rank 2's process");
+    let killed_it = Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
+    assert!(killed_it.success());
+    seen.extend(lines.map_while(Result::ok));
+    assert!(!child.wait().unwrap().success(), "the run succeeded with a worker killed: {seen:?}");
+    assert!(!killed.join("fuchsundhenne").join("3-hens-goal-3.ppdb").exists());
+
+    let o = run(Some(3), &killed, &shared);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("resumed:    "));
+    let db = |data: &Path| database(data, "fuchsundhenne", "3-hens-goal-3");
+    assert!(db(&killed) == db(&alone), "the databases differ");
+}
+
 #[test]
 fn games_without_tiers_and_chosen_tiers_not_ready_are_refused() {
     let data = scratch("refused");
