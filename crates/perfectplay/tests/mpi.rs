@@ -141,16 +141,17 @@ fn pid_of_rank(rank: u32, data: &Path) -> Option<u32> {
     })
 }
 
-#[test]
-fn a_killed_worker_fails_the_run_and_a_rerun_finishes_it() {
-    let base = scratch("kill");
-    let solve = ["solve", "tictactwo", "--variant", "3-marks", "--no-analysis"];
-    let (alone, killed) = (base.join("alone"), base.join("killed"));
-    run(None, &alone, &solve);
-
-    // Tic-Tac-Two's 3-marks tiers form a chain; the first, (3,3), takes seconds and goes to
-    // rank 1, which is killed while it solves it.
-    let mut child = command(Some(3), &killed, &[&solve[..], &["--mpi"]].concat())
+/// Runs `args` under `mpirun -np ranks` until a line of its output is `at`, then, `wait_ms` later,
+/// kills MPI rank `rank`; the run must fail. Every line it printed.
+fn kill_rank_once(
+    ranks: u32,
+    data: &Path,
+    args: &[&str],
+    at: impl Fn(&str) -> bool,
+    wait_ms: u64,
+    rank: u32,
+) -> Vec<String> {
+    let mut child = command(Some(ranks), data, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -160,18 +161,31 @@ fn a_killed_worker_fails_the_run_and_a_rerun_finishes_it() {
     for line in lines.by_ref() {
         let line = line.expect("a line");
         seen.push(line.clone());
-        if line == "rank 1:     tier (3,3)" {
+        if at(&line) {
             break;
         }
     }
-    assert!(seen.iter().any(|l| l == "rank 1:     tier (3,3)"), "{seen:?}");
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let pid = pid_of_rank(1, &killed).expect("rank 1's process");
+    assert!(seen.last().is_some_and(|l| at(l)), "{seen:?}");
+    std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+    let pid = pid_of_rank(rank, data).expect("the rank's process");
     let killed_it = Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
     assert!(killed_it.success());
     seen.extend(lines.map_while(Result::ok));
-    let status = child.wait().unwrap();
-    assert!(!status.success(), "the run succeeded with a worker killed: {seen:?}");
+    assert!(!child.wait().unwrap().success(), "the run succeeded with a worker killed: {seen:?}");
+    seen
+}
+
+#[test]
+fn a_killed_worker_fails_the_run_and_a_rerun_finishes_it() {
+    let base = scratch("kill");
+    let solve = ["solve", "tictactwo", "--variant", "3-marks", "--no-analysis"];
+    let (alone, killed) = (base.join("alone"), base.join("killed"));
+    run(None, &alone, &solve);
+
+    // Tic-Tac-Two's 3-marks tiers form a chain; the first, (3,3), takes seconds and goes to
+    // rank 1, which is killed while it solves it.
+    let mpi = [&solve[..], &["--mpi"]].concat();
+    let seen = kill_rank_once(3, &killed, &mpi, |l| l == "rank 1:     tier (3,3)", 500, 1);
     // The run's output names the tier the lost worker held; its file was never written.
     assert_eq!(seen.iter().rfind(|l| l.starts_with("rank 1:")).unwrap(), "rank 1:     tier (3,3)");
     assert!(!killed.join("tictactwo").join("3-marks.ppdb").exists());
@@ -192,26 +206,7 @@ fn a_worker_killed_in_a_shared_tier_fails_the_run_and_a_rerun_finishes_it() {
     let (alone, killed) = (base.join("alone"), base.join("killed"));
     run(None, &alone, &solve);
     let shared = [&solve[..], &["--memory-limit", "1MiB", "--mpi"]].concat();
-    let mut child = command(Some(4), &killed, &shared)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mpirun runs");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let mut seen = Vec::new();
-    for line in lines.by_ref() {
-        let line = line.expect("a line");
-        seen.push(line.clone());
-        if line.starts_with("shared:     tier (3,10)") {
-            break;
-        }
-    }
-    assert!(seen.iter().any(|l| l.starts_with("shared:     tier (3,10)")), "{seen:?}");
-    let pid = pid_of_rank(2, &killed).expect("rank 2's process");
-    let killed_it = Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
-    assert!(killed_it.success());
-    seen.extend(lines.map_while(Result::ok));
-    assert!(!child.wait().unwrap().success(), "the run succeeded with a worker killed: {seen:?}");
+    kill_rank_once(4, &killed, &shared, |l| l.starts_with("shared:     tier (3,10)"), 0, 2);
     assert!(!killed.join("fuchsundhenne").join("3-hens-goal-3.ppdb").exists());
 
     let o = run(Some(3), &killed, &shared);
