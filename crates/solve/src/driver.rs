@@ -16,9 +16,8 @@ pub struct SolveOptions {
     /// unless needed), so the returned solution holds only the last tiers; a tier that cannot fit
     /// whole is solved in parts where the sink gives a [`crate::PartStore`] and the game has
     /// undo-moves, else refused with [`SolveError::OverMemoryLimit`] before any of its work is
-    /// done. Held
-    /// tiers that do not fit whole beside the tier in progress are compressed in memory first
-    /// ([`TierValues::Packed`], the earliest held first), which changes no value.
+    /// done. Held tiers that do not fit whole beside the tier in progress are compressed in memory
+    /// first ([`TierValues::Packed`], the earliest held first), which changes no value.
     pub memory_limit: Option<u64>,
     /// Solve only these tiers (tiered games with a sink that keeps tiers): their child tiers must
     /// have been finished by an earlier solve, and are read back from the sink. For solving a
@@ -33,8 +32,8 @@ pub struct SolveOptions {
     pub hold_all: bool,
     /// The ranks a tier in parts is shared over (an MPI run's workers, each running this solve
     /// of the same tiers with `only`): each solves the parts it owns, and the first rank gathers
-    /// the tier's values and hands them to its sink; the others hand over nothing. A tier that
-    /// turns out to fit whole is solved by the first rank alone. `None`: one process.
+    /// the tier's values and hands them to its sink; the others hand over nothing. A tier shared
+    /// is solved in parts even where it would fit whole. `None`: one process.
     pub ranks: Option<std::sync::Arc<dyn Ranks>>,
     /// Tiers of at least this many indices are shared over the ranks of an MPI run in parts even
     /// where they fit whole (those that outgrow `memory_limit` always are): a large tier then
@@ -117,6 +116,9 @@ pub fn solve<G: Game + ?Sized>(
             }
         }
         let mut budget = None;
+        // Whether a tier that needs it can be solved in parts.
+        let parted =
+            sink.as_deref_mut().is_some_and(|s| s.parts().is_some()) && game.has_undo_moves();
         if let Some(limit) = options.memory_limit {
             if keeps && !lean {
                 let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
@@ -130,8 +132,6 @@ pub fn solve<G: Game + ?Sized>(
             let needed = solution.heap_bytes() as u64 + own;
             if needed > limit && !solution.fit(own, limit, &name, progress) {
                 let needed = solution.heap_bytes() as u64 + own;
-                let parted = sink.as_deref_mut().is_some_and(|s| s.parts().is_some())
-                    && game.has_undo_moves();
                 match retrograde::parts_budget(game, &space, limit, needed - own) {
                     Some(b) if parted => {
                         progress.note(&format!(
@@ -151,8 +151,6 @@ pub fn solve<G: Game + ?Sized>(
         if let (Some(_), None) = (shared, budget) {
             let limit = options.memory_limit.unwrap_or(u64::MAX);
             let held = solution.heap_bytes() as u64;
-            let parted =
-                sink.as_deref_mut().is_some_and(|s| s.parts().is_some()) && game.has_undo_moves();
             budget = retrograde::parts_budget(game, &space, limit, held).filter(|_| parted);
             if budget.is_none() {
                 return Err(SolveError::Unsupported {
