@@ -506,6 +506,28 @@ impl Stacks {
         63 - self.field(key, x).leading_zeros() as usize
     }
 
+    /// The number of pieces.
+    pub fn pieces(&self, key: u64) -> usize {
+        (0..self.cols).map(|x| self.height(key, x)).sum()
+    }
+
+    /// The code mirrored left to right: column `x` goes to `cols - 1 - x`.
+    pub fn mirrored(&self, key: u64) -> u64 {
+        let width = self.rows + 1;
+        (0..self.cols).fold(0, |k, x| k | self.field(key, x) << ((self.cols - 1 - x) * width))
+    }
+
+    /// Whether `stones` (slot bits, none in a column's top marker slot) hold four in a line:
+    /// John Tromp's test, a shift a direction (one slot up, one column over, and the two
+    /// diagonals), the empty marker slot above each column keeping lines from wrapping.
+    pub fn has_four(&self, stones: u64) -> bool {
+        let width = self.rows as u32 + 1;
+        [1, width, width - 1, width + 1].into_iter().any(|d| {
+            let pairs = stones & stones >> d;
+            pairs & pairs >> (2 * d) != 0
+        })
+    }
+
     /// The occupied slots.
     pub fn occupied(&self, key: u64) -> u64 {
         (0..self.cols).fold(0, |m, x| m | (self.slot(x, self.height(key, x)) - self.slot(x, 0)))
@@ -599,6 +621,25 @@ impl Stacks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tromps_four_in_a_line_test_agrees_with_the_lines_of_the_grid() {
+        let mut random = perfectplay_core::xorshift(0x5eed);
+        for (cols, rows) in [(4, 4), (5, 4), (4, 6), (5, 5), (6, 4), (6, 5), (5, 6), (7, 6)] {
+            let stacks = Stacks::new(cols, rows);
+            let lines = stacks.masks(&Board::grid(cols, rows).lines(4));
+            let slots = (0..cols * rows).fold(0, |m, c| m | stacks.cell_slot(c));
+            let (mut with, mut without) = (0, 0);
+            for i in 0..20_000 {
+                // Half the samples on half the slots (most hold a line), half on a quarter.
+                let stones = if i % 2 == 0 { random() } else { random() & random() } & slots;
+                let expected = lines.iter().any(|&l| l & !stones == 0);
+                assert_eq!(stacks.has_four(stones), expected, "{cols}x{rows}: {stones:#x}");
+                *if expected { &mut with } else { &mut without } += 1;
+            }
+            assert!(with > 1000 && without > 1000, "{cols}x{rows}: {with} with, {without} without");
+        }
+    }
 
     #[test]
     fn grids_have_the_square_and_rectangle_groups() {

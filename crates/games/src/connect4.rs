@@ -20,8 +20,6 @@ pub struct Connect4 {
     cols: usize,
     rows: usize,
     stacks: Stacks,
-    /// The four-in-a-rows as masks of slots.
-    lines: Vec<u64>,
     /// Per symmetry, the image of each column.
     column_maps: Vec<Vec<usize>>,
 }
@@ -33,10 +31,8 @@ impl Connect4 {
         if !(4..=6).contains(&cols) || !(4..=6).contains(&rows) || cols * rows > 30 {
             return Err(SIZES.into());
         }
-        let board = Board::grid(cols, rows);
         let stacks = Stacks::new(cols, rows);
-        let lines = stacks.masks(&board.lines(4));
-        Ok(Connect4 { cols, rows, column_maps: stacks.mirror_maps(), stacks, lines })
+        Ok(Connect4 { cols, rows, column_maps: stacks.mirror_maps(), stacks })
     }
 
     /// A variant named `WxH`.
@@ -52,7 +48,7 @@ impl Connect4 {
         (key & occupied, occupied)
     }
     fn has_line(&self, stones: u64) -> bool {
-        self.lines.iter().any(|&l| l & !stones == 0)
+        self.stacks.has_four(stones)
     }
 }
 
@@ -79,7 +75,7 @@ impl Game for Connect4 {
         Position(self.stacks.empty())
     }
     fn to_move(&self, p: Position) -> Player {
-        if self.split(p.0).1.count_ones() & 1 == 0 {
+        if self.stacks.pieces(p.0) & 1 == 0 {
             Player::First
         } else {
             Player::Second
@@ -100,6 +96,12 @@ impl Game for Connect4 {
     }
     fn do_move(&self, p: Position, mv: Move) -> Position {
         Position(self.stacks.drop(p.0, mv.0 as usize, self.to_move(p) == Player::First))
+    }
+    /// A drop in each open column, the mover found once.
+    fn children(&self, p: Position, out: &mut Vec<Position>) {
+        let first = self.to_move(p) == Player::First;
+        let open = (0..self.cols).filter(|&x| self.stacks.height(p.0, x) < self.rows);
+        out.extend(open.map(|x| Position(self.stacks.drop(p.0, x, first))));
     }
     fn position_to_string(&self, p: Position) -> String {
         self.stacks.to_text(p.0, "xo")
@@ -143,7 +145,7 @@ impl Game for Connect4 {
 impl Tiers for Connect4 {
     /// A tier is the number of empty slots.
     fn tier(&self, p: Position) -> Tier {
-        Tier((self.cols * self.rows) as u32 - self.split(p.0).1.count_ones())
+        Tier((self.cols * self.rows - self.stacks.pieces(p.0)) as u32)
     }
 }
 
@@ -153,6 +155,10 @@ impl Symmetry for Connect4 {
     }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         out.extend(self.column_maps.iter().map(|map| Position(self.stacks.permuted(p.0, map))));
+    }
+    /// The lesser of the code and its mirror image.
+    fn canonical(&self, p: Position) -> Position {
+        Position(p.0.min(self.stacks.mirrored(p.0)))
     }
 }
 

@@ -131,6 +131,17 @@ impl Game for QuickCross {
         let chip = if kind == 2 { 3 } else { 1 << kind };
         Position((p.0 ^ chip << (2 * c)) ^ self.turn_bit())
     }
+    /// As the moves do them, without a list of moves.
+    fn children(&self, p: Position, out: &mut Vec<Position>) {
+        let after = p.0 ^ self.turn_bit();
+        for at in (0..2 * self.cells()).step_by(2) {
+            if p.0 >> at & 3 == 0 {
+                out.extend([Position(after | 1 << at), Position(after | 2 << at)]);
+            } else {
+                out.push(Position(after ^ 3 << at));
+            }
+        }
+    }
     fn position_to_string(&self, p: Position) -> String {
         let text = board::cells_to_string(&self.contents(p), "hv");
         let rows: Vec<&str> = (0..self.n).map(|y| &text[y * self.n..][..self.n]).collect();
@@ -178,6 +189,22 @@ impl Symmetry for QuickCross {
     fn symmetry_count(&self) -> usize {
         2 * self.rows.len()
     }
+    /// On the 4x4 board, the least of the 16 images by bit operations on the rows (a byte each):
+    /// the 8 maps of the square are a transpose or not, a mirror or not, a flip or not.
+    fn canonical(&self, p: Position) -> Position {
+        if self.n != 4 {
+            let mut images = Vec::with_capacity(self.symmetry_count());
+            self.symmetry_images(p, &mut images);
+            return images.into_iter().min().unwrap_or(p);
+        }
+        let least = |a: u64, b: u64| a.min(b).min(turned(a)).min(turned(b));
+        let mut best = u64::MAX;
+        for square in [self.chips(p), transposed(self.chips(p))] {
+            let mirrored = mirrored(square);
+            best = best.min(least(square, mirrored)).min(least(flipped(square), flipped(mirrored)));
+        }
+        Position(best | p.0 & self.turn_bit())
+    }
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
         let (chips, turn) = (self.chips(p), p.0 & self.turn_bit());
         let row_mask = (1 << (2 * self.n)) - 1;
@@ -188,6 +215,34 @@ impl Symmetry for QuickCross {
             out.extend([Position(image | turn), Position(turned | turn)]);
         }
     }
+}
+
+/// Every chip turned: horizontal and vertical exchanged.
+fn turned(chips: u64) -> u64 {
+    (chips & H_BITS) << 1 | (chips >> 1 & H_BITS)
+}
+
+/// The 4x4 board upside down: its four rows (a byte each) in reverse order.
+fn flipped(chips: u64) -> u64 {
+    u64::from((chips as u32).swap_bytes())
+}
+
+/// The 4x4 board left to right: the four cells (two bits each) of every row in reverse order.
+fn mirrored(chips: u64) -> u64 {
+    (chips & 0x0303_0303) << 6
+        | (chips & 0x0c0c_0c0c) << 2
+        | (chips >> 2 & 0x0c0c_0c0c)
+        | (chips >> 6 & 0x0303_0303)
+}
+
+/// The 4x4 board about its main diagonal (cell `(y, x)` to `(x, y)`): the cells of each 2x2 block
+/// swapped across its diagonal, then the two blocks off the diagonal swapped.
+fn transposed(chips: u64) -> u64 {
+    let swap = |c: u64, mask: u64, shift: u32| {
+        let t = (c >> shift ^ c) & mask;
+        c ^ t ^ t << shift
+    };
+    swap(swap(chips, 0x00cc_00cc, 6), 0x0000_f0f0, 12)
 }
 
 impl UndoMoves for QuickCross {

@@ -150,10 +150,10 @@ impl SortedPositions {
         }
         let (lo, hi) = (self.directory[b] as usize, self.directory[b + 1] as usize);
         match &self.keys {
-            Keys::Full(keys) => keys[lo..hi].binary_search(&k).ok().map(|i| lo + i),
+            Keys::Full(keys) => find_in_bucket(&keys[lo..hi], k).map(|i| lo + i),
             Keys::Packed(low) => {
                 let want = ((k - self.min) & ((1u64 << self.shift) - 1)) as u16;
-                low[lo..hi].binary_search(&want).ok().map(|i| lo + i)
+                find_in_bucket(&low[lo..hi], want).map(|i| lo + i)
             }
         }
     }
@@ -166,6 +166,20 @@ impl SortedPositions {
         };
         keys + self.directory.capacity() * 4
     }
+}
+
+/// The place of `want` in a directory bucket (sorted). A bucket of the usual size is counted
+/// through, every key compared at once, rather than halved step by step: a binary search waits on
+/// each load in turn (most of a lookup's time, measured), a count issues them together.
+#[inline]
+fn find_in_bucket<K: Copy + Ord>(bucket: &[K], want: K) -> Option<usize> {
+    const COUNTED: usize = 64;
+    let at = if bucket.len() <= COUNTED {
+        bucket.iter().map(|&k| u32::from(k < want)).sum::<u32>() as usize
+    } else {
+        bucket.partition_point(|&k| k < want)
+    };
+    (bucket.get(at) == Some(&want)).then_some(at)
 }
 
 /// Sorts codes and removes duplicates: an LSD radix sort (11-bit digits over the bits the largest
