@@ -49,15 +49,20 @@ pub fn analyze_counting<G: Game + ?Sized>(
         game.symmetry_images(game.start(), &mut images);
         !images.is_empty() && images.iter().all(|&q| q == game.start())
     };
-    let tier_counts = |positions: &SortedPositions, canonical: bool, orbits: bool| {
-        count_tier(game, solution, positions, canonical, orbits)
+    let tier_counts = |positions: &SortedPositions, stored: Stored<'_>, orbits: bool| {
+        count_tier(game, solution, positions, stored, orbits)
     };
     let canonicalize = solution.is_canonical();
     if sparse && (canonicalize || !has_symmetry) {
         // The solution holds exactly the canonical reachable positions.
         for t in solution.tiers() {
             if let TierSpace::Sorted(s) = &t.space {
-                for (vr, n, orbits) in tier_counts(s, true, closed)? {
+                // A whole tier's values are read by index, not looked up by code.
+                let stored = match solution.covers(t.tier, None) {
+                    true => Stored::Values(&t.values),
+                    false => Stored::ByCode,
+                };
+                for (vr, n, orbits) in tier_counts(s, stored, closed)? {
                     let all = if !has_symmetry {
                         n
                     } else if closed {
@@ -83,7 +88,7 @@ pub fn analyze_counting<G: Game + ?Sized>(
         return Ok(analysis);
     } else {
         discover_tiers(game, has_symmetry, progress, |_, s| {
-            for (vr, n, _) in tier_counts(&s, false, false)? {
+            for (vr, n, _) in tier_counts(&s, Stored::Canonical, false)? {
                 analysis.add(vr, if has_symmetry { 0 } else { n }, n);
             }
             Ok::<(), SolveError>(())
@@ -91,7 +96,7 @@ pub fn analyze_counting<G: Game + ?Sized>(
     }
     if has_symmetry && !(closed && canonicalize) {
         discover_tiers(game, false, progress, |_, s| {
-            for (vr, n, _) in tier_counts(&s, false, false)? {
+            for (vr, n, _) in tier_counts(&s, Stored::Canonical, false)? {
                 analysis.add(vr, n, 0);
             }
             Ok::<(), SolveError>(())
@@ -100,14 +105,24 @@ pub fn analyze_counting<G: Game + ?Sized>(
     Ok(analysis)
 }
 
-/// Per value, the positions of a sorted tier (their stored values where `canonical`, else each
-/// position's through its canonical form) and, where `orbits`, the sum of their distinct
+/// Where [`count_tier`] finds a position's value.
+#[derive(Clone, Copy)]
+enum Stored<'a> {
+    /// The tier's values, in the order of its positions.
+    Values(&'a TierValues),
+    /// The solution's, the position being stored as it is.
+    ByCode,
+    /// The solution's, through the position's canonical form.
+    Canonical,
+}
+
+/// Per value, the positions of a sorted tier and, where `orbits`, the sum of their distinct
 /// symmetric images.
 fn count_tier<G: Game + ?Sized>(
     game: &G,
     solution: &Solution,
     positions: &SortedPositions,
-    canonical: bool,
+    stored: Stored<'_>,
     orbits: bool,
 ) -> Result<Vec<(ValueRemoteness, u64, u64)>, SolveError> {
     const CHUNK: usize = 1 << 14;
@@ -120,10 +135,13 @@ fn count_tier<G: Game + ?Sized>(
             let mut keys = Vec::with_capacity(CHUNK);
             let end = ((chunk + 1) * CHUNK).min(positions.len());
             positions.keys_into(chunk * CHUNK..end, &mut keys);
-            for &p in &keys {
+            for (k, &p) in keys.iter().enumerate() {
                 let p = perfectplay_core::Position(p);
-                let vr =
-                    if canonical { solution.get_stored(game, p) } else { solution.get(game, p) };
+                let vr = match stored {
+                    Stored::Values(values) => Some(values.get(chunk * CHUNK + k)),
+                    Stored::ByCode => solution.get_stored(game, p),
+                    Stored::Canonical => solution.get(game, p),
+                };
                 let orbit = if orbits {
                     images.clear();
                     game.symmetry_images(p, &mut images);
