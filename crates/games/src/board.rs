@@ -466,13 +466,21 @@ pub struct Stacks {
     pub cols: usize,
     /// Rows.
     pub rows: usize,
+    /// For [`Stacks::pieces`]: per shift `s` of 1, 2, 4, the bits of each column below its top
+    /// `s` bits (0 where `s` is the column's width or more).
+    below: [u64; 3],
 }
 
 impl Stacks {
     /// `cols` columns of `rows` slots; `cols * (rows + 1)` must be at most 64.
     pub fn new(cols: usize, rows: usize) -> Stacks {
         assert!(cols * (rows + 1) <= 64, "stacks fit in 64 bits");
-        Stacks { cols, rows }
+        let width = rows + 1;
+        let below = [1, 2, 4].map(|s: usize| {
+            let column = (1u64 << width.saturating_sub(s)) - 1;
+            (0..cols).fold(0, |m, x| m | column << (x * width))
+        });
+        Stacks { cols, rows, below }
     }
 
     /// The left-right mirror (after the identity) as maps of columns, from the grid's geometry.
@@ -506,9 +514,18 @@ impl Stacks {
         63 - self.field(key, x).leading_zeros() as usize
     }
 
-    /// The number of pieces.
+    /// The number of pieces: each column's marker smeared down over the bits below it (a shift
+    /// kept inside the columns), every column then `height + 1` ones.
     pub fn pieces(&self, key: u64) -> usize {
-        (0..self.cols).map(|x| self.height(key, x)).sum()
+        if self.rows + 1 > 8 {
+            // Three shifts smear over at most seven bits.
+            return (0..self.cols).map(|x| self.height(key, x)).sum();
+        }
+        let mut smeared = key;
+        for (shift, below) in [1, 2, 4].into_iter().zip(self.below) {
+            smeared |= smeared >> shift & below;
+        }
+        smeared.count_ones() as usize - self.cols
     }
 
     /// The code mirrored left to right: column `x` goes to `cols - 1 - x`.
@@ -621,6 +638,25 @@ impl Stacks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pieces_are_the_sum_of_the_heights() {
+        let mut random = perfectplay_core::xorshift(0xc0de);
+        for (cols, rows) in [(4, 4), (5, 4), (4, 6), (6, 4), (7, 6), (8, 7), (4, 9), (2, 20)] {
+            let stacks = Stacks::new(cols, rows);
+            for _ in 0..2_000 {
+                let mut key = stacks.empty();
+                for _ in 0..random() % (cols * rows + 1) as u64 {
+                    let open: Vec<usize> =
+                        (0..cols).filter(|&x| stacks.height(key, x) < rows).collect();
+                    let x = open[(random() % open.len() as u64) as usize];
+                    key = stacks.drop(key, x, random() & 1 == 1);
+                }
+                let heights: usize = (0..cols).map(|x| stacks.height(key, x)).sum();
+                assert_eq!(stacks.pieces(key), heights, "{cols}x{rows}: {key:#x}");
+            }
+        }
+    }
 
     #[test]
     fn tromps_four_in_a_line_test_agrees_with_the_lines_of_the_grid() {
