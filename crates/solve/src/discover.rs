@@ -10,7 +10,7 @@ use perfectplay_core::{Game, GameExt, Position, Tier};
 use rayon::prelude::*;
 
 use crate::progress::Progress;
-use crate::space::{merge_sorted, sort_dedup, SortedPositions};
+use crate::space::{merge_sorted, sort_dedup_pieces, SortedPositions};
 use crate::SolveError;
 
 /// Parents expanded between two compactions of the pending tiers.
@@ -18,19 +18,29 @@ const SUPER_CHUNK: usize = 1 << 22;
 /// Parents per parallel task.
 const CHUNK: usize = 1 << 13;
 
+/// A lower tier's positions found so far: those sorted, and the tasks' finds since, as they came
+/// (kept as the tasks' own vectors, not copied into one).
 #[derive(Default)]
 struct Pending {
     sorted: Vec<u64>,
-    raw: Vec<u64>,
+    raw: Vec<Vec<u64>>,
+    raw_len: usize,
 }
 
 impl Pending {
+    fn add(&mut self, found: Vec<u64>) {
+        if !found.is_empty() {
+            self.raw_len += found.len();
+            self.raw.push(found);
+        }
+    }
+
     fn compact(&mut self) {
-        if self.raw.is_empty() {
+        if self.raw_len == 0 {
             return;
         }
-        let mut raw = std::mem::take(&mut self.raw);
-        sort_dedup(&mut raw);
+        let raw = sort_dedup_pieces(std::mem::take(&mut self.raw));
+        self.raw_len = 0;
         self.sorted = if self.sorted.is_empty() { raw } else { merge_sorted(&self.sorted, &raw) };
     }
 }
@@ -86,7 +96,7 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
 ) -> Result<(), E> {
     let mut pending: BTreeMap<Tier, Pending> = BTreeMap::new();
     let start = if canonicalize { game.canonical(game.start()) } else { game.start() };
-    pending.entry(game.tier(start)).or_default().raw.push(start.0);
+    pending.entry(game.tier(start)).or_default().add(vec![start.0]);
     progress.begin(if canonicalize { "discover (canonical)" } else { "discover" }, None);
     while let Some((tier, mut pend)) = pending.pop_last() {
         pend.compact();
@@ -95,7 +105,7 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
         let mut frontier: Option<Vec<u64>> = None;
         loop {
             let front: &[u64] = frontier.as_deref().unwrap_or(&members[frontier_start..]);
-            let mut same_tier = Vec::new();
+            let mut same_tier = Pending::default();
             // Raw children inside the tier are deduplicated whenever they have doubled since the
             // last time: a game with many moves inside a tier (Tic-Tac-Two: about 40) would
             // otherwise hold 40 codes per frontier position.
@@ -104,24 +114,26 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
                 if progress.stopped() {
                     return Err(SolveError::Stopped.into());
                 }
-                for (mut same, lower) in expand(game, canonicalize, tier, block) {
-                    same_tier.append(&mut same);
-                    for (t, mut v) in lower {
-                        pending.entry(t).or_default().raw.append(&mut v);
+                for (same, lower) in expand(game, canonicalize, tier, block) {
+                    same_tier.add(same);
+                    for (t, v) in lower {
+                        pending.entry(t).or_default().add(v);
                     }
                 }
-                if same_tier.len() > compacted {
-                    sort_dedup(&mut same_tier);
-                    compacted = compacted.max(same_tier.len() * 2);
+                if same_tier.raw_len > compacted {
+                    let sorted = sort_dedup_pieces(std::mem::take(&mut same_tier.raw));
+                    compacted = compacted.max(sorted.len() * 2);
+                    same_tier = Pending::default();
+                    same_tier.add(sorted);
                 }
                 for p in pending.values_mut() {
-                    if p.raw.len() > (p.sorted.len() / 2).max(1 << 24) {
+                    if p.raw_len > (p.sorted.len() / 2).max(1 << 24) {
                         p.compact();
                     }
                 }
                 progress.advance(block.len() as u64);
             }
-            sort_dedup(&mut same_tier);
+            let same_tier = sort_dedup_pieces(same_tier.raw);
             // Keep only the positions not yet in the tier.
             let new: Vec<u64> = {
                 let mut i = 0;

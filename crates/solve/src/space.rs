@@ -3,6 +3,9 @@
 
 use perfectplay_core::{Game, GameExt, Position};
 
+mod sort;
+pub use sort::{merge_sorted, sort_dedup, sort_dedup_pieces};
+
 /// Average number of keys per directory bucket of a [`SortedPositions`], when the span allows.
 const KEYS_PER_BUCKET: u64 = 24;
 /// The most low bits a packed key keeps.
@@ -180,109 +183,6 @@ fn find_in_bucket<K: Copy + Ord>(bucket: &[K], want: K) -> Option<usize> {
         bucket.partition_point(|&k| k < want)
     };
     (bucket.get(at) == Some(&want)).then_some(at)
-}
-
-/// Sorts codes and removes duplicates: an LSD radix sort (11-bit digits over the bits the largest
-/// code uses) of each half on its own core, then one merge that drops duplicates. Needs a scratch
-/// buffer as large as the input.
-pub fn sort_dedup(keys: &mut Vec<u64>) {
-    if keys.len() < 1 << 16 {
-        keys.sort_unstable();
-        keys.dedup();
-        return;
-    }
-    use rayon::prelude::*;
-    let max = keys.par_iter().copied().max().unwrap_or(0);
-    let bits = 64 - max.leading_zeros();
-    let mut scratch = vec![0u64; keys.len()];
-    let mid = keys.len() / 2;
-    {
-        let (a, b) = keys.split_at_mut(mid);
-        let (sa, sb) = scratch.split_at_mut(mid);
-        rayon::join(|| radix_sort(a, sa, bits), || radix_sort(b, sb, bits));
-    }
-    let (a, b) = keys.split_at(mid);
-    let n = merge_dedup_into(a, b, &mut scratch);
-    scratch.truncate(n);
-    *keys = scratch;
-}
-
-fn radix_sort(data: &mut [u64], scratch: &mut [u64], bits: u32) {
-    const DIGIT: u32 = 11;
-    const BUCKETS: usize = 1 << DIGIT;
-    let mut in_data = true;
-    for pass in 0..bits.div_ceil(DIGIT) {
-        let shift = pass * DIGIT;
-        let (src, dst): (&[u64], &mut [u64]) =
-            if in_data { (&*data, &mut *scratch) } else { (&*scratch, &mut *data) };
-        let mut offsets = [0usize; BUCKETS];
-        for &x in src {
-            offsets[((x >> shift) as usize) & (BUCKETS - 1)] += 1;
-        }
-        let mut sum = 0;
-        for o in offsets.iter_mut() {
-            let c = *o;
-            *o = sum;
-            sum += c;
-        }
-        for &x in src {
-            let d = ((x >> shift) as usize) & (BUCKETS - 1);
-            dst[offsets[d]] = x;
-            offsets[d] += 1;
-        }
-        in_data = !in_data;
-    }
-    if !in_data {
-        data.copy_from_slice(scratch);
-    }
-}
-
-/// Merges two sorted arrays into `out` (at least as long as both), dropping duplicates; returns
-/// the number of codes written.
-fn merge_dedup_into(a: &[u64], b: &[u64], out: &mut [u64]) -> usize {
-    let (mut i, mut j, mut n) = (0, 0, 0);
-    let mut last: Option<u64> = None;
-    while i < a.len() || j < b.len() {
-        let x = if j >= b.len() || (i < a.len() && a[i] <= b[j]) {
-            i += 1;
-            a[i - 1]
-        } else {
-            j += 1;
-            b[j - 1]
-        };
-        if last != Some(x) {
-            out[n] = x;
-            n += 1;
-            last = Some(x);
-        }
-    }
-    n
-}
-
-/// Merges two sorted, duplicate-free arrays into one.
-pub fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
 }
 
 /// The positions of one tier.
