@@ -43,9 +43,17 @@ pub fn sort_dedup_pieces(pieces: Vec<Vec<u64>>) -> Vec<u64> {
     drop(slices);
     drop(pieces);
     let lengths = sort_buckets(&mut scratch, &sizes);
-    let mut out = vec![0u64; lengths.iter().sum()];
+    let mut out = zeros(lengths.iter().sum());
     join(&scratch, &sizes, &lengths, &mut out);
     out
+}
+
+/// `n` zeros, written on every core (a zeroed allocation is cleared, and its fresh pages faulted
+/// in, on one core).
+fn zeros(n: usize) -> Vec<u64> {
+    let mut v = Vec::with_capacity(n);
+    v.par_extend(rayon::iter::repeat_n(0u64, n));
+    v
 }
 
 /// The codes dealt into buckets by their top bits: the buffer of buckets, one after another, and
@@ -70,7 +78,7 @@ fn deal(pieces: &[&[u64]]) -> (Vec<u64>, Vec<usize>) {
         })
         .collect();
     let sizes: Vec<usize> = (0..buckets).map(|b| counts.iter().map(|c| c[b]).sum()).collect();
-    let mut scratch = vec![0u64; sizes.iter().sum()];
+    let mut scratch = zeros(sizes.iter().sum());
     // Each task's places in each bucket: the buckets in order, within one the tasks in order.
     let mut places: Vec<Vec<&mut [u64]>> = tasks.iter().map(|_| Vec::new()).collect();
     let mut rest: &mut [u64] = &mut scratch;
@@ -222,7 +230,7 @@ pub fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
         .collect();
     let merged: Vec<Vec<u64>> =
         cuts.par_windows(2).map(|w| merge_piece(&a[w[0].0..w[1].0], &b[w[0].1..w[1].1])).collect();
-    let mut out = vec![0u64; merged.iter().map(Vec::len).sum()];
+    let mut out = zeros(merged.iter().map(Vec::len).sum());
     let mut places = Vec::with_capacity(merged.len());
     let mut rest: &mut [u64] = &mut out;
     for piece in &merged {
