@@ -201,6 +201,8 @@ fn count_classes<G: Game + ?Sized>(
         })
         .collect();
     crate::space::sort_dedup(&mut classes);
+    // Found through a directory (a cache miss or two), not by halving the whole list.
+    let classes = SortedPositions::from_sorted(classes);
     let marked: Vec<AtomicU64> =
         (0..classes.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
     (0..chunks)
@@ -212,7 +214,7 @@ fn count_classes<G: Game + ?Sized>(
                 let bits = usize::from(values.get(c * CHUNK + k).to_bits());
                 all[bits] += 1;
                 let class = game.canonical(perfectplay_core::Position(p)).0;
-                if let Ok(j) = classes.binary_search(&class) {
+                if let Some(j) = classes.index_of(perfectplay_core::Position(class)) {
                     let bit = 1u64 << (j % 64);
                     if marked[j / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
                         canonical[bits] += 1;
