@@ -306,8 +306,7 @@ impl TierKernel for Morris {
             return self.moved_locations(p, out, cache);
         }
         if Parts::of(p).in_hand() == 0 {
-            out.sort_unstable();
-            out.dedup();
+            distinct_inside(out, self.canonical_tier(Tiers::tier(self, p)));
         }
     }
 
@@ -361,5 +360,38 @@ impl Morris {
         });
         out.sort_unstable();
         out.dedup();
+    }
+}
+
+/// A move phase's children with those inside the position's tier `own` made distinct (two moves
+/// may lead to images of each other); those outside, where only the best counts, as they came.
+/// Only the indices inside are sorted, as plain numbers on the stack: sorting every (tier,
+/// index) pair was a tenth of a moving tier's time.
+fn distinct_inside(out: &mut Locations, own: Tier) {
+    const MOST: usize = 64;
+    if out.len() > MOST {
+        out.sort_unstable();
+        out.dedup();
+        return;
+    }
+    let mut inside = [0u64; MOST];
+    let (mut n, mut kept) = (0, 0);
+    for k in 0..out.len() {
+        let (tier, index) = out[k];
+        if tier == own {
+            inside[n] = index;
+            n += 1;
+        } else {
+            out[kept] = out[k];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    let inside = &mut inside[..n];
+    inside.sort_unstable();
+    for (k, &index) in inside.iter().enumerate() {
+        if k == 0 || index != inside[k - 1] {
+            out.push((own, index));
+        }
     }
 }
