@@ -210,7 +210,7 @@ fn five_by_four_agrees_with_the_plain_solver_and_is_a_draw() {
 }
 
 #[test]
-#[ignore = "full scale: 5x5, 6x4 and 4x6, about 7 minutes on 2 cores"]
+#[ignore = "full scale: 5x5, 6x4 and 4x6, about 2.5 minutes on 2 cores"]
 fn larger_boards_match_tromps_table() {
     // Tromp's table: 5x5 a draw, 6x4 a second-player win, 4x6 a draw. The plain solver checks
     // positions from ply 8 on (its memo of the whole game would not fit).
