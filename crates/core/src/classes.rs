@@ -88,11 +88,6 @@ pub struct SetClasses {
     max_k: usize,
     /// `binomial[m][k]` = C(m, k), for m and k up to 33.
     binomial: Box<[[u64; 34]; 34]>,
-    /// Colex ranks by byte: `colex_bytes[t][j][v]` is the rank contribution of the points of byte
-    /// value `v` at byte `t` of a compressed set that has `j` points below that byte.
-    colex_bytes: Box<[[[u32; 256]; 33]; 4]>,
-    /// `extract8[m][v]`: the bits of byte `v` at the points of byte mask `m`, packed low.
-    extract8: Box<[[u8; 256]; 256]>,
 }
 
 impl SetClasses {
@@ -137,34 +132,11 @@ impl SetClasses {
                 binomial[m][k] = binomial[m - 1][k - 1] + binomial[m - 1][k];
             }
         }
-        // Four bytes: boards of up to 32 points.
-        let mut colex_bytes = Box::new([[[0u32; 256]; 33]; 4]);
-        for (t, table) in colex_bytes.iter_mut().enumerate() {
-            {
-                for (j, row) in table.iter_mut().enumerate() {
-                    for (v, entry) in row.iter_mut().enumerate() {
-                        let mut sum = 0u64;
-                        let mut ordinal = j;
-                        for bit in 0..8 {
-                            if v >> bit & 1 == 1 {
-                                ordinal += 1;
-                                if ordinal < 34 {
-                                    sum += binomial[8 * t + bit][ordinal];
-                                }
-                            }
-                        }
-                        *entry = u32::try_from(sum).unwrap_or(u32::MAX);
-                    }
-                }
-            }
-        }
         let mut classes = SetClasses {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             n,
             perms,
             bytes,
-            colex_bytes,
-            extract8: extract_table(),
             least_table: Vec::new(),
             least_sets: vec![Vec::new(); n + 1],
             max_k: max_k.min(n),
@@ -405,6 +377,18 @@ impl SetClasses {
         self.ranked_pair_index((least, mask, rank), b)
     }
 
+    /// Whether the pair (`near`'s set, `b`) is canonical: that set is least (and ranked), and `b`
+    /// is least under the symmetries that keep it. Most sets are kept by the identity alone, and
+    /// then nothing is computed for `b`.
+    #[inline]
+    pub fn is_canonical_pair(&self, near: &Neighbours, b: u32) -> bool {
+        debug_assert!(near.owner == self.id && near.set != u32::MAX);
+        let (least, mask, rank) = near.entries[32];
+        least == near.set
+            && rank != u32::MAX
+            && (mask & mask.wrapping_sub(1) == 0 || self.least_under(mask, b).0 == b)
+    }
+
     /// The least image of `b` under the symmetries of `mask`, and the first symmetry reaching it.
     #[inline]
     fn least_under(&self, mask: u32, b: u32) -> (u32, usize) {
@@ -442,9 +426,9 @@ impl SetClasses {
     }
 
     /// The index of the canonical pair of `a` (given as [`SetClasses::least_ranked`] gives it)
-    /// and `b`.
+    /// and `b`: a caller pairing one `a` with many sets finds `a`'s least image once.
     #[inline]
-    fn ranked_pair_index(
+    pub fn ranked_pair_index(
         &self,
         (least, mask, rank): (u32, u32, Option<u64>),
         b: u32,
@@ -516,25 +500,21 @@ impl SetClasses {
         Some(rank_a * self.binomial(free, kb) + self.colex_rank(a, b))
     }
 
-    /// The colex rank of `b` among the points `a` leaves (renumbered in order).
+    /// The colex rank of `b` among the points `a` leaves (renumbered in order): the sum over
+    /// `b`'s points, the `j`-th lowest at position `c` among those points, of `C(c, j)`. Each
+    /// position is a population count below the point: a few instructions and a read of the
+    /// small binomial table per point.
     #[inline]
     fn colex_rank(&self, a: u32, b: u32) -> u64 {
-        // b compressed to the points a leaves, byte by byte, then ranked byte by byte.
         let free = !a & self.all_points();
-        let masks = [free & 0xff, free >> 8 & 0xff, free >> 16 & 0xff, free >> 24];
-        let mut compressed = 0u32;
-        let mut shift = 0;
-        for (t, &m) in masks.iter().enumerate() {
-            compressed |=
-                u32::from(self.extract8[m as usize][(b >> (8 * t) & 0xff) as usize]) << shift;
-            shift += m.count_ones();
-        }
         let mut rank = 0u64;
-        let mut below = 0usize;
-        for (t, table) in self.colex_bytes.iter().enumerate() {
-            let v = compressed >> (8 * t) & 0xff;
-            rank += u64::from(table[below][v as usize]);
-            below += v.count_ones() as usize;
+        let mut rest = b;
+        let mut j = 1;
+        while rest != 0 {
+            let low = rest & rest.wrapping_neg();
+            rest ^= low;
+            rank += self.binomial[(free & (low - 1)).count_ones() as usize][j];
+            j += 1;
         }
         rank
     }
@@ -612,23 +592,6 @@ impl SetClasses {
     }
 }
 
-/// Bit extraction within a byte, for every mask and value.
-fn extract_table() -> Box<[[u8; 256]; 256]> {
-    let mut table = Box::new([[0u8; 256]; 256]);
-    for (m, row) in table.iter_mut().enumerate() {
-        for (v, out) in row.iter_mut().enumerate() {
-            let mut at = 0;
-            for bit in 0..8 {
-                if m >> bit & 1 == 1 {
-                    *out |= ((v >> bit & 1) as u8) << at;
-                    at += 1;
-                }
-            }
-        }
-    }
-    table
-}
-
 /// The lowest `k` bits of `set`.
 #[inline]
 fn lowest_bits(mut set: u32, k: u32) -> u32 {
@@ -683,17 +646,21 @@ mod tests {
     #[test]
     fn every_pair_is_indexed_once_through_its_canonical_form() {
         let classes = SetClasses::new(9, square(), 9).unwrap();
+        let mut near = Neighbours::default();
         for (ka, kb) in [(0, 0), (1, 2), (3, 2), (4, 4), (2, 7)] {
             let size = classes.pair_size(ka, kb);
             let mut canonical_seen = std::collections::HashSet::new();
             for index in 0..size {
                 let (a, b) = classes.pair_at(ka, kb, index).unwrap();
+
                 assert_eq!(a & b, 0);
                 assert_eq!((a.count_ones() as usize, b.count_ones() as usize), (ka, kb));
                 assert_eq!(classes.pair_index(a, b), Some(index));
                 let next = classes.pair_at(ka, kb, index + 1);
                 assert_eq!(classes.next_pair(a, b), next, "after {a:b} {b:b}");
                 let (ca, cb, _) = classes.canonical_pair(a, b);
+                classes.neighbours(a, &mut near);
+                assert_eq!(classes.is_canonical_pair(&near, b), (ca, cb) == (a, b), "{a:b} {b:b}");
                 if (ca, cb) == (a, b) {
                     canonical_seen.insert(index);
                 }

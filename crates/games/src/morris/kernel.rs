@@ -220,6 +220,10 @@ impl Morris {
         if !q.black_to_move {
             // White moves; the child has black to move, colors kept while white has more.
             let removable = self.removable(q.black);
+            // With as many pieces a side, a move that removes nothing gives a child whose
+            // canonical form leads with black's set, the same set for every such move: its least
+            // image and rank are found once.
+            let lead = (w == b).then(|| classes.least_ranked_cached(q.black, least));
             each_piece(q.white, w, &mut |from, to| {
                 let white = q.white ^ (1 << from | 1 << to);
                 let mill = self.forms_mill(white, to as usize);
@@ -229,6 +233,10 @@ impl Morris {
                     if w > bc {
                         let i = classes.moved_pair_index(near, from, to, black).unwrap_or(u64::MAX);
                         emit(Self::tier_of(0, w, bc, false), self.pair_size(w, bc) + i, false);
+                    } else if let Some(lead) = lead.filter(|_| gone.is_none()) {
+                        // Exchanged: black's set first, white to move (no offset).
+                        let i = classes.ranked_pair_index(lead, white).unwrap_or(u64::MAX);
+                        emit(Self::tier_of(0, b, w, false), i, true);
                     } else {
                         let (t, i) = self.exchanged_child(white, black, true, least);
                         emit(t, i, true);
@@ -290,6 +298,25 @@ impl TierKernel for Morris {
 
     fn locate(&self, p: Position, cache: &mut KernelCache) -> (Tier, u64) {
         self.locate_parts(Parts::of(p), &mut cache.least)
+    }
+
+    /// A position of the index has a least white set: it is canonical where black's set is least
+    /// under the symmetries that keep white's, and the colors stay as they are. White's set is
+    /// held in `cache` for the position's children.
+    fn is_canonical_at(
+        &self,
+        tier: Tier,
+        index: u64,
+        p: Position,
+        cache: &mut KernelCache,
+    ) -> bool {
+        let q = Parts::of(p);
+        if q.exchanged_is_canonical() || Tiers::tier(self, p) != tier {
+            return self.locate(p, cache) == (tier, index);
+        }
+        let classes = &self.layout.classes;
+        classes.neighbours(q.white, &mut cache.near);
+        classes.is_canonical_pair(&cache.near, q.black)
     }
 
     fn child_locations(&self, p: Position, out: &mut Locations, cache: &mut KernelCache) {
@@ -365,33 +392,21 @@ impl Morris {
 
 /// A move phase's children with those inside the position's tier `own` made distinct (two moves
 /// may lead to images of each other); those outside, where only the best counts, as they came.
-/// Only the indices inside are sorted, as plain numbers on the stack: sorting every (tier,
-/// index) pair was a tenth of a moving tier's time.
+/// A few children are compared with those kept before them; many (flights) are sorted.
 fn distinct_inside(out: &mut Locations, own: Tier) {
-    const MOST: usize = 64;
-    if out.len() > MOST {
+    const COMPARED: usize = 32;
+    if out.len() > COMPARED {
         out.sort_unstable();
         out.dedup();
         return;
     }
-    let mut inside = [0u64; MOST];
-    let (mut n, mut kept) = (0, 0);
+    let mut kept = 0;
     for k in 0..out.len() {
-        let (tier, index) = out[k];
-        if tier == own {
-            inside[n] = index;
-            n += 1;
-        } else {
-            out[kept] = out[k];
+        let location = out[k];
+        if location.0 != own || !out[..kept].contains(&location) {
+            out[kept] = location;
             kept += 1;
         }
     }
     out.truncate(kept);
-    let inside = &mut inside[..n];
-    inside.sort_unstable();
-    for (k, &index) in inside.iter().enumerate() {
-        if k == 0 || index != inside[k - 1] {
-            out.push((own, index));
-        }
-    }
 }
