@@ -294,6 +294,17 @@ impl TierKernel for Morris {
                 self.illegal(q).is_none().then(|| q.code())
             });
         }
+        if in_hand == 0 && w == b {
+            // A white move's child here leads with black's set (see `moving_children`): each
+            // position's entry for it in the least-image table (random in a large table) is
+            // loaded now, for the whole run at once so that the loads overlap, and is then found
+            // in the caches.
+            let touched = out
+                .iter()
+                .flatten()
+                .fold(0u64, |acc, &p| acc ^ classes.table_entry(Parts::of(p).black).unwrap_or(0));
+            std::hint::black_box(touched);
+        }
     }
 
     fn locate(&self, p: Position, cache: &mut KernelCache) -> (Tier, u64) {
@@ -392,21 +403,28 @@ impl Morris {
 
 /// A move phase's children with those inside the position's tier `own` made distinct (two moves
 /// may lead to images of each other); those outside, where only the best counts, as they came.
-/// A few children are compared with those kept before them; many (flights) are sorted.
+/// A child inside is compared with those kept only where a bit of a 64-bit filter of their
+/// indices says it may repeat; many children (flights) are sorted instead.
 fn distinct_inside(out: &mut Locations, own: Tier) {
-    const COMPARED: usize = 32;
-    if out.len() > COMPARED {
+    const FILTERED: usize = 32;
+    if out.len() > FILTERED {
         out.sort_unstable();
         out.dedup();
         return;
     }
+    let mut seen = 0u64;
     let mut kept = 0;
     for k in 0..out.len() {
         let location = out[k];
-        if location.0 != own || !out[..kept].contains(&location) {
-            out[kept] = location;
-            kept += 1;
+        if location.0 == own {
+            let bit = 1u64 << (location.1.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58);
+            if seen & bit != 0 && out[..kept].contains(&location) {
+                continue;
+            }
+            seen |= bit;
         }
+        out[kept] = location;
+        kept += 1;
     }
     out.truncate(kept);
 }
