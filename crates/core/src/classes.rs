@@ -10,13 +10,15 @@
 //! (colex order). Where `a` has symmetries of its own some indices name pairs that are not
 //! canonical: a few don't-care indices per symmetric `a`, which the solver skips.
 //!
-//! Up to [`TABLE_POINTS`] points a table of `2^n` entries gives every set's least image and that
-//! image's rank in one lookup (128 MiB for 24 points); beyond, images are computed per call and
-//! ranks found by binary search. [`SetClasses::next_pair`] walks a range of indices in order
-//! without unranking each one. Neighbouring positions mostly share their sets, so a worker that
-//! keeps a [`LeastCache`] finds most table entries in it instead of in the table's 128 MiB.
+//! Up to [`TABLE_POINTS`] points a table gives each set of up to the ranked size its least image
+//! and that image's rank in one lookup: the sets by size, then by colex rank among the points
+//! (2,579,130 entries, 20.6 MB, for 24 points and up to 9 in a set; a table by the sets' bit
+//! patterns took 128 MiB, and each lookup went to memory, not the caches). Larger sets, and larger
+//! boards, compute images per call and find ranks by binary search. [`SetClasses::next_pair`]
+//! walks a range of indices in order without unranking each one. Neighbouring positions mostly
+//! share their sets, so a worker that keeps a [`LeastCache`] finds most table entries in it.
 
-/// Boards up to this many points get the `2^n` lookup table.
+/// Boards up to this many points get the lookup table.
 pub const TABLE_POINTS: usize = 25;
 
 /// Slots of a [`LeastCache`] (a power of two).
@@ -79,9 +81,12 @@ pub struct SetClasses {
     perms: Vec<Vec<usize>>,
     /// Per symmetry, per byte of the set: that byte's image bits.
     bytes: Vec<[[u32; 256]; 4]>,
-    /// Per set (small boards): the symmetries that take it to its least image, as a bit mask (low
-    /// 32 bits), and the rank of that image among the least sets of its size (high 32 bits).
+    /// Per set of up to `max_k` points (small boards), at [`SetClasses::table_index`]: the
+    /// symmetries that take it to its least image, as a bit mask (low 32 bits), and the rank of
+    /// that image among the least sets of its size (high 32 bits).
     least_table: Vec<u64>,
+    /// Per size up to `max_k`: where its sets' entries begin in `least_table` (empty: no table).
+    table_offsets: Vec<usize>,
     /// Per size: the least sets, sorted.
     least_sets: Vec<Vec<u32>>,
     /// The largest size ranked.
@@ -138,54 +143,51 @@ impl SetClasses {
             perms,
             bytes,
             least_table: Vec::new(),
+            table_offsets: Vec::new(),
             least_sets: vec![Vec::new(); n + 1],
             max_k: max_k.min(n),
             binomial,
         };
-        if n <= TABLE_POINTS {
-            let mut table = vec![0u64; 1 << n];
-            let mut leasts = vec![0u32; 1 << n];
-            for (set, entry) in table.iter_mut().enumerate() {
+        let max_k = max_k.min(n);
+        let table = n <= TABLE_POINTS;
+        if table {
+            let mut next = 0;
+            for k in 0..=max_k {
+                classes.table_offsets.push(next);
+                next += classes.binomial(n, k) as usize;
+            }
+            classes.least_table = vec![0u64; next];
+        }
+        // Every set of each size up to `max_k`, once, in increasing order: the least sets come
+        // sorted (a set's place among them is its rank), and a set's least image, never larger,
+        // has its entry already.
+        for k in 0..=max_k {
+            let mut sets = Vec::new();
+            let mut set: u64 = (1u64 << k) - 1;
+            while set < 1u64 << n {
                 let (least, mask) = classes.least_computed(set as u32);
-                *entry = u64::from(mask);
-                leasts[set] = least;
-                let k = set.count_ones() as usize;
-                if least == set as u32 && k <= max_k {
-                    classes.least_sets[k].push(set as u32);
+                if least == set as u32 {
+                    sets.push(least);
                 }
-            }
-            // Least sets are visited in increasing order, so each size's list is sorted and a
-            // set's position in it is its rank.
-            let mut rank = vec![0u32; 1 << n];
-            for sets in &classes.least_sets {
-                for (r, &set) in sets.iter().enumerate() {
-                    rank[set as usize] = r as u32;
-                }
-            }
-            for (entry, &least) in table.iter_mut().zip(&leasts) {
-                *entry |= u64::from(rank[least as usize]) << 32;
-            }
-            classes.least_table = table;
-        } else {
-            // Least sets by size, enumerated without a table: every set of each size up to
-            // `max_k` is visited once.
-            for k in 0..=max_k.min(n) {
-                let mut sets = Vec::new();
-                let mut set: u64 = (1u64 << k) - 1;
-                while set < 1u64 << n {
-                    if classes.least_computed(set as u32).0 == set as u32 {
-                        sets.push(set as u32);
+                if table {
+                    let rank = if least == set as u32 {
+                        (sets.len() - 1) as u64
+                    } else {
+                        classes.table_entry(least).map_or(0, |entry| entry >> 32)
+                    };
+                    if let Some(i) = classes.table_index(set as u32) {
+                        classes.least_table[i] = u64::from(mask) | rank << 32;
                     }
-                    if k == 0 {
-                        break;
-                    }
-                    // Gosper's hack: the next set of the same size.
-                    let c = set & set.wrapping_neg();
-                    let r = set + c;
-                    set = (((r ^ set) >> 2) / c) | r;
                 }
-                classes.least_sets[k] = sets;
+                if k == 0 {
+                    break;
+                }
+                // Gosper's hack: the next set of the same size.
+                let c = set & set.wrapping_neg();
+                let r = set + c;
+                set = (((r ^ set) >> 2) / c) | r;
             }
+            classes.least_sets[k] = sets;
         }
         Ok(classes)
     }
@@ -246,8 +248,8 @@ impl SetClasses {
     /// The least image of a set and the symmetries (bit mask) that take it there.
     #[inline]
     pub fn least(&self, set: u32) -> (u32, u32) {
-        match self.least_table.get(set as usize) {
-            Some(&entry) => {
+        match self.table_entry(set) {
+            Some(entry) => {
                 let mask = entry as u32;
                 (self.image(mask.trailing_zeros() as usize, set), mask)
             }
@@ -259,14 +261,30 @@ impl SetClasses {
     /// the least sets of its size (`None` beyond `max_k`).
     #[inline]
     pub fn least_ranked(&self, set: u32) -> (u32, u32, Option<u64>) {
-        self.least_ranked_from(set, self.least_table.get(set as usize).copied())
+        self.least_ranked_from(set, self.table_entry(set))
     }
 
     /// A set's entry in the least-image table (`None` on boards without one), for
     /// [`SetClasses::canonical_pair_index_from`]: a caller can load several before using them.
     #[inline]
     pub fn table_entry(&self, set: u32) -> Option<u64> {
-        self.least_table.get(set as usize).copied()
+        self.least_table.get(self.table_index(set)?).copied()
+    }
+
+    /// Where a set's entry lies in the table: after the sets of fewer points, at its colex rank
+    /// among the sets of its size (the sum over its points, the `j`-th lowest at point `p`, of
+    /// `C(p, j)`). `None` for sets larger than the table's, or without a table.
+    #[inline]
+    fn table_index(&self, set: u32) -> Option<usize> {
+        let mut index = *self.table_offsets.get(set.count_ones() as usize)?;
+        let mut rest = set;
+        let mut j = 1;
+        while rest != 0 {
+            index += self.binomial[rest.trailing_zeros() as usize][j] as usize;
+            rest &= rest - 1;
+            j += 1;
+        }
+        Some(index)
     }
 
     /// [`SetClasses::canonical_pair_index`] given `a`'s [`SetClasses::table_entry`].
@@ -286,7 +304,10 @@ impl SetClasses {
         }
         let slot = &mut cache.slots[(set.wrapping_mul(0x9e37_79b1) >> 24) as usize % CACHE_SLOTS];
         if slot.0 != set {
-            *slot = (set, self.least_table.get(set as usize).copied().unwrap_or(0));
+            match self.table_entry(set) {
+                Some(entry) => *slot = (set, entry),
+                None => return self.least_ranked_from(set, None),
+            }
         }
         self.least_ranked_from(set, Some(slot.1))
     }
@@ -458,8 +479,8 @@ impl SetClasses {
     #[inline]
     pub fn class_rank(&self, least: u32) -> Option<u64> {
         let sets = self.least_sets.get(least.count_ones() as usize)?;
-        match self.least_table.get(least as usize) {
-            Some(&entry) => {
+        match self.table_entry(least) {
+            Some(entry) => {
                 let r = entry >> 32;
                 (sets.get(r as usize) == Some(&least)).then_some(r)
             }
