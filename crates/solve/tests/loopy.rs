@@ -164,11 +164,9 @@ impl perfectplay_solve::Progress for Notes {
 fn one_byte_cells_hold_a_tier_of_many_levels_and_few_values() {
     use Value::*;
     let narrow = SolveOptions { narrow_above: 0, ..SolveOptions::default() };
-    for (length, fits, options) in [
-        (120u64, true, narrow.clone()),
-        (200, false, narrow),
-        (200, true, SolveOptions::default()),
-    ] {
+    for (length, fits, options) in
+        [(120u64, true, narrow.clone()), (200, false, narrow), (200, true, SolveOptions::default())]
+    {
         let edges: Vec<Vec<u64>> =
             (0..=length).map(|k| k.checked_sub(1).into_iter().collect()).collect();
         let mut primitive = vec![None; edges.len()];
