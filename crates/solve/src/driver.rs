@@ -39,13 +39,6 @@ pub struct SolveOptions {
     /// where they fit whole (those that outgrow `memory_limit` always are): a large tier then
     /// takes every machine instead of one ([`shared_over_ranks`]).
     pub share_above: Option<u64>,
-    /// Tiers of more indices than this start with one-byte cells where no memory limit is set
-    /// (Malom's trick: a byte an index less; a tier found to need more is solved again with
-    /// two-byte cells). Others, and under a memory limit those that fit it whole with two-byte
-    /// cells, start with two-byte cells, which cost only that byte: no tier of more than 127
-    /// values is solved twice (measured: Nine Men's Morris's tier (0,6,4) of `moving-6`, 6.7 s
-    /// of 13.8 s). Default 2^28 (256 MB).
-    pub narrow_above: u64,
 }
 
 impl Default for SolveOptions {
@@ -57,7 +50,6 @@ impl Default for SolveOptions {
             hold_all: true,
             ranks: None,
             share_above: None,
-            narrow_above: 1 << 28,
         }
     }
 }
@@ -124,7 +116,6 @@ pub fn solve<G: Game + ?Sized>(
             }
         }
         let mut budget = None;
-        let mut wide_first = space.len() <= options.narrow_above;
         // Whether a tier that needs it can be solved in parts.
         let parted =
             sink.as_deref_mut().is_some_and(|s| s.parts().is_some()) && game.has_undo_moves();
@@ -139,7 +130,6 @@ pub fn solve<G: Game + ?Sized>(
             }
             let own = retrograde::bytes_needed(game, tier, &space);
             let needed = solution.heap_bytes() as u64 + own;
-            wide_first = needed + space.len() <= limit;
             if needed > limit && !solution.fit(own, limit, &name, progress) {
                 let needed = solution.heap_bytes() as u64 + own;
                 match retrograde::parts_budget(game, &space, limit, needed - own) {
@@ -175,13 +165,7 @@ pub fn solve<G: Game + ?Sized>(
             tier,
             &space,
             &solution,
-            TierRun {
-                canonicalize,
-                one_tier,
-                budget,
-                ranks,
-                wide_first: wide_first && budget.is_none(),
-            },
+            TierRun { canonicalize, one_tier, budget, ranks },
             sink.as_deref_mut().and_then(|s| s.parts()),
             progress,
         )?;
@@ -349,8 +333,6 @@ struct TierRun<'r> {
     one_tier: bool,
     budget: Option<u64>,
     ranks: &'r dyn Ranks,
-    /// Start with two-byte cells ([`SolveOptions::narrow_above`]).
-    wide_first: bool,
 }
 
 /// Whether an MPI run shares a tier over all its workers, in parts: a tier of a tiered game with
@@ -374,7 +356,7 @@ fn solve_tier<G: Game + ?Sized>(
     store: Option<&mut dyn PartStore>,
     progress: &dyn Progress,
 ) -> Result<Option<retrograde::Solved>, SolveError> {
-    let TierRun { canonicalize, one_tier, budget, ranks, wide_first } = run;
+    let TierRun { canonicalize, one_tier, budget, ranks } = run;
     let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
     let child_values: Vec<(Tier, u64, &TierValues)> = game
         .child_tiers(tier)
@@ -384,14 +366,13 @@ fn solve_tier<G: Game + ?Sized>(
     let kernel = game.kernel().filter(|_| game.space().is_tiered() && canonicalize);
     // One-byte cells hold 127 codes: children that already use nearly as many make a one-byte
     // attempt unlikely to finish.
-    let start_wide = wide_first
-        || game.child_tiers(tier).iter().any(|&c| {
-            solution.tier(c).is_some_and(|t| match &t.values {
-                TierValues::Narrow { dictionary, .. } => dictionary.len() > 100,
-                TierValues::Packed(p) => p.dictionary.len() > 100,
-                TierValues::Wide(_) => true,
-            })
-        });
+    let start_wide = game.child_tiers(tier).iter().any(|&c| {
+        solution.tier(c).is_some_and(|t| match &t.values {
+            TierValues::Narrow { dictionary, .. } => dictionary.len() > 100,
+            TierValues::Packed(p) => p.dictionary.len() > 100,
+            TierValues::Wide(_) => true,
+        })
+    });
     let problem = retrograde::TierProblem {
         game,
         tier,

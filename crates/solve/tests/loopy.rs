@@ -157,23 +157,18 @@ impl perfectplay_solve::Progress for Notes {
 /// A chain `k -> k - 1` ending in a loss at 0: position `k` is decided at remoteness `k`, on the
 /// engine's level `k - 1`. One-byte cells hold 128 codes (the draw's among them): a chain of 120
 /// has 121 values and fits them, though it takes 120 levels; a chain of 200 does not, and is
-/// solved again with two-byte cells. (One-byte cells are tried first only in tiers of more than
-/// `narrow_above` indices: by default, a tier this small starts with two-byte cells and is solved
-/// once.)
+/// solved again with two-byte cells.
 #[test]
 fn one_byte_cells_hold_a_tier_of_many_levels_and_few_values() {
     use Value::*;
-    let narrow = SolveOptions { narrow_above: 0, ..SolveOptions::default() };
-    for (length, fits, options) in
-        [(120u64, true, narrow.clone()), (200, false, narrow), (200, true, SolveOptions::default())]
-    {
+    for (length, fits) in [(120u64, true), (200, false)] {
         let edges: Vec<Vec<u64>> =
             (0..=length).map(|k| k.checked_sub(1).into_iter().collect()).collect();
         let mut primitive = vec![None; edges.len()];
         primitive[0] = Some(Lose);
         let g = Graph { edges, primitive, undo: true };
         let notes = Notes::default();
-        let s = solve(&g, options, &notes, None).unwrap();
+        let s = solve(&g, SolveOptions::default(), &notes, None).unwrap();
         for k in 0..=length {
             let v = if k % 2 == 1 { Win } else { Lose };
             assert_eq!(s.get(&g, Position(k)), Some(vr(v, k as u16)), "chain of {length}, {k}");
@@ -187,8 +182,7 @@ fn one_byte_cells_hold_a_tier_of_many_levels_and_few_values() {
 }
 
 /// A position with more moves than one-byte cells can count (127) is solved again with two-byte
-/// cells, and the note says why: 200 moves, each to a loss, so the position is a win in 1
-/// (one-byte cells tried first, as in a tier of more than `narrow_above` indices).
+/// cells, and the note says why: 200 moves, each to a loss, so the position is a win in 1.
 #[test]
 fn one_byte_cells_too_few_for_a_position_of_many_moves_say_so() {
     use Value::*;
@@ -199,8 +193,7 @@ fn one_byte_cells_too_few_for_a_position_of_many_moves_say_so() {
     primitive[0] = None;
     let g = Graph { edges, primitive, undo: true };
     let notes = Notes::default();
-    let options = SolveOptions { narrow_above: 0, ..SolveOptions::default() };
-    let s = solve(&g, options, &notes, None).unwrap();
+    let s = solve(&g, SolveOptions::default(), &notes, None).unwrap();
     assert_eq!(s.get(&g, Position(0)), Some(vr(Win, 1)));
     let notes = notes.0.lock().unwrap();
     assert!(
