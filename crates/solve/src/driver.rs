@@ -165,7 +165,13 @@ pub fn solve<G: Game + ?Sized>(
             tier,
             &space,
             &solution,
-            TierRun { canonicalize, one_tier, budget, ranks },
+            TierRun {
+                canonicalize,
+                one_tier,
+                budget,
+                ranks,
+                widen_in_place: options.memory_limit.is_none(),
+            },
             sink.as_deref_mut().and_then(|s| s.parts()),
             progress,
         )?;
@@ -333,6 +339,8 @@ struct TierRun<'r> {
     one_tier: bool,
     budget: Option<u64>,
     ranks: &'r dyn Ranks,
+    /// No memory limit to keep: one-byte cells may be widened in place.
+    widen_in_place: bool,
 }
 
 /// Whether an MPI run shares a tier over all its workers, in parts: a tier of a tiered game with
@@ -356,7 +364,7 @@ fn solve_tier<G: Game + ?Sized>(
     store: Option<&mut dyn PartStore>,
     progress: &dyn Progress,
 ) -> Result<Option<retrograde::Solved>, SolveError> {
-    let TierRun { canonicalize, one_tier, budget, ranks } = run;
+    let TierRun { canonicalize, one_tier, budget, ranks, widen_in_place } = run;
     let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
     let child_values: Vec<(Tier, u64, &TierValues)> = game
         .child_tiers(tier)
@@ -384,6 +392,7 @@ fn solve_tier<G: Game + ?Sized>(
         kernel,
         start_wide,
         budget,
+        widen_in_place,
     };
     problem.solve(store, ranks, progress)
 }

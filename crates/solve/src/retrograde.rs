@@ -103,6 +103,10 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     /// Bytes the tier's cells, best results from outside and queues may hold: a tier that needs
     /// more is solved in parts, those that do not fit kept in the store `solve` is given.
     pub budget: Option<u64>,
+    /// One-byte cells whose dictionary nears its 128 codes may be widened to two bytes in place
+    /// between two levels (a tier solved whole, by one rank, with no memory limit to keep): the
+    /// tier is not solved again.
+    pub widen_in_place: bool,
 }
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per

@@ -157,27 +157,36 @@ impl perfectplay_solve::Progress for Notes {
 /// A chain `k -> k - 1` ending in a loss at 0: position `k` is decided at remoteness `k`, on the
 /// engine's level `k - 1`. One-byte cells hold 128 codes (the draw's among them): a chain of 120
 /// has 121 values and fits them, though it takes 120 levels; a chain of 200 does not, and is
-/// solved again with two-byte cells.
+/// solved again with two-byte cells. That is under a memory limit (where a widened copy might not
+/// fit); without one, the cells are widened to two bytes in place as the dictionary fills.
 #[test]
 fn one_byte_cells_hold_a_tier_of_many_levels_and_few_values() {
     use Value::*;
-    for (length, fits) in [(120u64, true), (200, false)] {
+    let limited = SolveOptions { memory_limit: Some(1 << 30), ..SolveOptions::default() };
+    for (length, options, widened, again) in [
+        (120u64, limited.clone(), false, false),
+        (200, limited, false, true),
+        (200, SolveOptions::default(), true, false),
+    ] {
         let edges: Vec<Vec<u64>> =
             (0..=length).map(|k| k.checked_sub(1).into_iter().collect()).collect();
         let mut primitive = vec![None; edges.len()];
         primitive[0] = Some(Lose);
         let g = Graph { edges, primitive, undo: true };
         let notes = Notes::default();
-        let s = solve(&g, SolveOptions::default(), &notes, None).unwrap();
+        let s = solve(&g, options, &notes, None).unwrap();
         for k in 0..=length {
             let v = if k % 2 == 1 { Win } else { Lose };
             assert_eq!(s.get(&g, Position(k)), Some(vr(v, k as u16)), "chain of {length}, {k}");
         }
         let notes = notes.0.lock().unwrap();
-        let again = notes.iter().any(|l| {
-            l.contains("one-byte cells were too small (the tier has more than 128 values)")
-        });
-        assert_eq!(again, !fits, "chain of {length}: {notes:?}");
+        let noted = |what: &str| notes.iter().any(|l| l.contains(what));
+        assert_eq!(
+            noted("one-byte cells were too small (the tier has more than 128 values)"),
+            again,
+            "chain of {length}: {notes:?}"
+        );
+        assert_eq!(noted("one-byte cells widened to two bytes"), widened, "{notes:?}");
     }
 }
 

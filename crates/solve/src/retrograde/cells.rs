@@ -2,6 +2,8 @@
 //! decided code; a byte where that suffices, else two) and the dictionary of value-remoteness
 //! pairs the codes index.
 
+use std::sync::atomic::AtomicUsize;
+
 use super::*;
 
 /// One cell per position: a counter of undecided children, or `DECIDED | code`.
@@ -35,6 +37,21 @@ impl Cells {
         } else {
             Cells::Wide((0..n).map(|_| AtomicU16::new(0)).collect())
         }
+    }
+
+    /// The same cells two bytes wide: each counter and code kept.
+    pub(super) fn widened(self) -> Cells {
+        match self {
+            Cells::Narrow(v) => Cells::Wide(
+                v.into_par_iter().map(|c| AtomicU16::new(widen(c.into_inner()))).collect(),
+            ),
+            wide => wide,
+        }
+    }
+
+    /// Whether the cells are one byte wide.
+    pub(super) fn is_narrow(&self) -> bool {
+        matches!(self, Cells::Narrow(_))
     }
 
     /// The largest counter and the number of dictionary codes a cell holds, one byte or two.
@@ -191,7 +208,7 @@ pub(super) struct Codes {
     /// By packed value: its code plus one, or 0.
     code_of: Vec<AtomicU16>,
     values: Mutex<Vec<ValueRemoteness>>,
-    limit: usize,
+    limit: AtomicUsize,
     pub(super) overflow: AtomicBool,
 }
 
@@ -200,7 +217,7 @@ impl Codes {
         let codes = Codes {
             code_of: (0..1 << 15).map(|_| AtomicU16::new(0)).collect(),
             values: Mutex::new(Vec::new()),
-            limit,
+            limit: AtomicUsize::new(limit),
             overflow: AtomicBool::new(false),
         };
         let draw = codes.code(ValueRemoteness::DRAW);
@@ -222,7 +239,7 @@ impl Codes {
         if c != 0 {
             return c - 1;
         }
-        if values.len() >= self.limit {
+        if values.len() >= self.limit.load(Relaxed) {
             self.overflow.store(true, Relaxed);
             return DRAW_CODE;
         }
@@ -236,6 +253,16 @@ impl Codes {
     /// a part of a tier, read back. False if a pair already has another code.
     pub(super) fn restore(&self, values: &[ValueRemoteness]) -> bool {
         values.iter().enumerate().all(|(code, &vr)| usize::from(self.code(vr)) == code)
+    }
+
+    /// The number of codes given.
+    pub(super) fn len(&self) -> usize {
+        self.values.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Lets the dictionary hold `limit` codes (the cells were widened).
+    pub(super) fn raise_limit(&self, limit: usize) {
+        self.limit.fetch_max(limit, Relaxed);
     }
 
     pub(super) fn snapshot(&self) -> Vec<ValueRemoteness> {

@@ -15,6 +15,9 @@
 use super::parts::{PartCells, Parts, Queues};
 use super::*;
 
+/// Codes left in a one-byte dictionary below which a whole tier's cells are widened.
+const WIDEN_MARGIN: usize = 24;
+
 /// What one level needs: the dictionary as of its start, and what the next level's positions
 /// get. Their codes are taken when a position first gets one (one-byte cells hold 127 codes: a
 /// code for every level's win and loss, used or not, would run out in a tier with a remoteness
@@ -176,6 +179,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             let mut r = 0usize;
             let mut failed = Ok(());
             loop {
+                self.widen_if_full(parts, codes, ties, r, progress);
                 // Every rank goes on while any has work; all stop where one failed.
                 let more = r < parts.levels(ties) || parts.has_mail();
                 let stop = failed.is_err() || progress.stopped();
@@ -211,6 +215,37 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             }
         }
         Ok(())
+    }
+
+    /// Widens a whole tier's one-byte cells to two bytes, in place, where its dictionary has
+    /// fewer than [`WIDEN_MARGIN`] codes left (between two levels: no update is under way). A
+    /// level gives a few new values, so the codes do not overflow; where one does all the same,
+    /// the attempt is abandoned as before and the tier solved again.
+    fn widen_if_full(
+        &self,
+        parts: &mut Parts<'_>,
+        codes: &Codes,
+        ties: bool,
+        r: usize,
+        progress: &dyn Progress,
+    ) {
+        let (_, narrow_codes) = Cells::limits_of(true);
+        if !self.widen_in_place || parts.count() > 1 || parts.ranks.size() > 1 {
+            return;
+        }
+        let Some(part) = parts.cells[0].as_mut() else { return };
+        if !part.cells.is_narrow() || codes.len() + WIDEN_MARGIN < narrow_codes {
+            return;
+        }
+        let cells = std::mem::replace(&mut part.cells, Cells::new(0, false));
+        part.cells = cells.widened();
+        codes.raise_limit(Cells::limits_of(false).1);
+        let phase = if ties { "ties" } else { "wins and losses" };
+        progress.note(&format!(
+            "tier {}: one-byte cells widened to two bytes at level {r} of the {phase} ({} values)",
+            self.game.tier_name(self.tier),
+            codes.len()
+        ));
     }
 
     /// Level `r` of a phase in part `k`: its candidates from outside the tier claim what is still
