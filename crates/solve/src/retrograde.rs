@@ -17,8 +17,10 @@
 //! Each position holds one cell during the solve: **one byte** where the game allows (Malom's
 //! trick), else two. A cell with its top bit set is decided and holds a code into the solve's
 //! dictionary of value-remoteness pairs; otherwise it holds the count of undecided children. One
-//! byte holds 127 codes and counters up to 127; a solve that needs more starts again with two-byte
-//! cells. The decided cells become the tier's stored codes in place, so the solve's peak is about
+//! byte holds 127 codes and counters up to 127. A tier solved whole, by one rank, with no memory
+//! limit, whose dictionary nears 128 codes has its cells widened to two bytes in place between two
+//! levels; otherwise a solve that needs more starts again with two-byte cells. The decided cells
+//! become the tier's stored codes in place, so the solve's peak is about
 //! one byte per position plus the frontier queues (4 bytes per queued position; 8 in a tier of
 //! more than 2^32 indices).
 //!
