@@ -1,0 +1,135 @@
+//! Tests of `SetClasses`: classes against Burnside's count, the pair index through canonical
+//! forms, caches, ranks and boards without a table.
+
+use super::*;
+
+/// The 8 symmetries of the 3x3 grid (points row by row).
+fn square() -> Vec<Vec<usize>> {
+    type Map = fn(usize, usize) -> (usize, usize);
+    let maps: [Map; 8] = [
+        |x, y| (x, y),
+        |x, y| (2 - y, x),
+        |x, y| (2 - x, 2 - y),
+        |x, y| (y, 2 - x),
+        |x, y| (2 - x, y),
+        |x, y| (x, 2 - y),
+        |x, y| (y, x),
+        |x, y| (2 - y, 2 - x),
+    ];
+    maps.iter()
+        .map(|f| {
+            (0..9)
+                .map(|c| {
+                    let (x, y) = f(c % 3, c / 3);
+                    y * 3 + x
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn classes_of_the_square_match_burnside() {
+    let classes = SetClasses::new(9, square(), 9).unwrap();
+    // Classes of k-subsets of the 3x3 grid under its 8 symmetries (Burnside).
+    let expected = [1, 3, 8, 16, 23, 23, 16, 8, 3, 1];
+    for (k, &e) in expected.iter().enumerate() {
+        assert_eq!(classes.class_count(k), e, "k = {k}");
+    }
+}
+
+#[test]
+fn every_pair_is_indexed_once_through_its_canonical_form() {
+    let classes = SetClasses::new(9, square(), 9).unwrap();
+    let mut near = Neighbours::default();
+    for (ka, kb) in [(0, 0), (1, 2), (3, 2), (4, 4), (2, 7)] {
+        let size = classes.pair_size(ka, kb);
+        let mut canonical_seen = std::collections::HashSet::new();
+        for index in 0..size {
+            let (a, b) = classes.pair_at(ka, kb, index).unwrap();
+
+            assert_eq!(a & b, 0);
+            assert_eq!((a.count_ones() as usize, b.count_ones() as usize), (ka, kb));
+            assert_eq!(classes.pair_index(a, b), Some(index));
+            let next = classes.pair_at(ka, kb, index + 1);
+            assert_eq!(classes.next_pair(a, b), next, "after {a:b} {b:b}");
+            let (ca, cb, _) = classes.canonical_pair(a, b);
+            classes.neighbours(a, &mut near);
+            assert_eq!(classes.is_canonical_pair(&near, b), (ca, cb) == (a, b), "{a:b} {b:b}");
+            if (ca, cb) == (a, b) {
+                canonical_seen.insert(index);
+            }
+        }
+        assert!(classes.pair_at(ka, kb, size).is_none());
+        // Every pair of the sizes has its canonical form among the indices.
+        for a in 0u32..1 << 9 {
+            if a.count_ones() as usize != ka {
+                continue;
+            }
+            for b in 0u32..1 << 9 {
+                if b & a != 0 || b.count_ones() as usize != kb {
+                    continue;
+                }
+                let (ca, cb, s) = classes.canonical_pair(a, b);
+                assert_eq!((classes.image(s, a), classes.image(s, b)), (ca, cb));
+                let i = classes.pair_index(ca, cb).unwrap();
+                assert!(canonical_seen.contains(&i));
+                assert_eq!(classes.canonical_pair_index(a, b), Some(i));
+            }
+        }
+    }
+}
+
+#[test]
+fn colex_ranks_counted_and_by_bytes_agree() {
+    let mirror: Vec<Vec<usize>> = vec![(0..25).collect(), (0..25).map(|p| 24 - p).collect()];
+    let classes = SetClasses::new(25, mirror, 4).unwrap();
+    // Every size of `b`, among the points of several `a`, from a fixed pseudo-random walk.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let a = (x as u32) & (x >> 32) as u32 & ((1 << 25) - 1);
+        let b = (x >> 20) as u32 & !a & ((1 << 25) - 1);
+        assert_eq!(classes.colex_rank(a, b), classes.colex_rank_by_bytes(a, b), "{a:b} {b:b}");
+    }
+}
+
+#[test]
+fn a_shared_cache_gives_what_the_table_gives_for_every_instance() {
+    // Two groups on the same points: one cache serves both in turn, colliding slots included.
+    let square = SetClasses::new(9, square(), 9).unwrap();
+    let mirror: Vec<Vec<usize>> = vec![(0..9).collect(), (0..9).map(|p| 8 - p).collect()];
+    let mirror = SetClasses::new(9, mirror, 9).unwrap();
+    let mut cache = LeastCache::default();
+    for round in 0..2 {
+        for classes in [&square, &mirror] {
+            for a in 0u32..1 << 9 {
+                let b = !a & 0x1ff & (0x155 >> round);
+                assert_eq!(classes.least_ranked_cached(a, &mut cache), classes.least_ranked(a));
+                assert_eq!(
+                    classes.canonical_pair_index_cached(a, b, &mut cache),
+                    classes.canonical_pair_index(a, b)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn large_boards_compute_without_a_table() {
+    let n = 27;
+    let mirror: Vec<usize> = (0..n).map(|p| n - 1 - p).collect();
+    let classes = SetClasses::new(n, vec![(0..n).collect(), mirror], 2).unwrap();
+    // Pairs {p, n-1-p} are their own mirror: (C(27,2) + 13) / 2 classes of 2 points.
+    assert_eq!(classes.class_count(2), (351 + 13) / 2);
+    let (least, mask) = classes.least(1 << 26 | 1 << 25);
+    assert_eq!((least, mask), (0b11, 0b10));
+}
+
+#[test]
+fn bad_groups_are_refused() {
+    assert!(SetClasses::new(3, vec![vec![1, 0, 2]], 3).is_err());
+    assert!(SetClasses::new(3, vec![vec![0, 1, 2], vec![0, 0, 2]], 3).is_err());
+}
