@@ -304,15 +304,8 @@ impl SetClasses {
     /// `C(p, j)`). `None` for sets larger than the table's, or without a table.
     #[inline]
     fn table_index(&self, set: u32) -> Option<usize> {
-        let mut index = *self.table_offsets.get(set.count_ones() as usize)?;
-        let mut rest = set;
-        let mut j = 1;
-        while rest != 0 {
-            index += self.binomial[rest.trailing_zeros() as usize][j] as usize;
-            rest &= rest - 1;
-            j += 1;
-        }
-        Some(index)
+        let offset = *self.table_offsets.get(set.count_ones() as usize)?;
+        Some(offset + self.colex_counted(u32::MAX, set) as usize)
     }
 
     /// [`SetClasses::canonical_pair_index`] given `a`'s [`SetClasses::table_entry`].
@@ -559,7 +552,12 @@ impl SetClasses {
         if b.count_ones() > COUNTED {
             return self.colex_rank_by_bytes(a, b);
         }
-        let free = !a & self.all_points();
+        self.colex_counted(!a & self.all_points(), b)
+    }
+
+    /// The colex rank of `b` among the points of `free`, counted point by point.
+    #[inline]
+    fn colex_counted(&self, free: u32, b: u32) -> u64 {
         let mut rank = 0u64;
         let mut rest = b;
         let mut j = 1;
