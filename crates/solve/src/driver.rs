@@ -159,19 +159,21 @@ pub fn solve<G: Game + ?Sized>(
             }
         }
         let ranks: &dyn Ranks = shared.map_or(&Alone, |r| r);
+        // A tier solved whole may widen its cells in place within what the limit leaves it.
+        let widen_room = match (options.memory_limit, budget) {
+            (None, _) => u64::MAX,
+            (Some(_), Some(_)) => 0,
+            (Some(limit), None) => limit.saturating_sub(
+                solution.heap_bytes() as u64 + retrograde::bytes_needed(game, tier, &space),
+            ),
+        };
         let started = std::time::Instant::now();
         let solved = solve_tier(
             game,
             tier,
             &space,
             &solution,
-            TierRun {
-                canonicalize,
-                one_tier,
-                budget,
-                ranks,
-                widen_in_place: options.memory_limit.is_none(),
-            },
+            TierRun { canonicalize, one_tier, budget, ranks, widen_room },
             sink.as_deref_mut().and_then(|s| s.parts()),
             progress,
         )?;
@@ -339,8 +341,9 @@ struct TierRun<'r> {
     one_tier: bool,
     budget: Option<u64>,
     ranks: &'r dyn Ranks,
-    /// No memory limit to keep: one-byte cells may be widened in place.
-    widen_in_place: bool,
+    /// The bytes one-byte cells may grow by to be widened in place (see
+    /// [`retrograde::TierProblem::widen_room`]).
+    widen_room: u64,
 }
 
 /// Whether an MPI run shares a tier over all its workers, in parts: a tier of a tiered game with
@@ -364,7 +367,7 @@ fn solve_tier<G: Game + ?Sized>(
     store: Option<&mut dyn PartStore>,
     progress: &dyn Progress,
 ) -> Result<Option<retrograde::Solved>, SolveError> {
-    let TierRun { canonicalize, one_tier, budget, ranks, widen_in_place } = run;
+    let TierRun { canonicalize, one_tier, budget, ranks, widen_room } = run;
     let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
     let child_values: Vec<(Tier, u64, &TierValues)> = game
         .child_tiers(tier)
@@ -392,7 +395,7 @@ fn solve_tier<G: Game + ?Sized>(
         kernel,
         start_wide,
         budget,
-        widen_in_place,
+        widen_room,
     };
     problem.solve(store, ranks, progress)
 }

@@ -17,9 +17,10 @@
 //! Each position holds one cell during the solve: **one byte** where the game allows (Malom's
 //! trick), else two. A cell with its top bit set is decided and holds a code into the solve's
 //! dictionary of value-remoteness pairs; otherwise it holds the count of undecided children. One
-//! byte holds 127 codes and counters up to 127. A tier solved whole, by one rank, with no memory
-//! limit, whose dictionary nears 128 codes has its cells widened to two bytes in place between two
-//! levels; otherwise a solve that needs more starts again with two-byte cells. The decided cells
+//! byte holds 127 codes and counters up to 127. A tier solved whole, by one rank, whose dictionary
+//! nears 128 codes has its cells widened to two bytes in place between two levels where the memory
+//! limit leaves room for both copies; otherwise a solve that needs more starts again with two-byte
+//! cells. The decided cells
 //! become the tier's stored codes in place, so the solve's peak is about
 //! one byte per position plus the frontier queues (4 bytes per queued position; 8 in a tier of
 //! more than 2^32 indices).
@@ -105,10 +106,12 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     /// Bytes the tier's cells, best results from outside and queues may hold: a tier that needs
     /// more is solved in parts, those that do not fit kept in the store `solve` is given.
     pub budget: Option<u64>,
-    /// One-byte cells whose dictionary nears its 128 codes may be widened to two bytes in place
-    /// between two levels (a tier solved whole, by one rank, with no memory limit to keep): the
-    /// tier is not solved again.
-    pub widen_in_place: bool,
+    /// The bytes by which one-byte cells may grow to be widened to two bytes in place between two
+    /// levels, where their dictionary nears its 128 codes: the tier is not solved again. A
+    /// widening holds both copies for a moment, so it takes twice the cells' bytes; none is done
+    /// in a tier solved in parts or by several ranks. `u64::MAX` with no memory limit, else what
+    /// the limit leaves beside the held tiers and [`bytes_needed`].
+    pub widen_room: u64,
 }
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per

@@ -156,16 +156,21 @@ impl perfectplay_solve::Progress for Notes {
 
 /// A chain `k -> k - 1` ending in a loss at 0: position `k` is decided at remoteness `k`, on the
 /// engine's level `k - 1`. One-byte cells hold 128 codes (the draw's among them): a chain of 120
-/// has 121 values and fits them, though it takes 120 levels; a chain of 200 does not, and is
-/// solved again with two-byte cells. That is under a memory limit (where a widened copy might not
-/// fit); without one, the cells are widened to two bytes in place as the dictionary fills.
+/// has 121 values and fits them, though it takes 120 levels (where the memory limit leaves no room
+/// to widen them); a chain of 200 does not. Cells are widened to two bytes in place as the
+/// dictionary fills, where the limit leaves room for both copies (402 bytes beside the solve's
+/// estimate of 603 for the chain of 200); where it does not (a limit of 900 bytes), the tier is
+/// solved again with two-byte cells.
 #[test]
 fn one_byte_cells_hold_a_tier_of_many_levels_and_few_values() {
     use Value::*;
-    let limited = SolveOptions { memory_limit: Some(1 << 30), ..SolveOptions::default() };
+    let limited = |bytes| SolveOptions { memory_limit: Some(bytes), ..SolveOptions::default() };
     for (length, options, widened, again) in [
-        (120u64, limited.clone(), false, false),
-        (200, limited, false, true),
+        (120u64, limited(500), false, false),
+        (120, limited(1 << 30), true, false),
+        (200, limited(900), false, true),
+        (200, limited(1005), true, false),
+        (200, limited(1 << 30), true, false),
         (200, SolveOptions::default(), true, false),
     ] {
         let edges: Vec<Vec<u64>> =

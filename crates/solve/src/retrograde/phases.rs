@@ -218,8 +218,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     }
 
     /// Widens a whole tier's one-byte cells to two bytes, in place, where its dictionary has
-    /// fewer than [`WIDEN_MARGIN`] codes left (between two levels: no update is under way). A
-    /// level gives a few new values, so the codes do not overflow; where one does all the same,
+    /// fewer than [`WIDEN_MARGIN`] codes left (between two levels: no update is under way) and
+    /// the memory limit leaves room for both copies. A level gives a few new values, so the codes do not overflow; where one does all the same,
     /// the attempt is abandoned as before and the tier solved again.
     fn widen_if_full(
         &self,
@@ -230,11 +230,15 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         progress: &dyn Progress,
     ) {
         let (_, narrow_codes) = Cells::limits_of(true);
-        if !self.widen_in_place || parts.count() > 1 || parts.ranks.size() > 1 {
+        if parts.count() > 1 || parts.ranks.size() > 1 {
             return;
         }
         let Some(part) = parts.cells[0].as_mut() else { return };
         if !part.cells.is_narrow() || codes.len() + WIDEN_MARGIN < narrow_codes {
+            return;
+        }
+        // Both copies are held while the cells are widened.
+        if part.cells.len() as u64 * 2 > self.widen_room {
             return;
         }
         let cells = std::mem::replace(&mut part.cells, Cells::new(0, false));
