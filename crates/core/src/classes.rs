@@ -631,37 +631,23 @@ impl SetClasses {
         }
         let a = self.class_set(ka, index / per_a)?;
         let mut r = index % per_a;
-        // Colex unranking: the largest compressed position c < hi with C(c, j) <= r, for
-        // j = kb..1, by binary search (C(c, j) grows with c).
-        let mut compressed = 0u32;
-        let mut hi = free;
-        for j in (1..=kb).rev() {
-            let (mut lo, mut top) = (j - 1, hi - 1);
-            while lo < top {
-                let mid = (lo + top).div_ceil(2);
-                if self.binomial[mid][j] <= r {
-                    lo = mid;
-                } else {
-                    top = mid - 1;
-                }
-            }
-            r -= self.binomial[lo][j];
-            compressed |= 1 << lo;
-            hi = lo;
-        }
-        // Deposit: compressed position i is the i-th point a leaves, walking both in order.
+        // Colex unranking: for j = kb..1, the largest compressed position c (below the last
+        // one taken) with C(c, j) <= r. C(c, j) grows with c, so one walk down the free points
+        // from the top finds them all, each point taken in the same step as its position.
         let mut b = 0u32;
-        let mut free_points = !a & ((1u64 << self.n) - 1) as u32;
-        let mut at = 0;
-        let mut left = compressed;
-        while left != 0 {
-            let c = left.trailing_zeros();
-            left &= left - 1;
-            for _ in at..c {
-                free_points &= free_points - 1;
+        let mut points = !a & ((1u64 << self.n) - 1) as u32;
+        let mut j = kb;
+        let mut c = free;
+        while j > 0 {
+            c -= 1;
+            let top = 1u32 << (31 - points.leading_zeros());
+            points ^= top;
+            let below = self.binomial[c][j];
+            if below <= r {
+                r -= below;
+                b |= top;
+                j -= 1;
             }
-            at = c;
-            b |= free_points & free_points.wrapping_neg();
         }
         Some((a, b))
     }

@@ -96,6 +96,32 @@ fn colex_ranks_counted_and_by_bytes_agree() {
     }
 }
 
+/// `pair_at` and `pair_index` are inverse on 25 points (Bagh-Chal's board) at indices spread over
+/// every size of `b` beside each ranked size of `a`.
+#[test]
+fn pairs_of_25_points_unrank_to_their_index() {
+    let mirror: Vec<Vec<usize>> = vec![(0..25).collect(), (0..25).map(|p| 24 - p).collect()];
+    let classes = SetClasses::new(25, mirror, 4).unwrap();
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for ka in 0..=4 {
+        for kb in 0..=25 - ka {
+            let size = classes.pair_size(ka, kb);
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                for index in [x % size, size - 1, 0] {
+                    let (a, b) = classes.pair_at(ka, kb, index).unwrap();
+                    assert_eq!(a & b, 0);
+                    assert_eq!((a.count_ones() as usize, b.count_ones() as usize), (ka, kb));
+                    assert_eq!(classes.pair_index(a, b), Some(index), "{ka} {kb} {index}");
+                }
+            }
+            assert!(classes.pair_at(ka, kb, size).is_none());
+        }
+    }
+}
+
 #[test]
 fn a_shared_cache_gives_what_the_table_gives_for_every_instance() {
     // Two groups on the same points: one cache serves both in turn, colliding slots included.
