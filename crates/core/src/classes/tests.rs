@@ -85,11 +85,9 @@ fn colex_ranks_counted_and_by_bytes_agree() {
     let mirror: Vec<Vec<usize>> = vec![(0..25).collect(), (0..25).map(|p| 24 - p).collect()];
     let classes = SetClasses::new(25, mirror, 4).unwrap();
     // Every size of `b`, among the points of several `a`, from a fixed pseudo-random walk.
-    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = crate::random::xorshift(0x2545_f491_4f6c_dd1d);
     for _ in 0..20_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = next();
         let a = (x as u32) & (x >> 32) as u32 & ((1 << 25) - 1);
         let b = (x >> 20) as u32 & !a & ((1 << 25) - 1);
         assert_eq!(classes.colex_rank(a, b), classes.colex_rank_by_bytes(a, b), "{a:b} {b:b}");
@@ -102,15 +100,12 @@ fn colex_ranks_counted_and_by_bytes_agree() {
 fn pairs_of_25_points_unrank_to_their_index() {
     let mirror: Vec<Vec<usize>> = vec![(0..25).collect(), (0..25).map(|p| 24 - p).collect()];
     let classes = SetClasses::new(25, mirror, 4).unwrap();
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = crate::random::xorshift(0x9e37_79b9_7f4a_7c15);
     for ka in 0..=4 {
         for kb in 0..=25 - ka {
             let size = classes.pair_size(ka, kb);
             for _ in 0..200 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                for index in [x % size, size - 1, 0] {
+                for index in [next() % size, size - 1, 0] {
                     let (a, b) = classes.pair_at(ka, kb, index).unwrap();
                     assert_eq!(a & b, 0);
                     assert_eq!((a.count_ones() as usize, b.count_ones() as usize), (ka, kb));
