@@ -81,6 +81,25 @@ pub trait TierKernel: Send + Sync {
     fn side_class_size(&self, _position: Position) -> Option<u64> {
         None
     }
+    /// The number of parts of [`TierKernel::walk`] for `tier`: 0 (the default) where the tier is
+    /// walked by its index. A kernel offers a walk for a tier with no moves inside it whose
+    /// index's order scatters neighbouring positions' children over their tiers.
+    fn walk_parts(&self, _tier: Tier) -> usize {
+        0
+    }
+    /// Part `part` of `walk_parts(tier)`: `visit(index, position)` for positions of `tier` in an
+    /// order of the kernel's own, in which consecutive positions' children lie near each other,
+    /// `index` being the index of the position's canonical form. Over all parts, each canonical
+    /// position of the tier is visited (as itself or as one of its images) at least once, and no
+    /// illegal position is; an index visited twice names the same class both times.
+    fn walk(
+        &self,
+        _tier: Tier,
+        _part: usize,
+        _cache: &mut KernelCache,
+        _visit: &mut dyn FnMut(u64, Position),
+    ) {
+    }
     /// The distinct indices of the canonical forms of a position's parents in `tier` (the
     /// position's own), sorted.
     fn parent_indices(

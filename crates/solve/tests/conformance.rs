@@ -345,6 +345,44 @@ fn tier_kernels_agree_with_their_composition() {
     });
 }
 
+/// A kernel's walk of a tier ([`perfectplay_core::TierKernel::walk`]) visits exactly the tier's
+/// canonical positions, each at the index its canonical form has (every tier walked that has at
+/// most a million indices, over all variants).
+#[test]
+fn tier_walks_visit_every_canonical_position_at_its_index() {
+    let mut walked = 0;
+    for game in variants() {
+        let game = game.as_ref();
+        let Some(kernel) = game.kernel() else { continue };
+        for t in game.tiers() {
+            let parts = kernel.walk_parts(t);
+            let n = game.tier_size(t);
+            if parts == 0 || n > 1 << 20 {
+                continue;
+            }
+            let locate = |p: Position| {
+                let c = game.canonical(p);
+                (game.tier(c), game.tier_index(c))
+            };
+            let canonical: Vec<bool> = (0..n)
+                .map(|i| game.tier_position(t, i).is_some_and(|q| locate(q) == (t, i)))
+                .collect();
+            let mut visited = vec![false; n as usize];
+            let mut cache = KernelCache::default();
+            for part in 0..parts {
+                kernel.walk(t, part, &mut cache, &mut |index, p| {
+                    let name = game.position_to_string(p);
+                    assert_eq!(locate(p), (t, index), "{} {name}", game.id());
+                    visited[index as usize] = true;
+                });
+            }
+            assert_eq!(visited, canonical, "{} tier {}", game.id(), game.tier_name(t));
+            walked += 1;
+        }
+    }
+    assert!(walked > 0, "no tier of a small variant is walked");
+}
+
 /// Every move has a button; buttons and part sequences tell moves apart, and no move's parts are
 /// the start of another's (so the page always knows when a move is complete); only games that
 /// declare multipart moves have parts, and those that do show some along the walks.

@@ -131,9 +131,13 @@ impl Morris {
     ) {
         let classes = &self.layout.classes;
         let KernelCache { near, .. } = cache;
-        classes.neighbours(q.white, near);
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let hand = q.in_hand() - 1;
+        // Where every child is exchanged (black's last placement with black as many or more),
+        // white's neighbours are not asked for (and the walk gives a new white set each time).
+        if !(q.black_to_move && hand == 0 && w <= b) {
+            classes.neighbours(q.white, near);
+        }
         let empty = self.all() & !(q.white | q.black);
         let index = |point: Option<u32>, black: u32| {
             classes.neighbour_pair_index(near, point, black).unwrap_or(u64::MAX)
@@ -265,6 +269,22 @@ impl Morris {
     }
 }
 
+/// The parts of a [`Morris::walk`]: enough to share among the workers in even pieces.
+const WALK_PARTS: u64 = 256;
+
+impl Morris {
+    /// Whether `tier` is walked by black's set ([`TierKernel::walk`]): black's last placement
+    /// with black holding as many pieces or more, so that every child is canonical with colors
+    /// exchanged, led by black's set with the placed piece. In the index's order (white's set
+    /// leading) neighbouring positions have different black sets, and their children lie anywhere
+    /// in the child tiers; with black's set fixed and white's following, each placement's child
+    /// stays in one run of its tier.
+    fn walked(&self, tier: Tier) -> bool {
+        let (in_hand, w, b, flip) = self.tier_parts(tier);
+        !flip && in_hand == 1 && w <= b && self.moving_only.is_none() && !self.mill_wins()
+    }
+}
+
 impl TierKernel for Morris {
     /// Walks the index in order: the next pair of sets from the last, unranked only where a run
     /// starts (or the turn changes in a moving-phase tier).
@@ -304,6 +324,47 @@ impl TierKernel for Morris {
                 .flatten()
                 .fold(0u64, |acc, &p| acc ^ classes.table_entry(Parts::of(p).black).unwrap_or(0));
             std::hint::black_box(touched);
+        }
+    }
+
+    fn walk_parts(&self, tier: Tier) -> usize {
+        if self.walked(tier) {
+            WALK_PARTS as usize
+        } else {
+            0
+        }
+    }
+
+    /// The pairs of black's least sets and white's sets among the other points, in the order of
+    /// that pair index, each located in the tier's own (white's set leading).
+    fn walk(
+        &self,
+        tier: Tier,
+        part: usize,
+        cache: &mut KernelCache,
+        visit: &mut dyn FnMut(u64, Position),
+    ) {
+        if !self.walked(tier) {
+            return;
+        }
+        let (_, w, b, _) = self.tier_parts(tier);
+        let classes = &self.layout.classes;
+        let pairs = self.pair_size(b, w);
+        let part = part as u64;
+        let (first, last) = (pairs * part / WALK_PARTS, pairs * (part + 1) / WALK_PARTS);
+        let mut previous: Option<(u32, u32)> = None;
+        for j in first..last {
+            let pair = match previous {
+                Some((lead, second)) => classes.next_pair(lead, second),
+                None => classes.pair_at(b as usize, w as usize, j),
+            };
+            previous = pair;
+            let Some((black, white)) = pair else { continue };
+            let q = Parts { white, black, white_hand: 0, black_hand: 1, black_to_move: true };
+            if self.illegal(q).is_none() {
+                let (_, index) = self.locate_parts(q, &mut cache.least);
+                visit(index, q.code());
+            }
         }
     }
 

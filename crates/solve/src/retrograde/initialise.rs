@@ -1,0 +1,428 @@
+//! A tier's initialisation: each canonical position's cell from its children (decided where
+//! every child lies outside the tier, else a count of those inside, with the best outside kept),
+//! by chunks of the index in order, or in the kernel's walk ([`TierKernel::walk`]) where it
+//! offers one; each child tier's values as its parents read them.
+
+use super::*;
+
+impl<G: Game + ?Sized> TierProblem<'_, G> {
+    /// Initialises the parts this rank owns, each read back from the store where an earlier solve
+    /// kept it.
+    pub(super) fn initialise_parts(
+        &self,
+        parts: &mut Parts<'_>,
+        codes: &Codes,
+        care_words: &[AtomicU64],
+        one_byte: bool,
+        progress: &dyn Progress,
+    ) -> Result<Initialised, Fail> {
+        let n = self.space.len();
+        let Layout { dense, keeps_care, has_external } = self.layout();
+        let max_counter = Cells::limits_of(one_byte).0;
+        let collect_edges = !self.game.has_undo_moves();
+        // Fox and Geese's tiers have a hundred children and more: found by their number.
+        let child_tiers = ChildTiers::new(
+            self.child_values
+                .iter()
+                .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
+                .collect(),
+        );
+        let plan = parts.plan;
+        let mut edges = Vec::new();
+        let (mut undecided, mut sources, mut read_back) = (0u64, 0u64, 0usize);
+        for k in 0..parts.count() {
+            let range = plan.range(k);
+            if !parts.ranks.owns(k) {
+                progress.advance(range.end - range.start);
+                continue;
+            }
+            let kept =
+                parts.count() > 1 && parts.resume_initialised(k, codes, care_words, one_byte)?;
+            if kept {
+                read_back += 1;
+                progress.advance(range.end - range.start);
+            } else {
+                // Room first: the part's cells and best results, and its queues at a byte an
+                // index at worst.
+                let width = if one_byte { 1 } else { 2 };
+                let need =
+                    (range.end - range.start) * (width + 1 + if has_external { 2 } else { 0 });
+                parts.make_room(k, need, codes)?;
+                let part = PartCells::new(range.clone(), one_byte, has_external);
+                let start = Start {
+                    part: &part,
+                    codes,
+                    child_tiers: &child_tiers,
+                    max_counter,
+                    one_byte,
+                    collect_edges,
+                    dense,
+                    care_words: keeps_care.then_some(care_words),
+                };
+                // A whole tier the kernel walks in an order of its own, else by index in chunks.
+                let found: Vec<ChunkStart> = match self.kernel {
+                    Some(kernel) if parts.count() == 1 && kernel.walk_parts(self.tier) > 0 => {
+                        self.initialise_walked(&start, kernel, progress)?
+                    }
+                    _ => {
+                        let chunks = (range.start / CHUNK as u64) as usize
+                            ..range.end.div_ceil(CHUNK as u64) as usize;
+                        chunks
+                            .into_par_iter()
+                            .map(|chunk| self.initialise(&start, chunk, progress))
+                            .collect::<Result<_, Fail>>()?
+                    }
+                };
+                if codes.overflow.load(Relaxed) {
+                    return Err(Fail::Narrow(NARROW_VALUES));
+                }
+                for mut e in found {
+                    edges.append(&mut e);
+                }
+                parts.cells[k] = Some(part);
+            }
+            if let (false, Some(part)) = (kept, &parts.cells[k]) {
+                let (queues, open) = part.sources(codes);
+                parts.queues[k] = Some(queues);
+                if parts.count() > 1 {
+                    parts.keep_initialised(k, codes, care_words)?;
+                }
+                undecided += open;
+            } else if let Some(part) = &parts.cells[k] {
+                undecided += part.undecided();
+            }
+            if let Some(q) = &parts.queues[k] {
+                sources += q.decided();
+            }
+            parts.settle(k, codes)?;
+        }
+        if read_back > 0 {
+            progress.note(&format!(
+                "tier {}: {read_back} of {} parts initialised by an earlier solve, read back",
+                self.game.tier_name(self.tier),
+                parts.count()
+            ));
+        }
+        debug_assert!(n == plan.n);
+        Ok((undecided, sources, edges))
+    }
+
+    /// Initialises one chunk of the tier: its cells, external results and words of the bitmap of
+    /// canonical indices; returns its edges inside the tier.
+    fn initialise(
+        &self,
+        start: &Start<'_, '_>,
+        chunk: usize,
+        progress: &dyn Progress,
+    ) -> Result<ChunkStart, Fail> {
+        if progress.stopped() {
+            return Err(SolveError::Stopped.into());
+        }
+        let part = start.part;
+        let n = part.first + part.cells.len() as u64;
+        let mut scratch = Scratch::default();
+        let mut edges = Vec::new();
+        let first = (chunk * CHUNK) as u64;
+        let last = (first + CHUNK as u64).min(n);
+        let mut care = [0u64; CHUNK / 64];
+        let positions: Vec<Option<Position>> = if let Some(kernel) = self.kernel {
+            let mut positions = vec![None; (last - first) as usize];
+            kernel.tier_positions(self.tier, first, &mut positions);
+            positions
+        } else if start.dense {
+            (first..last).map(|i| self.game.tier_position(self.tier, i)).collect()
+        } else {
+            let mut keys = Vec::with_capacity(CHUNK);
+            self.space.positions_into(first..last, &mut keys);
+            keys.iter().map(|&k| Some(Position(k))).collect()
+        };
+        for (k, &p) in positions.iter().enumerate() {
+            let index = first + k as u64;
+            // Indices that name no position, or a position that is not canonical, are
+            // placeholders: nothing refers to them.
+            let p = match p {
+                Some(p)
+                    if !(start.dense
+                        && self.canonicalize
+                        && !self.is_canonical(p, index, &mut scratch.cache)) =>
+                {
+                    p
+                }
+                _ => {
+                    part.cells.store((index - part.first) as usize, DECIDED | DRAW_CODE);
+                    continue;
+                }
+            };
+            care[k / 64] |= 1 << (k % 64);
+            self.initialise_position(start, p, index, &mut scratch, &mut edges)?;
+        }
+        if let Some(words) = start.care_words {
+            for (k, &word) in care.iter().enumerate() {
+                if let Some(w) = words.get(chunk * (CHUNK / 64) + k) {
+                    w.store(word, Relaxed);
+                }
+            }
+        }
+        progress.advance(positions.len() as u64);
+        Ok(edges)
+    }
+
+    /// Initialises a whole tier in the kernel's walk ([`TierKernel::walk`]), its parts shared
+    /// among the workers, each position visited initialised at its canonical index (one visited
+    /// twice, the same both times). Every cell starts at 0, which no initialised cell holds (it
+    /// is decided, or counts at least one child): those left at 0 are placeholders, and the
+    /// others make the bitmap of canonical indices, in one pass in order after the walk (no
+    /// atomic update of a random word in the walk).
+    fn initialise_walked(
+        &self,
+        start: &Start<'_, '_>,
+        kernel: &dyn TierKernel,
+        progress: &dyn Progress,
+    ) -> Result<Vec<ChunkStart>, Fail> {
+        let walk_parts = kernel.walk_parts(self.tier);
+        let cells = &start.part.cells;
+        let n = cells.len();
+        (0..n).into_par_iter().for_each(|i| cells.store(i, 0));
+        let found = (0..walk_parts)
+            .into_par_iter()
+            .map(|k| {
+                if progress.stopped() {
+                    return Err(SolveError::Stopped.into());
+                }
+                let (mut scratch, mut edges) = (Scratch::default(), Vec::new());
+                let mut walk_cache = KernelCache::default();
+                let mut done = Ok(());
+                kernel.walk(self.tier, k, &mut walk_cache, &mut |index, p| {
+                    if done.is_err() {
+                        return;
+                    }
+                    if index >= n as u64 {
+                        let what = format!("a walk's position at index {index} of {n}");
+                        done = Err(SolveError::Inconsistent { what }.into());
+                        return;
+                    }
+                    done = self.initialise_position(start, p, index, &mut scratch, &mut edges);
+                });
+                let share = |k: usize| n as u64 * k as u64 / walk_parts as u64;
+                progress.advance(share(k + 1) - share(k));
+                done.map(|()| edges)
+            })
+            .collect::<Result<_, Fail>>()?;
+        let words = n.div_ceil(64);
+        let care = start.care_words.unwrap_or(&[]);
+        (0..words).into_par_iter().for_each(|k| {
+            let mut word = 0u64;
+            for i in k * 64..(k * 64 + 64).min(n) {
+                if cells.load(i) == 0 {
+                    cells.store(i, DECIDED | DRAW_CODE);
+                } else {
+                    word |= 1 << (i % 64);
+                }
+            }
+            if let Some(w) = care.get(k) {
+                w.store(word, Relaxed);
+            }
+        });
+        Ok(found)
+    }
+
+    /// Initialises the cell of canonical position `p` at `index`: decided where it is primitive
+    /// or has no children inside the tier, else the count of its children inside the tier, with
+    /// its best result from outside the tier kept; its edges inside the tier go to `edges`.
+    #[inline]
+    fn initialise_position(
+        &self,
+        start: &Start<'_, '_>,
+        p: Position,
+        index: u64,
+        scratch: &mut Scratch,
+        edges: &mut ChunkStart,
+    ) -> Result<(), Fail> {
+        let i = (index - start.part.first) as usize;
+        let (cells, codes, external) = (&start.part.cells, start.codes, &start.part.external);
+        if let Some(v) = self.game.primitive(p) {
+            let vr = ValueRemoteness::new(v, Remoteness(0));
+            cells.store(i, DECIDED | codes.code(vr));
+            return Ok(());
+        }
+        let mut best: Option<ValueRemoteness> = None;
+        let mut inside = 0u32;
+        let Scratch { children, locations, cache, blocks } = scratch;
+        if let Some(kernel) = self.kernel {
+            kernel.child_locations_unsorted(p, locations, cache);
+            children.clear();
+        } else {
+            self.children(p, children);
+            locations.clear();
+        }
+        if children.is_empty() && locations.is_empty() {
+            return Err(SolveError::NoMoves { position: p }.into());
+        }
+        let mut best_key = i32::MIN;
+        for &(child_tier, ci) in locations.iter() {
+            if child_tier == self.tier {
+                inside += 1;
+                if start.collect_edges {
+                    edges.push((ci, index));
+                }
+            } else {
+                let (key, vr) = start
+                    .child_tiers
+                    .find(child_tier)
+                    .and_then(|c| c.parent_value(ci, blocks))
+                    .ok_or(SolveError::ChildNotSolved { position: p })?;
+                if key > best_key {
+                    best_key = key;
+                    best = Some(vr);
+                }
+            }
+        }
+        for &c in children.iter() {
+            let child_tier = if self.one_tier { self.tier } else { self.game.tier(c) };
+            if child_tier == self.tier {
+                inside += 1;
+                if start.collect_edges {
+                    let ci = self.index(c).ok_or(SolveError::ChildNotSolved { position: c })?;
+                    edges.push((ci, index));
+                }
+            } else {
+                let vr = (self.external)(child_tier, c)
+                    .ok_or(SolveError::ChildNotSolved { position: c })?
+                    .to_parent();
+                best = Some(best.map_or(vr, |b| b.max(vr)));
+            }
+        }
+        if inside == 0 {
+            // `children` is non-empty, so `best` is set.
+            let best = best.unwrap_or(ValueRemoteness::DRAW);
+            cells.store(i, DECIDED | codes.code(best));
+            return Ok(());
+        }
+        if let Some(b) = best {
+            match b.value() {
+                // A tie or draw outside the tier means this position never loses: a counter that
+                // never reaches zero.
+                Value::Tie | Value::Draw => inside += 1,
+                _ => {}
+            }
+            // A win or tie is a candidate: read back after initialisation. A child outside a
+            // tier that declared no child tiers: the game's tiers are inconsistent.
+            external
+                .get(i)
+                .ok_or(SolveError::ChildNotSolved { position: p })?
+                .store(b.to_bits(), Relaxed);
+        }
+        if inside > start.max_counter {
+            return Err(if start.one_byte {
+                Fail::Narrow(NARROW_CHILDREN)
+            } else {
+                SolveError::TooManyChildren { position: p }.into()
+            });
+        }
+        cells.store(i, inside as u16);
+        Ok(())
+    }
+}
+
+/// A solved child tier as its parents see it: per dictionary code, the value a child of that code
+/// gives its parent, with the value's order key (the best child is found by comparing integers).
+struct ChildTier<'v> {
+    tier: Tier,
+    /// The index of `values`' first.
+    first: u64,
+    values: &'v TierValues,
+    parents: Vec<(i32, ValueRemoteness)>,
+}
+
+/// A tier's child tiers, found by the tier's number: through a table where the numbers are
+/// small, else by binary search.
+struct ChildTiers<'v> {
+    tiers: Vec<ChildTier<'v>>,
+    /// Per tier number: its place in `tiers`, or `u32::MAX`. Empty where the numbers are large.
+    by_number: Vec<u32>,
+}
+
+impl<'v> ChildTiers<'v> {
+    /// The largest tier number looked up through a table.
+    const TABLE: u32 = 1 << 16;
+
+    fn new(mut tiers: Vec<ChildTier<'v>>) -> ChildTiers<'v> {
+        tiers.sort_by_key(|c| c.tier);
+        let mut by_number = Vec::new();
+        if let Some(last) = tiers.last().filter(|c| c.tier.0 < Self::TABLE) {
+            by_number = vec![u32::MAX; last.tier.0 as usize + 1];
+            for (k, c) in tiers.iter().enumerate() {
+                by_number[c.tier.0 as usize] = k as u32;
+            }
+        }
+        ChildTiers { tiers, by_number }
+    }
+
+    #[inline]
+    fn find(&self, tier: Tier) -> Option<&ChildTier<'v>> {
+        if self.by_number.is_empty() {
+            let k = self.tiers.binary_search_by_key(&tier, |c| c.tier).ok()?;
+            return self.tiers.get(k);
+        }
+        let k = *self.by_number.get(tier.0 as usize)?;
+        self.tiers.get(k as usize)
+    }
+}
+
+impl<'v> ChildTier<'v> {
+    fn new(tier: Tier, first: u64, values: &'v TierValues) -> ChildTier<'v> {
+        let parents = match values {
+            TierValues::Narrow { dictionary, .. }
+            | TierValues::Packed(crate::PackedCodes { dictionary, .. }) => dictionary
+                .iter()
+                .map(|vr| {
+                    let p = vr.to_parent();
+                    (p.order_key(), p)
+                })
+                .collect(),
+            TierValues::Wide(_) => Vec::new(),
+        };
+        ChildTier { tier, first, values, parents }
+    }
+
+    /// What the child at `index` gives its parent (`None` outside the values held).
+    #[inline]
+    fn parent_value(&self, index: u64, cache: &mut BlockCache) -> Option<(i32, ValueRemoteness)> {
+        let i = usize::try_from(index.checked_sub(self.first)?).ok()?;
+        match self.values {
+            TierValues::Narrow { codes, .. } => {
+                self.parents.get(usize::from(*codes.get(i)?)).copied()
+            }
+            TierValues::Packed(p) => self.parents.get(usize::from(p.code(i, cache)?)).copied(),
+            TierValues::Wide(v) => v.get(i).map(|vr| {
+                let p = vr.to_parent();
+                (p.order_key(), p)
+            }),
+        }
+    }
+}
+
+/// What initialising a tier's chunks share.
+struct Start<'a, 'v> {
+    /// The part initialised.
+    part: &'a PartCells,
+    codes: &'a Codes,
+    child_tiers: &'a ChildTiers<'v>,
+    /// The largest count of children inside the tier a cell holds.
+    max_counter: u32,
+    one_byte: bool,
+    /// Whether edges inside the tier are listed (games without undo-moves).
+    collect_edges: bool,
+    dense: bool,
+    /// The bitmap of canonical indices, where it is kept.
+    care_words: Option<&'a [AtomicU64]>,
+}
+
+/// One chunk's buffers and caches.
+#[derive(Default)]
+struct Scratch {
+    children: Vec<Position>,
+    locations: Vec<(Tier, u64)>,
+    cache: KernelCache,
+    blocks: BlockCache,
+}
