@@ -133,12 +133,27 @@ impl Morris {
         let KernelCache { near, .. } = cache;
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let hand = q.in_hand() - 1;
-        // Where every child is exchanged (black's last placement with black as many or more),
-        // white's neighbours are not asked for (and the walk gives a new white set each time).
-        if !(q.black_to_move && hand == 0 && w <= b) {
-            classes.neighbours(q.white, near);
-        }
         let empty = self.all() & !(q.white | q.black);
+        if q.black_to_move && hand == 0 && w <= b {
+            // Black's last placement with as many pieces or more: every child is canonical with
+            // colors exchanged, led by black's set with the placed piece. Black's set's
+            // neighbours are found once while it stays the same (the tier's walk keeps it for a
+            // run of white sets, [`TierKernel::walk`]); white to move becomes black to move.
+            classes.neighbours(q.black, near);
+            let removable = self.removable(q.white);
+            for to in points(empty) {
+                let mill = self.forms_mill(q.black | 1 << to, to as usize);
+                Self::each_removal(mill, removable, |gone| {
+                    let white = gone.map_or(q.white, |x| q.white & !(1 << x));
+                    let wc = white.count_ones();
+                    let i = classes.neighbour_pair_index(near, Some(to), white);
+                    let i = i.map_or(u64::MAX, |i| self.pair_size(b + 1, wc) + i);
+                    emit(Self::tier_of(0, b + 1, wc, false), i, true);
+                });
+            }
+            return;
+        }
+        classes.neighbours(q.white, near);
         let index = |point: Option<u32>, black: u32| {
             classes.neighbour_pair_index(near, point, black).unwrap_or(u64::MAX)
         };
@@ -166,8 +181,9 @@ impl Morris {
         // Black places: white to move. After black's last placement the child is in the moving
         // phase, where it is canonical with colors exchanged when black has more pieces.
         let removable = self.removable(q.white);
-        // Where children are exchanged, black's set leads their canonical forms: its least-image
-        // entries (random in a large table) are all loaded first, so that the loads overlap.
+        // Where children are exchanged (a mill's, with white one piece ahead), black's set leads
+        // their canonical forms: its least-image entries (random in a large table) are all loaded
+        // first, so that the loads overlap.
         let mut entries = [None; 32];
         if hand == 0 && w.saturating_sub(1) < b + 1 {
             let mut targets = empty;
