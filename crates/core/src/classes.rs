@@ -57,6 +57,8 @@ pub struct Neighbours {
     moved: Vec<(u32, u32, u32)>,
     stamps: Vec<u32>,
     generation: u32,
+    /// The set last asked of [`SetClasses::neighbours_if_repeated`] (`u32::MAX`: none).
+    asked: u32,
 }
 
 impl Default for Neighbours {
@@ -68,6 +70,7 @@ impl Default for Neighbours {
             moved: Vec::new(),
             stamps: Vec::new(),
             generation: 0,
+            asked: u32::MAX,
         }
     }
 }
@@ -373,6 +376,22 @@ impl SetClasses {
             near.stamps.fill(0);
             near.generation = 1;
         }
+    }
+
+    /// Makes `near` hold `set` where it holds it already or `set` was also the set last asked
+    /// here (a run of positions sharing it, worth the neighbours' lookups); returns whether
+    /// `near` holds it. A caller whose set changes at every position is answered `false` each
+    /// time and finds what it needs another way.
+    pub fn neighbours_if_repeated(&self, set: u32, near: &mut Neighbours) -> bool {
+        let repeated = near.asked == set;
+        near.asked = set;
+        if near.owner == self.id && near.set == set {
+            return true;
+        }
+        if repeated {
+            self.neighbours(set, near);
+        }
+        repeated
     }
 
     /// A set's least image, symmetries and rank (`u32::MAX`: unranked), as [`Neighbours`] keeps

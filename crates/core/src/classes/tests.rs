@@ -81,6 +81,25 @@ fn every_pair_is_indexed_once_through_its_canonical_form() {
 }
 
 #[test]
+fn neighbours_are_found_for_a_set_asked_twice_in_a_row() {
+    let classes = SetClasses::new(9, square(), 9).unwrap();
+    let mut near = Neighbours::default();
+    let (a, other, b) = (0b0_0001_0011, 0b1_0000_0001, 0b0_1100_0000);
+    // Asked once: not held; asked again at once: held, and its neighbours' pairs are ranked.
+    assert!(!classes.neighbours_if_repeated(a, &mut near));
+    assert!(!classes.neighbours_if_repeated(other, &mut near));
+    assert!(!classes.neighbours_if_repeated(a, &mut near));
+    assert!(classes.neighbours_if_repeated(a, &mut near));
+    for point in (0..9).filter(|&p| (a | b) >> p & 1 == 0) {
+        let index = classes.neighbour_pair_index(&near, Some(point), b);
+        assert_eq!(index, classes.canonical_pair_index(a | 1 << point, b), "{point}");
+    }
+    // Held already: held still, whatever was asked between.
+    assert!(!classes.neighbours_if_repeated(other, &mut near));
+    assert!(classes.neighbours_if_repeated(a, &mut near));
+}
+
+#[test]
 fn colex_ranks_counted_and_by_bytes_agree() {
     let mirror: Vec<Vec<usize>> = vec![(0..25).collect(), (0..25).map(|p| 24 - p).collect()];
     let classes = SetClasses::new(25, mirror, 4).unwrap();

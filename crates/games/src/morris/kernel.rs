@@ -134,12 +134,12 @@ impl Morris {
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let hand = q.in_hand() - 1;
         let empty = self.all() & !(q.white | q.black);
-        if q.black_to_move && hand == 0 && w <= b {
+        if q.black_to_move && hand == 0 && w <= b && classes.neighbours_if_repeated(q.black, near) {
             // Black's last placement with as many pieces or more: every child is canonical with
             // colors exchanged, led by black's set with the placed piece. Black's set's
             // neighbours are found once while it stays the same (the tier's walk keeps it for a
-            // run of white sets, [`TierKernel::walk`]); white to move becomes black to move.
-            classes.neighbours(q.black, near);
+            // run of white sets, [`TierKernel::walk`]); white to move becomes black to move. In
+            // the index's order it changes at every position: the children are found below.
             let removable = self.removable(q.white);
             for to in points(empty) {
                 let mill = self.forms_mill(q.black | 1 << to, to as usize);
