@@ -140,6 +140,8 @@ impl Morris {
             // neighbours are found once while it stays the same (the tier's walk keeps it for a
             // run of white sets, [`TierKernel::walk`]); white to move becomes black to move. In
             // the index's order it changes at every position: the children are found below.
+            // Kept apart from that general loop: merged into it, with a test per child, tier
+            // (1,4,7) took 13.0 s against 10.6 s (BENCHMARKS.md).
             let removable = self.removable(q.white);
             for to in points(empty) {
                 let mill = self.forms_mill(q.black | 1 << to, to as usize);
