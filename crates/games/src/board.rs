@@ -521,11 +521,16 @@ impl Stacks {
             // Three shifts smear over at most seven bits.
             return (0..self.cols).map(|x| self.height(key, x)).sum();
         }
+        self.smeared(key).count_ones() as usize - self.cols
+    }
+
+    /// Each column's marker smeared down over the bits below it (columns of at most 8 bits).
+    fn smeared(&self, key: u64) -> u64 {
         let mut smeared = key;
         for (shift, below) in [1, 2, 4].into_iter().zip(self.below) {
             smeared |= smeared >> shift & below;
         }
-        smeared.count_ones() as usize - self.cols
+        smeared
     }
 
     /// The code mirrored left to right: column `x` goes to `cols - 1 - x`.
@@ -547,7 +552,12 @@ impl Stacks {
 
     /// The occupied slots.
     pub fn occupied(&self, key: u64) -> u64 {
-        (0..self.cols).fold(0, |m, x| m | (self.slot(x, self.height(key, x)) - self.slot(x, 0)))
+        if self.rows + 1 > 8 {
+            return (0..self.cols)
+                .fold(0, |m, x| m | (self.slot(x, self.height(key, x)) - self.slot(x, 0)));
+        }
+        // The smeared ones one slot down, less each column's top slot: the marker is gone.
+        self.smeared(key) >> 1 & self.below[0]
     }
 
     /// The code after dropping a piece with content bit `bit` into column `x` (not full).
@@ -640,7 +650,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pieces_are_the_sum_of_the_heights() {
+    fn pieces_and_occupied_slots_follow_the_heights() {
         let mut random = perfectplay_core::xorshift(0xc0de);
         for (cols, rows) in [(4, 4), (5, 4), (4, 6), (6, 4), (7, 6), (8, 7), (4, 9), (2, 20)] {
             let stacks = Stacks::new(cols, rows);
@@ -654,6 +664,10 @@ mod tests {
                 }
                 let heights: usize = (0..cols).map(|x| stacks.height(key, x)).sum();
                 assert_eq!(stacks.pieces(key), heights, "{cols}x{rows}: {key:#x}");
+                let slots = (0..cols)
+                    .flat_map(|x| (0..stacks.height(key, x)).map(move |h| (x, h)))
+                    .fold(0, |m, (x, h)| m | stacks.slot(x, h));
+                assert_eq!(stacks.occupied(key), slots, "{cols}x{rows}: {key:#x}");
             }
         }
     }

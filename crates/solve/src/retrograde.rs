@@ -234,10 +234,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         }
     }
 
-    /// Distinct canonical children of `p`, into `out` (sorted).
-    fn children(&self, p: Position, out: &mut Vec<Position>) {
-        out.clear();
-        self.game.children(p, out);
+    /// Children in place made canonical, sorted and distinct.
+    fn canonical_children(&self, out: &mut Vec<Position>) {
         if self.canonicalize {
             for c in out.iter_mut() {
                 *c = self.game.canonical(*c);

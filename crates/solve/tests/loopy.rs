@@ -196,19 +196,23 @@ fn one_byte_cells_hold_a_tier_of_many_levels_and_few_values() {
 }
 
 /// A position with more moves than one-byte cells can count (127) is solved again with two-byte
-/// cells, and the note says why: 200 moves, each to a loss, so the position is a win in 1.
+/// cells, and the note says why: 200 moves, each to a win in 1 (a move to the loss at the end), so
+/// the position is a loss in 2.
 #[test]
 fn one_byte_cells_too_few_for_a_position_of_many_moves_say_so() {
     use Value::*;
     let moves = 200u64;
+    let end = moves + 1;
     let mut edges: Vec<Vec<u64>> = vec![(1..=moves).collect()];
-    edges.extend((1..=moves).map(|_| Vec::new()));
-    let mut primitive = vec![Some(Lose); edges.len()];
-    primitive[0] = None;
+    edges.extend((1..=moves).map(|_| vec![end]));
+    edges.push(Vec::new());
+    let mut primitive = vec![None; edges.len()];
+    primitive[end as usize] = Some(Lose);
     let g = Graph { edges, primitive, undo: true };
     let notes = Notes::default();
     let s = solve(&g, SolveOptions::default(), &notes, None).unwrap();
-    assert_eq!(s.get(&g, Position(0)), Some(vr(Win, 1)));
+    assert_eq!(s.get(&g, Position(0)), Some(vr(Lose, 2)));
+    assert_eq!(s.get(&g, Position(moves)), Some(vr(Win, 1)));
     let notes = notes.0.lock().unwrap();
     assert!(
         notes.iter().any(|l| l.contains("(a position has more than 127 moves inside the tier)")),

@@ -226,8 +226,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         Ok(found)
     }
 
-    /// Initialises the cell of canonical position `p` at `index`: decided where it is primitive
-    /// or has no children inside the tier, else the count of its children inside the tier, with
+    /// Initialises the cell of canonical position `p` at `index`: decided where it is primitive,
+    /// has a move that wins at once, or has no children inside the tier, else the count of its children inside the tier, with
     /// its best result from outside the tier kept; its edges inside the tier go to `edges`.
     #[inline]
     fn initialise_position(
@@ -252,7 +252,17 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             kernel.child_locations_unsorted(p, locations, cache);
             children.clear();
         } else {
-            self.children(p, children);
+            children.clear();
+            self.game.children(p, children);
+            // A move that ends the game in the mover's favour is the best there is (a win in
+            // one): no child need be made canonical or looked up (Connect 4 6x4: 29% of its
+            // positions).
+            if children.iter().any(|&c| self.game.primitive(c) == Some(Value::Lose)) {
+                let win = ValueRemoteness::new(Value::Lose, Remoteness(0)).to_parent();
+                cells.store(i, DECIDED | codes.code(win));
+                return Ok(());
+            }
+            self.canonical_children(children);
             locations.clear();
         }
         if children.is_empty() && locations.is_empty() {
