@@ -36,8 +36,8 @@ pub use lock::{lock_path, Holder, SolveLock};
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
 pub use tiers::{finished_tier_files, tier_dir, Shared, TierFiles};
 pub use writer::{
-    derivable_tiers, Writer, Written, KEY_BLOCK_SHIFT, PRUNED_ZSTD_LEVEL, VALUE_BLOCK_SHIFT,
-    ZSTD_LEVEL,
+    derivable_tiers, Writer, Written, KEY_BLOCK_SHIFT, KEY_ZSTD_LEVEL, PRUNED_ZSTD_LEVEL,
+    VALUE_BLOCK_SHIFT, ZSTD_LEVEL,
 };
 
 /// What went wrong with a database file. Every variant names the file.

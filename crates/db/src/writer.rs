@@ -25,6 +25,10 @@ pub const VALUE_BLOCK_SHIFT: u8 = 16;
 pub const KEY_BLOCK_SHIFT: u8 = 12;
 /// The zstd level: see BENCHMARKS.md for the size and time it buys.
 pub const ZSTD_LEVEL: i32 = 9;
+/// The zstd level of a sorted table's key blocks (about 12 KB each, where zstd's level 9 turns to
+/// a binary tree of matches): as small as level 9 on Connect 4, QuickCross and Konane, and a
+/// third of the solve's compression time less (BENCHMARKS.md, issue 54's fifth session).
+pub const KEY_ZSTD_LEVEL: i32 = 8;
 /// The zstd level of a pruned rewrite (`analyze --prune`), done once after a solve: a quarter of
 /// level 9's speed, 7 to 10% smaller on Six Men's Morris (level 19: under 1% more), and as fast
 /// to read.
@@ -42,6 +46,7 @@ pub struct Writer<'g> {
     tables: Vec<TableHeader>,
     spill: Spill,
     level: i32,
+    key_level: i32,
     layout: CodeLayout,
     /// Whether tables came from a file without a fingerprint in its header (formats 1 to 3):
     /// the file written then has none either, since nothing vouched for the rules near the start.
@@ -83,14 +88,16 @@ impl<'g> Writer<'g> {
             tier_lines: Vec::new(),
             tables: Vec::new(),
             level: ZSTD_LEVEL,
+            key_level: KEY_ZSTD_LEVEL,
             layout: CodeLayout::Bytes,
             unchecked: false,
         }
     }
 
-    /// The zstd level for the blocks (1-22).
+    /// The zstd level for the blocks, values' and keys' (1-22).
     pub fn with_level(mut self, level: i32) -> Self {
         self.level = level;
+        self.key_level = level;
         self
     }
 
@@ -248,7 +255,7 @@ impl<'g> Writer<'g> {
         } else {
             (0..blocks)
                 .into_par_iter()
-                .map(|b| {
+                .map_init(Packer::new(level), |packer, b| {
                     let range = b * per..((b + 1) * per).min(n);
                     let mut prev = 0u16;
                     let codes = range.clone().map(|i| {
@@ -258,7 +265,7 @@ impl<'g> Writer<'g> {
                         prev
                     });
                     let raw = encode_codes(codes, (range.end - range.start) as usize, bits, layout);
-                    zstd::bulk::compress(&raw, level)
+                    packer.compress(&raw)
                 })
                 .collect::<Result<_, _>>()
                 .map_err(|e| DbError::Invalid(format!("compressing: {e}")))?
@@ -266,7 +273,7 @@ impl<'g> Writer<'g> {
         let (kind, key_payloads, firsts) = match &tier.space {
             TierSpace::Dense { .. } => (TableKind::Dense, Vec::new(), Vec::new()),
             TierSpace::Sorted(s) => {
-                let (payloads, firsts) = key_blocks(s, level)?;
+                let (payloads, firsts) = key_blocks(s, self.key_level)?;
                 (TableKind::Sorted, payloads, firsts)
             }
         };
@@ -327,11 +334,12 @@ impl<'g> Writer<'g> {
                 let (level, layout) = (self.level, self.layout);
                 let blocks = (0..header.value_blocks.len())
                     .into_par_iter()
-                    .map(|b| {
+                    .map_init(Packer::new(level), |packer, b| {
                         let codes = db.value_block_codes(t, b)?;
                         let raw =
                             encode_codes(codes.iter().copied(), codes.len(), header.bits, layout);
-                        zstd::bulk::compress(&raw, level)
+                        packer
+                            .compress(&raw)
                             .map_err(|e| DbError::Invalid(format!("compressing: {e}")))
                     })
                     .collect::<Result<Vec<_>, _>>()?;
@@ -450,7 +458,7 @@ impl<'g> Writer<'g> {
             } else {
                 (0..blocks)
                     .into_par_iter()
-                    .map(|b| {
+                    .map_init(Packer::new(level), |packer, b| {
                         let codes = kept_codes(b)?;
                         let raw = encode_codes(
                             codes.iter().map(|&c| new_code[usize::from(c)]),
@@ -458,7 +466,8 @@ impl<'g> Writer<'g> {
                             bits,
                             layout,
                         );
-                        zstd::bulk::compress(&raw, level)
+                        packer
+                            .compress(&raw)
                             .map_err(|e| DbError::Invalid(format!("compressing: {e}")))
                     })
                     .collect::<Result<_, _>>()?
@@ -637,14 +646,33 @@ fn key_blocks(s: &SortedPositions, level: i32) -> Result<(Vec<Vec<u8>>, Vec<u64>
     let per = 1usize << KEY_BLOCK_SHIFT;
     let blocks: Vec<(u64, Vec<u8>)> = (0..s.len().div_ceil(per))
         .into_par_iter()
-        .map(|b| {
+        .map_init(Packer::new(level), |packer, b| {
             let mut keys = Vec::with_capacity(per);
             s.keys_into(b * per..((b + 1) * per).min(s.len()), &mut keys);
-            let payload = zstd::bulk::compress(&encode_keys(&keys), level)?;
+            let payload = packer.compress(&encode_keys(&keys))?;
             Ok((keys[0], payload))
         })
         .collect::<Result<_, std::io::Error>>()
         .map_err(|e| DbError::Invalid(format!("compressing: {e}")))?;
     let (firsts, payloads) = blocks.into_iter().unzip();
     Ok((payloads, firsts))
+}
+
+/// A zstd context for one worker of a parallel loop over blocks, made once for all the blocks the
+/// worker takes rather than once per block (making one was 1% of Connect 4 6x4's solve).
+struct Packer(std::io::Result<zstd::bulk::Compressor<'static>>);
+
+impl Packer {
+    /// A maker of packers at `level`, for `map_init`.
+    fn new(level: i32) -> impl Fn() -> Packer + Sync + Send {
+        move || Packer(zstd::bulk::Compressor::new(level))
+    }
+
+    /// One block compressed: the same bytes as `zstd::bulk::compress` at the level.
+    fn compress(&mut self, raw: &[u8]) -> std::io::Result<Vec<u8>> {
+        match &mut self.0 {
+            Ok(c) => c.compress(raw),
+            Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
+        }
+    }
 }

@@ -469,7 +469,17 @@ pub struct Stacks {
     /// For [`Stacks::pieces`]: per shift `s` of 1, 2, 4, the bits of each column below its top
     /// `s` bits (0 where `s` is the column's width or more).
     below: [u64; 3],
+    /// Each column's top slot.
+    tops: u64,
+    /// For [`Stacks::mirrored`]: runs of whole columns of at most [`MIRROR_BITS`] bits, each with
+    /// its shift, its mask and the mirror image of every content it may hold (none where a
+    /// column is wider).
+    mirror_runs: Vec<(u32, u64, Vec<u64>)>,
 }
+
+/// The most bits of a run of columns mirrored by one table (8 KiB of table for Connect 4 6x4's
+/// runs of two columns).
+const MIRROR_BITS: usize = 12;
 
 impl Stacks {
     /// `cols` columns of `rows` slots; `cols * (rows + 1)` must be at most 64.
@@ -480,7 +490,24 @@ impl Stacks {
             let column = (1u64 << width.saturating_sub(s)) - 1;
             (0..cols).fold(0, |m, x| m | column << (x * width))
         });
-        Stacks { cols, rows, below }
+        let tops = (0..cols).fold(0, |m, x| m | 1 << (x * width + rows));
+        let mut stacks = Stacks { cols, rows, below, tops, mirror_runs: Vec::new() };
+        let per_run = MIRROR_BITS / width;
+        if per_run > 0 {
+            stacks.mirror_runs = (0..cols)
+                .step_by(per_run)
+                .map(|first| {
+                    let run = first..(first + per_run).min(cols);
+                    let shift = first * width;
+                    let bits = run.len() * width;
+                    let table = (0..1u64 << bits)
+                        .map(|content| stacks.mirrored_by_columns(content << shift))
+                        .collect();
+                    (shift as u32, (1 << bits) - 1, table)
+                })
+                .collect();
+        }
+        stacks
     }
 
     /// The left-right mirror (after the identity) as maps of columns, from the grid's geometry.
@@ -535,6 +562,16 @@ impl Stacks {
 
     /// The code mirrored left to right: column `x` goes to `cols - 1 - x`.
     pub fn mirrored(&self, key: u64) -> u64 {
+        if self.mirror_runs.is_empty() {
+            return self.mirrored_by_columns(key);
+        }
+        self.mirror_runs
+            .iter()
+            .fold(0, |m, (shift, mask, table)| m | table[(key >> shift & mask) as usize])
+    }
+
+    /// [`Stacks::mirrored`] a column at a time.
+    fn mirrored_by_columns(&self, key: u64) -> u64 {
         let width = self.rows + 1;
         (0..self.cols).fold(0, |k, x| k | self.field(key, x) << ((self.cols - 1 - x) * width))
     }
@@ -558,6 +595,21 @@ impl Stacks {
         }
         // The smeared ones one slot down, less each column's top slot: the marker is gone.
         self.smeared(key) >> 1 & self.below[0]
+    }
+
+    /// The codes after dropping a piece with content bit `bit` into each column that is not full,
+    /// leftmost first.
+    pub fn drops(&self, key: u64, bit: bool) -> impl Iterator<Item = u64> {
+        let open = if self.rows + 1 > 8 {
+            (0..self.cols)
+                .filter(|&x| self.height(key, x) < self.rows)
+                .fold(0, |m, x| m | self.slot(x, self.height(key, x)))
+        } else {
+            // Each column's marker is its lowest empty slot.
+            let smeared = self.smeared(key);
+            (smeared ^ smeared >> 1 & self.below[0]) & !self.tops
+        };
+        bits(open).map(move |b| key + if bit { 2 << b } else { 1 << b })
     }
 
     /// The code after dropping a piece with content bit `bit` into column `x` (not full).
@@ -650,7 +702,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pieces_and_occupied_slots_follow_the_heights() {
+    fn pieces_slots_mirrors_and_drops_follow_the_columns() {
         let mut random = perfectplay_core::xorshift(0xc0de);
         for (cols, rows) in [(4, 4), (5, 4), (4, 6), (6, 4), (7, 6), (8, 7), (4, 9), (2, 20)] {
             let stacks = Stacks::new(cols, rows);
@@ -668,6 +720,17 @@ mod tests {
                     .flat_map(|x| (0..stacks.height(key, x)).map(move |h| (x, h)))
                     .fold(0, |m, (x, h)| m | stacks.slot(x, h));
                 assert_eq!(stacks.occupied(key), slots, "{cols}x{rows}: {key:#x}");
+                let mirror = (0..cols).fold(0, |m, x| {
+                    m | (key >> (x * (rows + 1)) & ((1 << (rows + 1)) - 1))
+                        << ((cols - 1 - x) * (rows + 1))
+                });
+                assert_eq!(stacks.mirrored(key), mirror, "{cols}x{rows}: {key:#x}");
+                let first = random() & 1 == 1;
+                let drops: Vec<u64> = (0..cols)
+                    .filter(|&x| stacks.height(key, x) < rows)
+                    .map(|x| stacks.drop(key, x, first))
+                    .collect();
+                assert_eq!(stacks.drops(key, first).collect::<Vec<_>>(), drops, "{key:#x}");
             }
         }
     }

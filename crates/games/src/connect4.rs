@@ -20,8 +20,6 @@ pub struct Connect4 {
     cols: usize,
     rows: usize,
     stacks: Stacks,
-    /// Per symmetry, the image of each column.
-    column_maps: Vec<Vec<usize>>,
 }
 
 impl Connect4 {
@@ -32,7 +30,7 @@ impl Connect4 {
             return Err(SIZES.into());
         }
         let stacks = Stacks::new(cols, rows);
-        Ok(Connect4 { cols, rows, column_maps: stacks.mirror_maps(), stacks })
+        Ok(Connect4 { cols, rows, stacks })
     }
 
     /// A variant named `WxH`.
@@ -100,8 +98,7 @@ impl Game for Connect4 {
     /// A drop in each open column, the mover found once.
     fn children(&self, p: Position, out: &mut Vec<Position>) {
         let first = self.to_move(p) == Player::First;
-        let open = (0..self.cols).filter(|&x| self.stacks.height(p.0, x) < self.rows);
-        out.extend(open.map(|x| Position(self.stacks.drop(p.0, x, first))));
+        out.extend(self.stacks.drops(p.0, first).map(Position));
     }
     fn position_to_string(&self, p: Position) -> String {
         self.stacks.to_text(p.0, "xo")
@@ -151,10 +148,11 @@ impl Tiers for Connect4 {
 
 impl Symmetry for Connect4 {
     fn symmetry_count(&self) -> usize {
-        self.column_maps.len()
+        2
     }
+    /// The position and its mirror image.
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
-        out.extend(self.column_maps.iter().map(|map| Position(self.stacks.permuted(p.0, map))));
+        out.extend([p, Position(self.stacks.mirrored(p.0))]);
     }
     /// The lesser of the code and its mirror image.
     fn canonical(&self, p: Position) -> Position {

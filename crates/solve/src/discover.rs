@@ -17,6 +17,9 @@ use crate::SolveError;
 const SUPER_CHUNK: usize = 1 << 22;
 /// Parents per parallel task.
 const CHUNK: usize = 1 << 13;
+/// Children remembered by a task, by a hash of their code, so that one found again soon after is
+/// not kept twice.
+const RECENT: usize = 1 << 12;
 
 /// A lower tier's positions found so far: those sorted, and the tasks' finds since, as they came
 /// (kept as the tasks' own vectors, not copied into one).
@@ -61,6 +64,7 @@ fn expand<G: Game + ?Sized>(
             let mut children = Vec::new();
             let mut same = Vec::new();
             let mut lower: Vec<(Tier, Vec<u64>)> = Vec::new();
+            let mut recent = vec![u64::MAX; RECENT];
             for &p in chunk {
                 children.clear();
                 let p = Position(p);
@@ -70,6 +74,12 @@ fn expand<G: Game + ?Sized>(
                 game.children(p, &mut children);
                 for &c in &children {
                     let c = if canonicalize { game.canonical(c) } else { c };
+                    let slot =
+                        &mut recent[(c.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize];
+                    if *slot == c.0 {
+                        continue;
+                    }
+                    *slot = c.0;
                     let t = game.tier(c);
                     if t == tier {
                         same.push(c.0);
