@@ -279,7 +279,7 @@ fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Solve { .. }) {
+    if matches!(cli.command, Command::Solve { memory_limit: Some(_), .. }) {
         commands::solve::give_back_freed_memory();
     }
     match run(cli) {
