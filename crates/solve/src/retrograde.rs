@@ -53,7 +53,7 @@ mod parts;
 mod phases;
 mod shared;
 use cells::{Cells, Codes};
-use parts::{PartCells, Parts, Plan};
+use parts::{PartCells, Parts, Plan, Queues};
 
 /// Set in a (widened) cell when the position is decided.
 const DECIDED: u16 = 1 << 15;
