@@ -279,10 +279,8 @@ fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::Solve { game, memory_limit, .. } = &cli.command {
-        let sparse = load_game(game)
-            .is_ok_and(|g| matches!(g.space(), perfectplay_core::PositionSpace::Sparse(_)));
-        commands::solve::tune_allocator(sparse, memory_limit.is_some());
+    if matches!(cli.command, Command::Solve { memory_limit: Some(_), .. }) {
+        commands::solve::give_back_freed_memory();
     }
     match run(cli) {
         Ok(code) => code,

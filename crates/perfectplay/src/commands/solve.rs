@@ -65,43 +65,34 @@ pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write)
     solve_into(job, &bar, &mut print)
 }
 
-/// The allocator's settings for a solve. mimalloc reads them from the environment when the
-/// process starts, so the process starts itself again, once, with those not already set (where
-/// that fails, it goes on as it is):
-/// - **Under `--memory-limit`, freed memory given back at once** (`MIMALLOC_PURGE_DELAY=0`).
-///   mimalloc keeps memory it frees for a while (10 ms) and gives it back only when the thread that
-///   freed it allocates again: a solve that drops a tier's large buffers (a tier in parts, its best
-///   results from lower tiers) went on holding them, up to 18% over the limit (measured on Fuchs
-///   und Henne's tier (10,40), BENCHMARKS.md). Without a limit the delay stays: memory given back
-///   at once and taken again is cleared again by the kernel (Connect 4 6x4: 7.4 GB in 4,617 calls,
-///   a quarter of its discovery).
-/// - **On the sparse path, no transparent huge pages** (`MIMALLOC_ALLOW_THP=0`). Its sorted tiers
-///   and children's buffers are freed and taken again tier by tier, and a huge page taken again is
-///   cleared whole: Connect 4 6x4 4.5 s against 5.0 s, QuickCross 4x4, Konane 5x6 and Toot and
-///   Otto 5x4 6-8% faster. The dense and tiered solves keep them: Topitop was 1-3% slower without,
-///   and their reads across large tiers want the fewer page walks.
+/// mimalloc keeps memory it frees for a while (10 ms) and gives it back only when the thread that
+/// freed it allocates again: a solve that drops a tier's large buffers (a tier in parts, its best
+/// results from lower tiers) went on holding them, up to 18% over `--memory-limit` (measured on
+/// Fuchs und Henne's tier (10,40), BENCHMARKS.md). A solve under `--memory-limit` gives freed
+/// memory back at once: mimalloc reads the delay from the environment when the process starts,
+/// so the process starts itself again, once, with it set (where that fails, it goes on as it is).
+/// A solve without a limit keeps the delay: given back at once, memory freed and taken again is
+/// cleared again by the kernel (Connect 4 6x4: 7.4 GB in 4,617 calls, a quarter of discovery's
+/// time).
 #[cfg(unix)]
-pub fn tune_allocator(sparse: bool, limited: bool) {
+pub fn give_back_freed_memory() {
     use std::os::unix::process::CommandExt;
-    let wanted = [("MIMALLOC_PURGE_DELAY", "0", limited), ("MIMALLOC_ALLOW_THP", "0", sparse)];
-    let missing: Vec<(&str, &str)> = wanted
-        .into_iter()
-        .filter(|&(name, _, want)| want && std::env::var_os(name).is_none())
-        .map(|(name, value, _)| (name, value))
-        .collect();
-    if missing.is_empty() {
+    const DELAY: &str = "MIMALLOC_PURGE_DELAY";
+    if std::env::var_os(DELAY).is_some() {
         return;
     }
     if let Ok(exe) = std::env::current_exe() {
         // `exec` returns only if it failed.
-        let _ =
-            std::process::Command::new(exe).args(std::env::args_os().skip(1)).envs(missing).exec();
+        let _ = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env(DELAY, "0")
+            .exec();
     }
 }
 
 /// Elsewhere the solve goes on as it is.
 #[cfg(not(unix))]
-pub fn tune_allocator(_sparse: bool, _limited: bool) {}
+pub fn give_back_freed_memory() {}
 
 /// The tiers named by `solve --tier` (None when none is named).
 fn chosen_tiers(game: &dyn Game, names: &[String]) -> Result<Option<Vec<Tier>>> {
