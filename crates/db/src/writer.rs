@@ -26,8 +26,8 @@ pub const KEY_BLOCK_SHIFT: u8 = 12;
 /// The zstd level: see BENCHMARKS.md for the size and time it buys.
 pub const ZSTD_LEVEL: i32 = 9;
 /// The zstd level of a sorted table's key blocks (about 12 KB each, where zstd's level 9 turns to
-/// a binary tree of matches): as small as level 9 on Connect 4, QuickCross and Konane, and a
-/// third of the solve's compression time less (BENCHMARKS.md, issue 54's fifth session).
+/// a binary tree of matches): smaller than level 9 on Connect 4, QuickCross and Konane, in about
+/// half the key blocks' compression time (BENCHMARKS.md, issue 54's fifth session).
 pub const KEY_ZSTD_LEVEL: i32 = 8;
 /// The zstd level of a pruned rewrite (`analyze --prune`), done once after a solve: a quarter of
 /// level 9's speed, 7 to 10% smaller on Six Men's Morris (level 19: under 1% more), and as fast
