@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::discover::{discover_tiers, reachable_dense};
 use crate::progress::Progress;
-use crate::space::{SortedPositions, TierSpace};
+use crate::space::{SortedPositions, TierSpace, NOT_FOUND};
 use crate::{Analysis, Solution, SolveError, TierValues};
 
 /// Counts the reachable positions of a solved game per value-remoteness. Canonical counts come from
@@ -179,52 +179,133 @@ fn count_tier<G: Game + ?Sized>(
         .collect())
 }
 
-/// Per value, the positions of a tier and their symmetry classes (distinct canonical forms): the
-/// canonical forms are sorted and deduplicated, then each position marks its class's bit and the
-/// first to mark it counts the class. Symmetric positions share a tier in every game here (tiers
-/// count pieces), so classes are counted per tier.
+/// Bits of a value-remoteness in [`ValueRemoteness::to_bits`].
+const VALUE_BITS: u32 = 15;
+
+/// Per value, the positions of a tier and their symmetry classes (distinct canonical forms).
+/// Symmetric positions share a tier in every game here (tiers count pieces) and a value, so each
+/// position's canonical form and value, packed into one code, are sorted and made distinct: what
+/// is left is one code a class. Codes too wide to pack are counted by
+/// [`count_classes_by_lookup`].
 fn count_classes<G: Game + ?Sized>(
     game: &G,
     positions: &SortedPositions,
     values: &TierValues,
 ) -> Vec<(ValueRemoteness, u64, u64)> {
-    use std::sync::atomic::AtomicU64;
-    const CHUNK: usize = 1 << 14;
+    const CHUNK: usize = 1 << 16;
     let n = positions.len();
+    if n > 0 && positions.key(n - 1) >> (64 - VALUE_BITS) != 0 {
+        return count_classes_by_lookup(game, positions, values);
+    }
     let chunks = n.div_ceil(CHUNK);
-    let mut classes: Vec<u64> = (0..chunks)
+    // A canonical form is the least of its images, so no larger than the tier's largest code.
+    let pieces: Vec<Vec<u64>> = (0..chunks)
         .into_par_iter()
-        .flat_map_iter(|c| {
+        .map(|c| {
             let mut keys = Vec::with_capacity(CHUNK);
             positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
-            keys.into_iter().map(|p| game.canonical(perfectplay_core::Position(p)).0)
+            for (k, p) in keys.iter_mut().enumerate() {
+                let least = game.canonical(perfectplay_core::Position(*p)).0;
+                *p = least << VALUE_BITS | u64::from(values.get(c * CHUNK + k).to_bits());
+            }
+            keys
         })
         .collect();
-    crate::space::sort_dedup(&mut classes);
-    // Found through a directory (a cache miss or two), not by halving the whole list.
-    let classes = SortedPositions::from_sorted(classes);
-    let marked: Vec<AtomicU64> =
-        (0..classes.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    (0..chunks)
+    let classes = crate::space::sort_dedup_pieces(pieces);
+    let all = (0..chunks).into_par_iter().fold(Histograms::default, |Histograms(mut all, k), c| {
+        for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+            all[usize::from(values.get(i).to_bits())] += 1;
+        }
+        Histograms(all, k)
+    });
+    let canonical =
+        classes.par_chunks(CHUNK).fold(Histograms::default, |Histograms(a, mut k), c| {
+            for &code in c {
+                k[(code & ((1 << VALUE_BITS) - 1)) as usize] += 1;
+            }
+            Histograms(a, k)
+        });
+    all.chain(canonical).reduce(Histograms::default, Histograms::sum).rows()
+}
+
+/// [`count_classes`] for codes too wide to pack with a value: a class is counted at its least
+/// reachable member. A position that is its own canonical form is that member; any other is not
+/// if its canonical form is reached, else if any smaller image is. The images are looked up in
+/// the tier, a chunk's at once ([`SortedPositions::indices_of`]).
+fn count_classes_by_lookup<G: Game + ?Sized>(
+    game: &G,
+    positions: &SortedPositions,
+    values: &TierValues,
+) -> Vec<(ValueRemoteness, u64, u64)> {
+    const CHUNK: usize = 1 << 12;
+    let n = positions.len();
+    (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .fold(Histograms::default, |Histograms(mut all, mut canonical), c| {
-            let mut keys = Vec::with_capacity(CHUNK);
-            positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
-            for (k, &p) in keys.iter().enumerate() {
-                let bits = usize::from(values.get(c * CHUNK + k).to_bits());
-                all[bits] += 1;
-                let class = game.canonical(perfectplay_core::Position(p)).0;
-                if let Some(j) = classes.index_of(perfectplay_core::Position(class)) {
-                    let bit = 1u64 << (j % 64);
-                    if marked[j / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
-                        canonical[bits] += 1;
+        .fold(
+            || (Histograms::default(), ClassScratch::default()),
+            |(Histograms(mut all, mut canonical), mut s), c| {
+                let first = c * CHUNK;
+                positions.keys_into(first..((c + 1) * CHUNK).min(n), &mut s.keys);
+                s.bits.clear();
+                s.bits.extend((0..s.keys.len()).map(|k| values.get(first + k).to_bits()));
+                // Wave 1: each position's canonical form, looked up where it is another.
+                s.asked.clear();
+                s.owners.clear();
+                for (k, &p) in s.keys.iter().enumerate() {
+                    all[usize::from(s.bits[k])] += 1;
+                    let least = game.canonical(perfectplay_core::Position(p)).0;
+                    if least == p {
+                        canonical[usize::from(s.bits[k])] += 1;
+                    } else {
+                        s.asked.push(least);
+                        s.owners.push(k as u32);
                     }
                 }
-            }
-            Histograms(all, canonical)
-        })
+                positions.indices_of(&s.asked, &mut s.found);
+                // Wave 2: where the canonical form is not reached, every smaller image; the
+                // position counts its class if none is reached either.
+                let (asked, owners) = (&mut s.asked_again, &mut s.owners_again);
+                asked.clear();
+                owners.clear();
+                s.open.clear();
+                s.open.resize(s.keys.len(), false);
+                for (&k, _) in s.owners.iter().zip(&s.found).filter(|(_, &f)| f == NOT_FOUND) {
+                    let p = s.keys[k as usize];
+                    s.open[k as usize] = true;
+                    s.images.clear();
+                    game.symmetry_images(perfectplay_core::Position(p), &mut s.images);
+                    for q in s.images.iter().filter(|q| q.0 < p) {
+                        asked.push(q.0);
+                        owners.push(k);
+                    }
+                }
+                positions.indices_of(asked, &mut s.found);
+                for (&k, _) in owners.iter().zip(&s.found).filter(|(_, &f)| f != NOT_FOUND) {
+                    s.open[k as usize] = false;
+                }
+                for (k, _) in s.open.iter().enumerate().filter(|(_, &open)| open) {
+                    canonical[usize::from(s.bits[k])] += 1;
+                }
+                (Histograms(all, canonical), s)
+            },
+        )
+        .map(|(h, _)| h)
         .reduce(Histograms::default, Histograms::sum)
         .rows()
+}
+
+/// [`count_classes`]' buffers for one chunk.
+#[derive(Default)]
+struct ClassScratch {
+    keys: Vec<u64>,
+    bits: Vec<u16>,
+    asked: Vec<u64>,
+    owners: Vec<u32>,
+    asked_again: Vec<u64>,
+    owners_again: Vec<u32>,
+    found: Vec<u32>,
+    open: Vec<bool>,
+    images: Vec<perfectplay_core::Position>,
 }
 
 /// Analysis of a dense game: a breadth-first search marks the reachable indices in a bitset, then
@@ -299,5 +380,36 @@ impl Histograms {
             .filter(|(_, (&n, _))| n > 0)
             .filter_map(|(bits, (&n, &k))| Some((ValueRemoteness::from_bits(bits as u16)?, n, k)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{solve, NoProgress, SolveOptions};
+
+    /// Both ways of counting classes agree, tier by tier, on a game whose reachable positions are
+    /// not closed under its symmetries (some classes' canonical forms are never reached).
+    #[test]
+    fn classes_counted_by_sorting_and_by_lookup_agree() {
+        let game = perfectplay_games::lookup("konane", Some("5x5-corner")).unwrap();
+        let options = SolveOptions { canonicalize: false, ..SolveOptions::default() };
+        let solution = solve(game.as_ref(), options, &NoProgress, None).unwrap();
+        let mut unreached = 0;
+        for t in solution.tiers() {
+            let TierSpace::Sorted(s) = &t.space else { panic!("a sparse game's tier") };
+            let sorted = count_classes(game.as_ref(), s, &t.values);
+            assert_eq!(sorted, count_classes_by_lookup(game.as_ref(), s, &t.values));
+            let canonical: u64 = sorted.iter().map(|&(_, _, k)| k).sum();
+            unreached += s
+                .iter()
+                .filter(|&p| {
+                    let c = game.canonical(perfectplay_core::Position(p));
+                    s.index_of(c).is_none()
+                })
+                .count();
+            assert!(canonical <= s.len() as u64);
+        }
+        assert!(unreached > 0, "every canonical form reached: the lookup's second wave untried");
     }
 }

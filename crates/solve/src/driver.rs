@@ -1,7 +1,7 @@
 //! The solve driver: discover or take the tiers, then tier by tier from the lowest, each read
 //! back from the sink or solved by the retrograde engine and handed over.
 
-use perfectplay_core::{Game, GameExt, Position, PositionSpace, Tier};
+use perfectplay_core::{Game, GameExt, PositionSpace, Tier, ValueRemoteness};
 
 use crate::*;
 
@@ -368,7 +368,9 @@ fn solve_tier<G: Game + ?Sized>(
     progress: &dyn Progress,
 ) -> Result<Option<retrograde::Solved>, SolveError> {
     let TierRun { canonicalize, one_tier, budget, ranks, widen_room } = run;
-    let lookup = |t: Tier, c: Position| solution.get_in_tier(game, t, c);
+    let lookup = |t: Tier, codes: &[u64], out: &mut Vec<Option<ValueRemoteness>>| {
+        solution.get_many_in_tier(game, t, codes, out)
+    };
     let child_values: Vec<(Tier, u64, &TierValues)> = game
         .child_tiers(tier)
         .into_iter()

@@ -85,6 +85,10 @@ type Initialised = (u64, u64, Vec<(u64, u64)>);
 /// The dictionary code of a draw, which is also what undecided cells become.
 const DRAW_CODE: u16 = 0;
 
+/// The values of a lower tier's positions, by their codes, into the vector given.
+pub(crate) type ExternalValues<'a> =
+    dyn Fn(Tier, &[u64], &mut Vec<Option<ValueRemoteness>>) + Sync + 'a;
+
 /// Everything the engine needs to solve one tier.
 pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     pub game: &'a G,
@@ -94,8 +98,9 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     pub canonicalize: bool,
     /// Whether the game is a single dense tier (no child is ever outside it).
     pub one_tier: bool,
-    /// The solved value of a canonical position in a lower tier.
-    pub external: &'a (dyn Fn(Tier, Position) -> Option<ValueRemoteness> + Sync),
+    /// The solved values of canonical positions of a lower tier, given by their codes: many at
+    /// once, so that their lookups overlap.
+    pub external: &'a ExternalValues<'a>,
     /// The solved child tiers' values, by index (for the kernel's child locations).
     /// Each with the index its values begin at (a solve under a memory limit may hold a window).
     pub child_values: &'a [(Tier, u64, &'a TierValues)],

@@ -6,6 +6,8 @@ use perfectplay_core::{Game, GameExt, Position};
 mod sort;
 pub use sort::{merge_sorted, sort_dedup, sort_dedup_pieces};
 
+/// What [`SortedPositions::indices_of`] gives for a code that is absent.
+pub const NOT_FOUND: u32 = u32::MAX;
 /// Average number of keys per directory bucket of a [`SortedPositions`], when the span allows.
 const KEYS_PER_BUCKET: u64 = 24;
 /// The most low bits a packed key keeps.
@@ -158,6 +160,46 @@ impl SortedPositions {
                 let want = ((k - self.min) & ((1u64 << self.shift) - 1)) as u16;
                 find_in_bucket(&low[lo..hi], want).map(|i| lo + i)
             }
+        }
+    }
+
+    /// The indices of many codes at once, [`NOT_FOUND`] where a code is absent. Looked up in two
+    /// waves, every code's directory entry first and then every bucket, so that the cache misses
+    /// of different codes overlap rather than wait on each other (one lookup's bucket depends on
+    /// its directory entry; the next lookup's entry does not).
+    pub fn indices_of(&self, codes: &[u64], out: &mut Vec<u32>) {
+        out.clear();
+        let buckets = self.directory.len().saturating_sub(1);
+        out.extend(codes.iter().map(|&k| {
+            let b = (k.wrapping_sub(self.min) >> self.shift) as usize;
+            match k >= self.min && b < buckets {
+                true => self.directory[b],
+                false => NOT_FOUND,
+            }
+        }));
+        // Each bucket's first key read once before any is searched: loads that depend on nothing
+        // but the directory overlap, where a search's branches would hold the next one back.
+        let touched = match &self.keys {
+            Keys::Full(keys) => {
+                out.iter().fold(0u64, |a, &lo| a ^ keys.get(lo as usize).copied().unwrap_or(0))
+            }
+            Keys::Packed(low) => out
+                .iter()
+                .fold(0u64, |a, &lo| a ^ u64::from(low.get(lo as usize).copied().unwrap_or(0))),
+        };
+        std::hint::black_box(touched);
+        let mask = (1u64 << self.shift).wrapping_sub(1);
+        for (slot, &k) in out.iter_mut().zip(codes) {
+            if *slot == NOT_FOUND {
+                continue;
+            }
+            let b = ((k - self.min) >> self.shift) as usize;
+            let (lo, hi) = (*slot as usize, self.directory[b + 1] as usize);
+            let at = match &self.keys {
+                Keys::Full(keys) => find_in_bucket(&keys[lo..hi], k),
+                Keys::Packed(low) => find_in_bucket(&low[lo..hi], ((k - self.min) & mask) as u16),
+            };
+            *slot = at.map_or(NOT_FOUND, |i| (lo + i) as u32);
         }
     }
 

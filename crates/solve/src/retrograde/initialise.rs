@@ -144,6 +144,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             self.space.positions_into(first..last, &mut keys);
             keys.iter().map(|&k| Some(Position(k))).collect()
         };
+        let mut batch = Batch::default();
         for (k, &p) in positions.iter().enumerate() {
             let index = first + k as u64;
             // Indices that name no position, or a position that is not canonical, are
@@ -162,8 +163,19 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 }
             };
             care[k / 64] |= 1 << (k % 64);
-            self.initialise_position(start, p, index, &mut scratch, &mut edges)?;
+            match self.kernel {
+                Some(kernel) => {
+                    self.initialise_position(kernel, start, p, index, &mut scratch, &mut edges)?
+                }
+                None => {
+                    self.expand_position(start, p, index, &mut batch)?;
+                    if batch.children.len() >= BATCH_CHILDREN {
+                        self.initialise_batch(start, &mut batch, &mut edges)?;
+                    }
+                }
+            }
         }
+        self.initialise_batch(start, &mut batch, &mut edges)?;
         if let Some(words) = start.care_words {
             for (k, &word) in care.iter().enumerate() {
                 if let Some(w) = words.get(chunk * (CHUNK / 64) + k) {
@@ -209,7 +221,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                         done = Err(SolveError::Inconsistent { what }.into());
                         return;
                     }
-                    done = self.initialise_position(start, p, index, &mut scratch, &mut edges);
+                    done =
+                        self.initialise_position(kernel, start, p, index, &mut scratch, &mut edges);
                 });
                 let share = |k: usize| n as u64 * k as u64 / walk_parts as u64;
                 progress.advance(share(k + 1) - share(k));
@@ -234,12 +247,14 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         Ok(found)
     }
 
-    /// Initialises the cell of canonical position `p` at `index`: decided where it is primitive,
-    /// has a move that wins at once, or has no children inside the tier, else the count of its children inside the tier, with
-    /// its best result from outside the tier kept; its edges inside the tier go to `edges`.
+    /// Initialises the cell of canonical position `p` at `index` from the kernel's locations of
+    /// its children: decided where it is primitive or has no children inside the tier, else the
+    /// count of its children inside the tier, with its best result from outside the tier kept; its
+    /// edges inside the tier go to `edges`.
     #[inline]
     fn initialise_position(
         &self,
+        kernel: &dyn TierKernel,
         start: &Start<'_, '_>,
         p: Position,
         index: u64,
@@ -247,36 +262,17 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         edges: &mut ChunkStart,
     ) -> Result<(), Fail> {
         let i = (index - start.part.first) as usize;
-        let (cells, codes, external) = (&start.part.cells, start.codes, &start.part.external);
         if let Some(v) = self.game.primitive(p) {
             let vr = ValueRemoteness::new(v, Remoteness(0));
-            cells.store(i, DECIDED | codes.code(vr));
+            start.part.cells.store(i, DECIDED | start.codes.code(vr));
             return Ok(());
         }
-        let mut best: Option<ValueRemoteness> = None;
-        let mut inside = 0u32;
-        let Scratch { children, locations, cache, blocks } = scratch;
-        if let Some(kernel) = self.kernel {
-            kernel.child_locations_unsorted(p, locations, cache);
-            children.clear();
-        } else {
-            children.clear();
-            self.game.children(p, children);
-            // A move that ends the game in the mover's favour is the best there is (a win in
-            // one): no child need be made canonical or looked up (Connect 4 6x4: 29% of its
-            // positions).
-            if children.iter().any(|&c| self.game.primitive(c) == Some(Value::Lose)) {
-                let win = ValueRemoteness::new(Value::Lose, Remoteness(0)).to_parent();
-                cells.store(i, DECIDED | codes.code(win));
-                return Ok(());
-            }
-            self.canonical_children(children);
-            locations.clear();
-        }
-        if children.is_empty() && locations.is_empty() {
+        let Scratch { locations, cache, blocks } = scratch;
+        kernel.child_locations_unsorted(p, locations, cache);
+        if locations.is_empty() {
             return Err(SolveError::NoMoves { position: p }.into());
         }
-        let mut best_key = i32::MIN;
+        let (mut best, mut best_key, mut inside) = (None, i32::MIN, 0u32);
         for &(child_tier, ci) in locations.iter() {
             if child_tier == self.tier {
                 inside += 1;
@@ -295,21 +291,111 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 }
             }
         }
+        self.settle_position(start, p, i, inside, best)
+    }
+
+    /// The first half of initialising position `p` at `index` without a kernel: decided at once
+    /// where it is primitive or has a move that wins at once, else its canonical children added
+    /// to `batch`, their values to be read with the batch's.
+    fn expand_position(
+        &self,
+        start: &Start<'_, '_>,
+        p: Position,
+        index: u64,
+        batch: &mut Batch,
+    ) -> Result<(), Fail> {
+        let i = (index - start.part.first) as usize;
+        let (cells, codes) = (&start.part.cells, start.codes);
+        if let Some(v) = self.game.primitive(p) {
+            let vr = ValueRemoteness::new(v, Remoteness(0));
+            cells.store(i, DECIDED | codes.code(vr));
+            return Ok(());
+        }
+        let children = &mut batch.scratch;
+        children.clear();
+        self.game.children(p, children);
+        // A move that ends the game in the mover's favour is the best there is (a win in one):
+        // no child need be made canonical or looked up (Connect 4 6x4: 29% of its positions).
+        if children.iter().any(|&c| self.game.primitive(c) == Some(Value::Lose)) {
+            let win = ValueRemoteness::new(Value::Lose, Remoteness(0)).to_parent();
+            cells.store(i, DECIDED | codes.code(win));
+            return Ok(());
+        }
+        self.canonical_children(children);
+        if children.is_empty() {
+            return Err(SolveError::NoMoves { position: p }.into());
+        }
         for &c in children.iter() {
-            let child_tier = if self.one_tier { self.tier } else { self.game.tier(c) };
-            if child_tier == self.tier {
-                inside += 1;
-                if start.collect_edges {
-                    let ci = self.index(c).ok_or(SolveError::ChildNotSolved { position: c })?;
-                    edges.push((ci, index));
-                }
-            } else {
-                let vr = (self.external)(child_tier, c)
-                    .ok_or(SolveError::ChildNotSolved { position: c })?
-                    .to_parent();
-                best = Some(best.map_or(vr, |b| b.max(vr)));
+            let tier = if self.one_tier { self.tier } else { self.game.tier(c) };
+            batch.children.push((tier, c));
+        }
+        batch.positions.push((p, index, batch.children.len() as u32));
+        Ok(())
+    }
+
+    /// The second half for every position of `batch`: the values of all their children outside
+    /// the tier read at once, a tier at a time ([`TierProblem::external`], whose lookups overlap
+    /// in memory), then each position's cell; the batch is left empty.
+    fn initialise_batch(
+        &self,
+        start: &Start<'_, '_>,
+        batch: &mut Batch,
+        edges: &mut ChunkStart,
+    ) -> Result<(), Fail> {
+        let Batch { positions, children, values, tiers, codes, found, .. } = batch;
+        values.clear();
+        values.resize(children.len(), None);
+        tiers.clear();
+        for &(t, _) in children.iter() {
+            if t != self.tier && !tiers.contains(&t) {
+                tiers.push(t);
             }
         }
+        for &t in tiers.iter() {
+            codes.clear();
+            codes.extend(children.iter().filter(|(ct, _)| *ct == t).map(|(_, c)| c.0));
+            (self.external)(t, codes, found);
+            let mut read = found.iter();
+            for (slot, _) in values.iter_mut().zip(children.iter()).filter(|(_, (ct, _))| *ct == t)
+            {
+                *slot = read.next().copied().flatten();
+            }
+        }
+        let mut from = 0usize;
+        for &(p, index, to) in positions.iter() {
+            let (mut best, mut inside) = (None::<ValueRemoteness>, 0u32);
+            let to = to as usize;
+            for (&(child_tier, c), &vr) in children[from..to].iter().zip(&values[from..to]) {
+                if child_tier == self.tier {
+                    inside += 1;
+                    if start.collect_edges {
+                        let ci = self.index(c).ok_or(SolveError::ChildNotSolved { position: c })?;
+                        edges.push((ci, index));
+                    }
+                } else {
+                    let vr = vr.ok_or(SolveError::ChildNotSolved { position: c })?.to_parent();
+                    best = Some(best.map_or(vr, |b| b.max(vr)));
+                }
+            }
+            from = to;
+            self.settle_position(start, p, (index - start.part.first) as usize, inside, best)?;
+        }
+        positions.clear();
+        children.clear();
+        Ok(())
+    }
+
+    /// A position's cell once its children are known: decided where none is inside the tier (the
+    /// best from outside), else the count of those inside, its best from outside kept.
+    fn settle_position(
+        &self,
+        start: &Start<'_, '_>,
+        p: Position,
+        i: usize,
+        mut inside: u32,
+        best: Option<ValueRemoteness>,
+    ) -> Result<(), Fail> {
+        let (cells, codes, external) = (&start.part.cells, start.codes, &start.part.external);
         if inside == 0 {
             // `children` is non-empty, so `best` is set.
             let best = best.unwrap_or(ValueRemoteness::DRAW);
@@ -439,8 +525,27 @@ struct Start<'a, 'v> {
 /// One chunk's buffers and caches.
 #[derive(Default)]
 struct Scratch {
-    children: Vec<Position>,
     locations: Vec<(Tier, u64)>,
     cache: KernelCache,
     blocks: BlockCache,
+}
+
+/// Children gathered from a batch of positions before any is looked up.
+const BATCH_CHILDREN: usize = 1 << 11;
+
+/// Positions of a chunk expanded but not yet initialised, with their canonical children.
+#[derive(Default)]
+struct Batch {
+    /// Each position, its index, and the end of its children in `children`.
+    positions: Vec<(Position, u64, u32)>,
+    /// Every child of the batch with its tier.
+    children: Vec<(Tier, Position)>,
+    /// The children's values, where they lie outside the tier.
+    values: Vec<Option<ValueRemoteness>>,
+    /// One position's children as the game gives them.
+    scratch: Vec<Position>,
+    /// The distinct child tiers outside the tier, the codes of one of them, and their values.
+    tiers: Vec<Tier>,
+    codes: Vec<u64>,
+    found: Vec<Option<ValueRemoteness>>,
 }
