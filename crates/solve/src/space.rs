@@ -145,22 +145,28 @@ impl SortedPositions {
     /// The index of a position, if present.
     #[inline]
     pub fn index_of(&self, p: Position) -> Option<usize> {
-        let k = p.0;
-        if k < self.min || self.len == 0 {
-            return None;
-        }
-        let b = ((k - self.min) >> self.shift) as usize;
-        if b + 1 >= self.directory.len() {
-            return None;
-        }
-        let (lo, hi) = (self.directory[b] as usize, self.directory[b + 1] as usize);
-        match &self.keys {
-            Keys::Full(keys) => find_in_bucket(&keys[lo..hi], k).map(|i| lo + i),
+        let b = self.bucket(p.0)?;
+        self.find_in(p.0, b, self.directory[b] as usize)
+    }
+
+    /// The directory bucket of a code, where the directory covers it.
+    #[inline]
+    fn bucket(&self, k: u64) -> Option<usize> {
+        let b = (k.checked_sub(self.min)? >> self.shift) as usize;
+        (b + 1 < self.directory.len()).then_some(b)
+    }
+
+    /// The index of code `k` in bucket `b`, whose first index (its directory entry) is `lo`.
+    #[inline]
+    fn find_in(&self, k: u64, b: usize, lo: usize) -> Option<usize> {
+        let hi = self.directory[b + 1] as usize;
+        let at = match &self.keys {
+            Keys::Full(keys) => find_in_bucket(&keys[lo..hi], k),
             Keys::Packed(low) => {
-                let want = ((k - self.min) & ((1u64 << self.shift) - 1)) as u16;
-                find_in_bucket(&low[lo..hi], want).map(|i| lo + i)
+                find_in_bucket(&low[lo..hi], ((k - self.min) & ((1u64 << self.shift) - 1)) as u16)
             }
-        }
+        };
+        at.map(|i| lo + i)
     }
 
     /// The indices of many codes at once, [`NOT_FOUND`] where a code is absent. Looked up in
@@ -170,14 +176,7 @@ impl SortedPositions {
     /// one at a time, 54 ns in waves.
     pub fn indices_of(&self, codes: &[u64], out: &mut Vec<u32>) {
         out.clear();
-        let buckets = self.directory.len().saturating_sub(1);
-        out.extend(codes.iter().map(|&k| {
-            let b = (k.wrapping_sub(self.min) >> self.shift) as usize;
-            match k >= self.min && b < buckets {
-                true => self.directory[b],
-                false => NOT_FOUND,
-            }
-        }));
+        out.extend(codes.iter().map(|&k| self.bucket(k).map_or(NOT_FOUND, |b| self.directory[b])));
         // Each bucket's first key read once before any is searched: loads that depend on nothing
         // but the directory overlap, where a search's branches would hold the next one back.
         let touched = match &self.keys {
@@ -189,18 +188,11 @@ impl SortedPositions {
                 .fold(0u64, |a, &lo| a ^ u64::from(low.get(lo as usize).copied().unwrap_or(0))),
         };
         std::hint::black_box(touched);
-        let mask = (1u64 << self.shift).wrapping_sub(1);
         for (slot, &k) in out.iter_mut().zip(codes) {
-            if *slot == NOT_FOUND {
-                continue;
+            if *slot != NOT_FOUND {
+                let at = self.bucket(k).and_then(|b| self.find_in(k, b, *slot as usize));
+                *slot = at.map_or(NOT_FOUND, |i| i as u32);
             }
-            let b = ((k - self.min) >> self.shift) as usize;
-            let (lo, hi) = (*slot as usize, self.directory[b + 1] as usize);
-            let at = match &self.keys {
-                Keys::Full(keys) => find_in_bucket(&keys[lo..hi], k),
-                Keys::Packed(low) => find_in_bucket(&low[lo..hi], ((k - self.min) & mask) as u16),
-            };
-            *slot = at.map_or(NOT_FOUND, |i| (lo + i) as u32);
         }
     }
 
