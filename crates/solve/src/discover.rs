@@ -10,22 +10,29 @@ use perfectplay_core::{Game, GameExt, Position, Tier};
 use rayon::prelude::*;
 
 use crate::progress::Progress;
-use crate::space::{merge_sorted, sort_dedup_pieces, SortedPositions};
+use crate::space::{sort_dedup_pieces, Run, SortedPositions, NOT_FOUND};
 use crate::SolveError;
 
-/// Parents expanded between two compactions of the pending tiers.
+/// Parents expanded between two looks at the pending tiers.
 const SUPER_CHUNK: usize = 1 << 22;
 /// Parents per parallel task.
 const CHUNK: usize = 1 << 13;
 /// Children remembered by a task, by a hash of their code, so that one found again soon after is
 /// not kept twice.
 const RECENT: usize = 1 << 12;
+/// Runs a pending tier holds before they are merged into one.
+const MAX_RUNS: usize = 8;
 
-/// A lower tier's positions found so far: those sorted, and the tasks' finds since, as they came
-/// (kept as the tasks' own vectors, not copied into one).
+/// A lower tier's positions found so far: sorted runs, held packed (about 2.2 bytes a position
+/// where a tier's codes are dense), and the tasks' finds since, as they came (kept as the tasks'
+/// own vectors, not copied into one). The finds are sorted into a new run once they pass an
+/// eighth of the runs' codes (at 8 bytes a code, about half the runs' bytes), and the runs merged
+/// once there are more than [`MAX_RUNS`]: a tier of N positions found R times over is merged
+/// about R / N times, never held whole as plain codes.
 #[derive(Default)]
 struct Pending {
-    sorted: Vec<u64>,
+    runs: Vec<Run>,
+    held: usize,
     raw: Vec<Vec<u64>>,
     raw_len: usize,
 }
@@ -38,13 +45,29 @@ impl Pending {
         }
     }
 
-    fn compact(&mut self) {
-        if self.raw_len == 0 {
-            return;
+    /// Whether the finds are due to be sorted into a run.
+    fn due(&self) -> bool {
+        self.raw_len > (self.held / 8).max(1 << 24)
+    }
+
+    fn flush(&mut self) {
+        if self.raw_len > 0 {
+            let sorted = sort_dedup_pieces(std::mem::take(&mut self.raw));
+            self.raw_len = 0;
+            self.held += sorted.len();
+            self.runs.push(Run::from_sorted(&sorted));
         }
-        let raw = sort_dedup_pieces(std::mem::take(&mut self.raw));
-        self.raw_len = 0;
-        self.sorted = if self.sorted.is_empty() { raw } else { merge_sorted(&self.sorted, &raw) };
+        if self.runs.len() > MAX_RUNS {
+            let merged = Run::merge(std::mem::take(&mut self.runs));
+            self.held = merged.len();
+            self.runs.push(merged);
+        }
+    }
+
+    /// Every position found, as one set.
+    fn finish(mut self) -> SortedPositions {
+        self.flush();
+        Run::merge(self.runs).into_positions()
     }
 }
 
@@ -108,63 +131,74 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
     let start = if canonicalize { game.canonical(game.start()) } else { game.start() };
     pending.entry(game.tier(start)).or_default().add(vec![start.0]);
     progress.begin(if canonicalize { "discover (canonical)" } else { "discover" }, None);
-    while let Some((tier, mut pend)) = pending.pop_last() {
-        pend.compact();
-        let mut members = pend.sorted;
-        let mut frontier_start = 0usize;
+    let mut block = Vec::new();
+    while let Some((tier, pend)) = pending.pop_last() {
+        let mut members = pend.finish();
+        // The positions to expand: at first the whole tier, then those found inside it.
         let mut frontier: Option<Vec<u64>> = None;
         loop {
-            let front: &[u64] = frontier.as_deref().unwrap_or(&members[frontier_start..]);
-            let mut same_tier = Pending::default();
+            let total = frontier.as_ref().map_or(members.len(), Vec::len);
+            let mut same_tier: Vec<Vec<u64>> = Vec::new();
+            let mut same_len = 0usize;
             // Raw children inside the tier are deduplicated whenever they have doubled since the
             // last time: a game with many moves inside a tier (Tic-Tac-Two: about 40) would
             // otherwise hold 40 codes per frontier position.
             let mut compacted = 1usize << 24;
-            for block in front.chunks(SUPER_CHUNK) {
+            for first in (0..total).step_by(SUPER_CHUNK) {
                 if progress.stopped() {
                     return Err(SolveError::Stopped.into());
                 }
-                for (same, lower) in expand(game, canonicalize, tier, block) {
-                    same_tier.add(same);
+                let end = (first + SUPER_CHUNK).min(total);
+                let front: &[u64] = match &frontier {
+                    Some(f) => &f[first..end],
+                    None => {
+                        members.keys_into(first..end, &mut block);
+                        &block
+                    }
+                };
+                for (same, lower) in expand(game, canonicalize, tier, front) {
+                    if !same.is_empty() {
+                        same_len += same.len();
+                        same_tier.push(same);
+                    }
                     for (t, v) in lower {
                         pending.entry(t).or_default().add(v);
                     }
                 }
-                if same_tier.raw_len > compacted {
-                    let sorted = sort_dedup_pieces(std::mem::take(&mut same_tier.raw));
+                if same_len > compacted {
+                    let sorted = sort_dedup_pieces(std::mem::take(&mut same_tier));
                     compacted = compacted.max(sorted.len() * 2);
-                    same_tier = Pending::default();
-                    same_tier.add(sorted);
+                    same_len = sorted.len();
+                    same_tier.push(sorted);
                 }
-                for p in pending.values_mut() {
-                    if p.raw_len > (p.sorted.len() / 2).max(1 << 24) {
-                        p.compact();
+                for p in pending.values_mut().filter(|p| p.due()) {
+                    p.flush();
+                }
+                progress.advance(front.len() as u64);
+            }
+            // Keep only the positions not yet in the tier.
+            let mut new = sort_dedup_pieces(same_tier);
+            let mut found = Vec::new();
+            let mut kept = 0;
+            for c in 0..new.len().div_ceil(CHUNK) {
+                let range = c * CHUNK..((c + 1) * CHUNK).min(new.len());
+                members.indices_of(&new[range.clone()], &mut found);
+                for (i, &f) in range.zip(&found) {
+                    if f == NOT_FOUND {
+                        new[kept] = new[i];
+                        kept += 1;
                     }
                 }
-                progress.advance(block.len() as u64);
             }
-            let same_tier = sort_dedup_pieces(same_tier.raw);
-            // Keep only the positions not yet in the tier.
-            let new: Vec<u64> = {
-                let mut i = 0;
-                same_tier
-                    .into_iter()
-                    .filter(|k| {
-                        while i < members.len() && members[i] < *k {
-                            i += 1;
-                        }
-                        !(i < members.len() && members[i] == *k)
-                    })
-                    .collect()
-            };
+            new.truncate(kept);
             if new.is_empty() {
                 break;
             }
-            members = merge_sorted(&members, &new);
+            let runs = vec![Run::of_positions(members), Run::from_sorted(&new)];
+            members = Run::merge(runs).into_positions();
             frontier = Some(new);
-            frontier_start = 0;
         }
-        on_tier(tier, SortedPositions::from_sorted(members))?;
+        on_tier(tier, members)?;
     }
     progress.end();
     Ok(())

@@ -2,8 +2,11 @@
 //! the position codes actually reached, with a directory for fast lookup.
 
 use perfectplay_core::{Game, GameExt, Position};
+use rayon::prelude::*;
 
+mod runs;
 mod sort;
+pub use runs::Run;
 pub use sort::{merge_sorted, sort_dedup, sort_dedup_pieces};
 
 /// What [`SortedPositions::indices_of`] gives for a code that is absent.
@@ -22,10 +25,9 @@ enum Keys {
 }
 
 /// A sorted, duplicate-free array of position codes with a directory on the high bits of
-/// `code - min`: a lookup is one directory read and a short binary search. Where the codes are
-/// dense enough (a directory of at most about four entries per code), each code keeps only its
-/// low 16 bits, the bucket holding the rest: 2 bytes per position plus the directory (4 bytes per
-/// bucket). Otherwise codes are kept whole (8 bytes) with a directory of 8 codes per bucket.
+/// `code - min`: a lookup is one directory read and a short search. Where the codes are dense
+/// enough ([`Layout`]), each code keeps only its low 16 bits, the bucket holding the rest: 2 bytes
+/// per position plus the directory (4 bytes per bucket). Otherwise codes are kept whole (8 bytes).
 #[derive(Clone, Debug)]
 pub struct SortedPositions {
     keys: Keys,
@@ -46,37 +48,75 @@ impl SortedPositions {
     pub fn from_sorted(keys: Vec<u64>) -> SortedPositions {
         debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
         let n = keys.len();
-        assert!(n < u32::MAX as usize, "a tier of 2^32 positions or more needs a wider directory");
-        let (min, max) = (keys.first().copied().unwrap_or(0), keys.last().copied().unwrap_or(0));
-        let span = max - min;
-        let wanted = (n as u64 / KEYS_PER_BUCKET).max(1);
-        let span_bits = 64 - span.leading_zeros();
-        let wanted_bits = 64 - wanted.leading_zeros();
-        let mut shift = span_bits.saturating_sub(wanted_bits);
-        let packed = shift <= PACKED_BITS || (span >> PACKED_BITS) <= 4 * n as u64 + (1 << 16);
-        if packed {
-            shift = shift.min(PACKED_BITS);
-        }
-        let buckets = (span >> shift) as usize + 1;
-        let mut directory = vec![0u32; buckets + 1];
-        let mut next = 0usize;
-        for (i, &k) in keys.iter().enumerate() {
-            let b = ((k - min) >> shift) as usize;
-            while next <= b {
-                directory[next] = i as u32;
-                next += 1;
-            }
-        }
-        for entry in directory.iter_mut().skip(next) {
-            *entry = n as u32;
-        }
-        let keys = if packed {
-            let mask = (1u64 << shift) - 1;
-            Keys::Packed(keys.iter().map(|&k| ((k - min) & mask) as u16).collect())
+        let layout = Layout::new(keys.first().copied().unwrap_or(0), keys.last().copied(), n);
+        let mut directory = vec![0u32; layout.buckets + 1];
+        let filled = layout.fill(&keys, 0, 0, &mut directory, 0);
+        directory[filled..].fill(n as u32);
+        let keys = if layout.packed {
+            Keys::Packed(keys.iter().map(|&k| layout.low(k)).collect())
         } else {
+            let mut keys = keys;
+            keys.shrink_to_fit();
             Keys::Full(keys)
         };
-        SortedPositions { keys, len: n, min, shift, directory }
+        SortedPositions { keys, len: n, min: layout.min, shift: layout.shift, directory }
+    }
+
+    /// Joins sets whose codes follow one another (each part's codes all below the next part's)
+    /// into one, laid out as [`SortedPositions::from_sorted`] lays out the same codes; the parts
+    /// are read on every core, and each is dropped once read.
+    pub fn concat(parts: Vec<SortedPositions>) -> SortedPositions {
+        let mut parts: Vec<SortedPositions> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+        if parts.len() <= 1 {
+            return parts.pop().unwrap_or_default();
+        }
+        let n: usize = parts.iter().map(SortedPositions::len).sum();
+        let last = parts.last().map(|p| p.key(p.len - 1));
+        let layout = Layout::new(parts[0].key(0), last, n);
+        let mut directory = vec![0u32; layout.buckets + 1];
+        let mut packed = vec![0u16; if layout.packed { n } else { 0 }];
+        let mut full = vec![0u64; if layout.packed { 0 } else { n }];
+        // Each part writes its own codes, and the directory entries up to its last code's bucket
+        // from those after the part before's: entries a part's codes decide and no other's.
+        let mut jobs = Vec::with_capacity(parts.len());
+        let (mut dir, mut low, mut whole): (&mut [u32], &mut [u16], &mut [u64]) =
+            (&mut directory, &mut packed, &mut full);
+        let (mut offset, mut first_entry) = (0usize, 0usize);
+        for part in parts.iter() {
+            let end_entry = layout.bucket(part.key(part.len - 1)) + 1;
+            let (d, rest) = std::mem::take(&mut dir).split_at_mut(end_entry - first_entry);
+            dir = rest;
+            let (l, rest) =
+                std::mem::take(&mut low).split_at_mut(if layout.packed { part.len } else { 0 });
+            low = rest;
+            let (w, rest) =
+                std::mem::take(&mut whole).split_at_mut(if layout.packed { 0 } else { part.len });
+            whole = rest;
+            jobs.push((part, offset, first_entry, d, l, w));
+            offset += part.len;
+            first_entry = end_entry;
+        }
+        dir.fill(n as u32);
+        jobs.into_par_iter().for_each(|(part, offset, first_entry, dir, low, whole)| {
+            const CHUNK: usize = 1 << 12;
+            let mut keys = Vec::with_capacity(CHUNK);
+            let mut next = first_entry;
+            for start in (0..part.len).step_by(CHUNK) {
+                part.keys_into(start..(start + CHUNK).min(part.len), &mut keys);
+                next = layout.fill(&keys, offset + start, next, dir, first_entry);
+                if layout.packed {
+                    low[start..start + keys.len()]
+                        .iter_mut()
+                        .zip(&keys)
+                        .for_each(|(l, &k)| *l = layout.low(k));
+                } else {
+                    whole[start..start + keys.len()].copy_from_slice(&keys);
+                }
+            }
+        });
+        drop(parts);
+        let keys = if layout.packed { Keys::Packed(packed) } else { Keys::Full(full) };
+        SortedPositions { keys, len: n, min: layout.min, shift: layout.shift, directory }
     }
 
     /// Builds from codes in any order, with duplicates.
@@ -149,6 +189,25 @@ impl SortedPositions {
         self.find_in(p.0, b, self.directory[b] as usize)
     }
 
+    /// The number of codes below `k` (its index, where present).
+    pub fn rank(&self, k: u64) -> usize {
+        if k <= self.min || self.len == 0 {
+            return 0;
+        }
+        let b = ((k - self.min) >> self.shift) as usize;
+        if b + 1 >= self.directory.len() {
+            return self.len;
+        }
+        let (lo, hi) = (self.directory[b] as usize, self.directory[b + 1] as usize);
+        lo + match &self.keys {
+            Keys::Full(keys) => keys[lo..hi].partition_point(|&x| x < k),
+            Keys::Packed(low) => {
+                let want = ((k - self.min) & ((1u64 << self.shift) - 1)) as u16;
+                low[lo..hi].partition_point(|&x| x < want)
+            }
+        }
+    }
+
     /// The directory bucket of a code, where the directory covers it.
     #[inline]
     fn bucket(&self, k: u64) -> Option<usize> {
@@ -203,6 +262,65 @@ impl SortedPositions {
             Keys::Packed(k) => k.capacity() * 2,
         };
         keys + self.directory.capacity() * 4
+    }
+}
+
+/// How a set of codes is held: its least code, the bits below a directory bucket, whether codes
+/// keep only those bits, and the number of buckets.
+#[derive(Clone, Copy)]
+struct Layout {
+    min: u64,
+    shift: u32,
+    packed: bool,
+    buckets: usize,
+}
+
+impl Layout {
+    /// The layout of `n` codes from `min` to `max` (none: no codes). Where the codes are dense
+    /// enough (a directory of at most about four entries per code), each keeps only its low 16
+    /// bits; otherwise whole, with a directory of about [`KEYS_PER_BUCKET`] codes per bucket.
+    fn new(min: u64, max: Option<u64>, n: usize) -> Layout {
+        assert!(n < u32::MAX as usize, "a tier of 2^32 positions or more needs a wider directory");
+        let span = max.unwrap_or(min) - min;
+        let wanted = (n as u64 / KEYS_PER_BUCKET).max(1);
+        let span_bits = 64 - span.leading_zeros();
+        let wanted_bits = 64 - wanted.leading_zeros();
+        let mut shift = span_bits.saturating_sub(wanted_bits);
+        let packed = shift <= PACKED_BITS || (span >> PACKED_BITS) <= 4 * n as u64 + (1 << 16);
+        if packed {
+            shift = shift.min(PACKED_BITS);
+        }
+        Layout { min, shift, packed, buckets: (span >> shift) as usize + 1 }
+    }
+
+    #[inline]
+    fn bucket(&self, k: u64) -> usize {
+        ((k - self.min) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn low(&self, k: u64) -> u16 {
+        ((k - self.min) & ((1u64 << self.shift) - 1)) as u16
+    }
+
+    /// Sets the directory entries from `next` on that `keys` decide (sorted codes from index
+    /// `first`), `directory` being the entries from `base` on; returns the first entry not set.
+    fn fill(
+        &self,
+        keys: &[u64],
+        first: usize,
+        mut next: usize,
+        directory: &mut [u32],
+        base: usize,
+    ) -> usize {
+        for (i, &k) in keys.iter().enumerate() {
+            let b = self.bucket(k);
+            while next <= b {
+                directory[next - base] = (first + i) as u32;
+                next += 1;
+            }
+        }
+        next
     }
 }
 

@@ -242,7 +242,7 @@ pub fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
 }
 
 /// Merges two sorted, duplicate-free arrays on one core.
-fn merge_piece(a: &[u64], b: &[u64]) -> Vec<u64> {
+pub(crate) fn merge_piece(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
