@@ -54,10 +54,13 @@ pub struct Konane {
     step: [i32; 4],
     /// `flips[(d * 4 + k) * 64 + from]`: the bits a jump of `k` steps in direction `d` flips.
     flips: Vec<u64>,
-    /// Per symmetry, per byte of the board, per byte value: the image bits.
-    sym_tables: Vec<Vec<[u64; 256]>>,
-    /// Per symmetry: whether it swaps the colors (and so the player to move).
-    sym_swaps: Vec<bool>,
+    /// The number of symmetries (4 on a rectangle, 8 on a square).
+    symmetries: usize,
+    /// Per byte of the board, per byte value: the image bits under every symmetry, side by side
+    /// (a rectangle's four repeated), so that a canonical form reads one row a byte.
+    sym_rows: Vec<[[u64; 8]; 256]>,
+    /// Per symmetry: the turn bit where it swaps the colors (and so the player to move), else 0.
+    sym_swaps: [u64; 8],
 }
 
 /// The largest number of cells: the board and the turn bit share one 64-bit code.
@@ -119,9 +122,9 @@ impl Konane {
             maps.push(Box::new(move |x, y| (cols - 1 - y, x)));
         }
         let bytes = n.div_ceil(8);
-        let mut sym_tables = Vec::new();
-        let mut sym_swaps = Vec::new();
-        for map in &maps {
+        let mut sym_rows = vec![[[0u64; 8]; 256]; bytes];
+        let mut sym_swaps = [0u64; 8];
+        for (g, map) in maps.iter().cycle().take(8).enumerate() {
             let mut images = vec![0u64; n];
             for y in 0..rows {
                 for x in 0..cols {
@@ -130,19 +133,17 @@ impl Konane {
                 }
             }
             let (ix, iy) = map(0, 0);
-            sym_swaps.push((ix + iy) % 2 == 1);
-            let mut tables = vec![[0u64; 256]; bytes];
-            for (b, table) in tables.iter_mut().enumerate() {
-                for (v, entry) in table.iter_mut().enumerate() {
+            sym_swaps[g] = if (ix + iy) % 2 == 1 { 1 << n } else { 0 };
+            for (b, rows) in sym_rows.iter_mut().enumerate() {
+                for (v, row) in rows.iter_mut().enumerate() {
                     for bit in 0..8 {
                         let cell = b * 8 + bit;
                         if v >> bit & 1 == 1 && cell < n {
-                            *entry |= images[cell];
+                            row[g] |= images[cell];
                         }
                     }
                 }
             }
-            sym_tables.push(tables);
         }
         let mut konane = Konane {
             rows,
@@ -154,7 +155,8 @@ impl Konane {
             reach,
             step,
             flips: vec![0; 4 * 4 * 64],
-            sym_tables,
+            symmetries: maps.len(),
+            sym_rows,
             sym_swaps,
         };
         for d in 0..4 {
@@ -256,15 +258,20 @@ impl Konane {
         format!("{}{}", (b'a' + (cell % self.cols) as u8) as char, cell / self.cols + 1)
     }
 
-    fn apply_symmetry(&self, g: usize, p: Position) -> Position {
+    /// The images of a position under every symmetry (a rectangle's four twice over).
+    fn images(&self, p: Position) -> [u64; 8] {
         let board = self.board(p);
-        let mut image = 0u64;
-        for (b, table) in self.sym_tables[g].iter().enumerate() {
-            image |= table[(board >> (8 * b)) as usize & 0xff];
+        let mut images = [p.0 & self.white_to_move; 8];
+        for (i, s) in images.iter_mut().zip(self.sym_swaps) {
+            *i ^= s;
         }
-        let turn =
-            (p.0 & self.white_to_move) ^ if self.sym_swaps[g] { self.white_to_move } else { 0 };
-        Position(image | turn)
+        for (b, rows) in self.sym_rows.iter().enumerate() {
+            let row = &rows[(board >> (8 * b)) as usize & 0xff];
+            for (i, r) in images.iter_mut().zip(row) {
+                *i |= r;
+            }
+        }
+        images
     }
 }
 
@@ -490,15 +497,15 @@ impl Tiers for Konane {
 
 impl Symmetry for Konane {
     fn symmetry_count(&self) -> usize {
-        self.sym_tables.len()
+        self.symmetries
     }
 
     fn canonical(&self, p: Position) -> Position {
-        (1..self.sym_tables.len()).map(|g| self.apply_symmetry(g, p)).fold(p, Position::min)
+        Position(self.images(p).into_iter().fold(u64::MAX, u64::min))
     }
 
     fn symmetry_images(&self, p: Position, out: &mut Vec<Position>) {
-        out.extend((0..self.sym_tables.len()).map(|g| self.apply_symmetry(g, p)));
+        out.extend(self.images(p)[..self.symmetries].iter().map(|&i| Position(i)));
     }
 }
 

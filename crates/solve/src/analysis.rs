@@ -77,10 +77,11 @@ pub fn analyze_counting<G: Game + ?Sized>(
     } else if sparse {
         // A solve without symmetry reduction of a game with symmetries: the solution holds every
         // reachable position, so it gives all counts directly, and the canonical counts are its
-        // distinct canonical forms.
+        // distinct canonical forms, counted within an eighth of the solution's bytes more.
+        let budget = solution.heap_bytes() / 8;
         for t in solution.tiers() {
             if let TierSpace::Sorted(s) = &t.space {
-                for (vr, all, canonical) in count_classes(game, s, &t.values) {
+                for (vr, all, canonical) in count_classes(game, s, &t.values, budget) {
                     analysis.add(vr, all, canonical);
                 }
             }
@@ -185,12 +186,17 @@ const VALUE_BITS: u32 = 15;
 /// Per value, the positions of a tier and their symmetry classes (distinct canonical forms).
 /// Symmetric positions share a tier in every game here (tiers count pieces) and a value, so each
 /// position's canonical form and value, packed into one code, are sorted and made distinct: what
-/// is left is one code a class. Codes too wide to pack are counted by
-/// [`count_classes_by_lookup`].
+/// is left is one code a class. The sort holds two codes of 8 bytes a position; where that passes
+/// `budget` bytes, the tier is counted in passes, each keeping only the classes whose canonical
+/// form hashes to it (each pass canonicalises every position again, but holds a share of the
+/// codes: looking the canonical forms up instead, as [`count_classes_by_lookup`] does, reads the
+/// tier at random and took five times as long on Konane 6x6). Codes too wide to pack are counted
+/// by [`count_classes_by_lookup`].
 fn count_classes<G: Game + ?Sized>(
     game: &G,
     positions: &SortedPositions,
     values: &TierValues,
+    budget: usize,
 ) -> Vec<(ValueRemoteness, u64, u64)> {
     const CHUNK: usize = 1 << 16;
     let n = positions.len();
@@ -198,34 +204,49 @@ fn count_classes<G: Game + ?Sized>(
         return count_classes_by_lookup(game, positions, values);
     }
     let chunks = n.div_ceil(CHUNK);
-    // A canonical form is the least of its images, so no larger than the tier's largest code.
-    let pieces: Vec<Vec<u64>> = (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let mut keys = Vec::with_capacity(CHUNK);
-            positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
-            for (k, p) in keys.iter_mut().enumerate() {
-                let least = game.canonical(perfectplay_core::Position(*p)).0;
-                *p = least << VALUE_BITS | u64::from(values.get(c * CHUNK + k).to_bits());
-            }
-            keys
-        })
-        .collect();
-    let classes = crate::space::sort_dedup_pieces(pieces);
+    let passes = (16 * n).div_ceil(budget.max(1)).max(1) as u64;
     let all = (0..chunks).into_par_iter().fold(Histograms::default, |Histograms(mut all, k), c| {
         for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
             all[usize::from(values.get(i).to_bits())] += 1;
         }
         Histograms(all, k)
     });
-    let canonical =
-        classes.par_chunks(CHUNK).fold(Histograms::default, |Histograms(a, mut k), c| {
-            for &code in c {
-                k[(code & ((1 << VALUE_BITS) - 1)) as usize] += 1;
-            }
-            Histograms(a, k)
-        });
-    all.chain(canonical).reduce(Histograms::default, Histograms::sum).rows()
+    let mut counts = all.reduce(Histograms::default, Histograms::sum);
+    for pass in 0..passes {
+        // A canonical form is the least of its images, so no larger than the tier's largest code.
+        let pieces: Vec<Vec<u64>> = (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let mut keys = Vec::with_capacity(CHUNK);
+                positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
+                // A pass's share of a chunk, with room for the hash's spread (a reallocation
+                // would double the piece).
+                let share = CHUNK / passes as usize;
+                let mut kept =
+                    Vec::with_capacity(if passes == 1 { CHUNK } else { share + share / 8 + 64 });
+                for (k, &p) in keys.iter().enumerate() {
+                    let least = game.canonical(perfectplay_core::Position(p)).0;
+                    if passes == 1
+                        || (least.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % passes == pass
+                    {
+                        let bits = values.get(c * CHUNK + k).to_bits();
+                        kept.push(least << VALUE_BITS | u64::from(bits));
+                    }
+                }
+                kept
+            })
+            .collect();
+        let classes = crate::space::sort_dedup_pieces(pieces);
+        let canonical =
+            classes.par_chunks(CHUNK).fold(Histograms::default, |Histograms(a, mut k), c| {
+                for &code in c {
+                    k[(code & ((1 << VALUE_BITS) - 1)) as usize] += 1;
+                }
+                Histograms(a, k)
+            });
+        counts = canonical.reduce(Histograms::default, Histograms::sum).sum(counts);
+    }
+    counts.rows()
 }
 
 /// [`count_classes`] for codes too wide to pack with a value: a class is counted at its least
@@ -389,7 +410,8 @@ mod tests {
     use crate::{solve, NoProgress, SolveOptions};
 
     /// Both ways of counting classes agree, tier by tier, on a game whose reachable positions are
-    /// not closed under its symmetries (some classes' canonical forms are never reached).
+    /// not closed under its symmetries (some classes' canonical forms are never reached), and
+    /// counting in passes changes nothing.
     #[test]
     fn classes_counted_by_sorting_and_by_lookup_agree() {
         let game = perfectplay_games::lookup("konane", Some("5x5-corner")).unwrap();
@@ -398,8 +420,10 @@ mod tests {
         let mut unreached = 0;
         for t in solution.tiers() {
             let TierSpace::Sorted(s) = &t.space else { panic!("a sparse game's tier") };
-            let sorted = count_classes(game.as_ref(), s, &t.values);
+            let sorted = count_classes(game.as_ref(), s, &t.values, usize::MAX);
             assert_eq!(sorted, count_classes_by_lookup(game.as_ref(), s, &t.values));
+            // In passes (about 1,000 positions a pass), the same counts.
+            assert_eq!(sorted, count_classes(game.as_ref(), s, &t.values, 16_000));
             let canonical: u64 = sorted.iter().map(|&(_, _, k)| k).sum();
             unreached += s
                 .iter()
