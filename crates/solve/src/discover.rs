@@ -55,7 +55,7 @@ impl Pending {
             let sorted = sort_dedup_pieces(std::mem::take(&mut self.raw));
             self.raw_len = 0;
             self.held += sorted.len();
-            self.runs.push(Run::from_sorted(&sorted));
+            self.runs.push(Run::from_sorted(sorted));
         }
         if self.runs.len() > MAX_RUNS {
             let merged = Run::merge(std::mem::take(&mut self.runs));
@@ -194,7 +194,7 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
             if new.is_empty() {
                 break;
             }
-            let runs = vec![Run::of_positions(members), Run::from_sorted(&new)];
+            let runs = vec![Run::of_positions(members), Run::from_sorted(new.clone())];
             members = Run::merge(runs).into_positions();
             frontier = Some(new);
         }

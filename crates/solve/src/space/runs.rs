@@ -24,8 +24,11 @@ pub struct Run {
 }
 
 impl Run {
-    /// Packs sorted, duplicate-free codes.
-    pub fn from_sorted(keys: &[u64]) -> Run {
+    /// Packs sorted, duplicate-free codes (where they make one part, without a copy).
+    pub fn from_sorted(keys: Vec<u64>) -> Run {
+        if keys.len() <= PART {
+            return Run::of_positions(SortedPositions::from_sorted(keys));
+        }
         Run::of(keys.par_chunks(PART).map(|c| SortedPositions::from_sorted(c.to_vec())).collect())
     }
 
