@@ -63,8 +63,8 @@ impl SortedPositions {
     }
 
     /// Joins sets whose codes follow one another (each part's codes all below the next part's)
-    /// into one, laid out as [`SortedPositions::from_sorted`] lays out the same codes; the parts
-    /// are read on every core, and each is dropped once read.
+    /// into one, laid out as [`SortedPositions::from_sorted`] lays out the same codes. The parts
+    /// are read on every core and dropped at the end (both are held meanwhile).
     pub fn concat(parts: Vec<SortedPositions>) -> SortedPositions {
         let mut parts: Vec<SortedPositions> = parts.into_iter().filter(|p| !p.is_empty()).collect();
         if parts.len() <= 1 {

@@ -85,7 +85,8 @@ impl Run {
         }
     }
 
-    /// The union of runs, on every core; the runs are dropped once read.
+    /// The union of runs, on every core; the runs are dropped once all are merged (both are held
+    /// meanwhile).
     pub fn merge(runs: Vec<Run>) -> Run {
         let mut runs: Vec<Run> = runs.into_iter().filter(|r| !r.is_empty()).collect();
         if runs.len() <= 1 {
