@@ -222,13 +222,10 @@ fn count_classes<G: Game + ?Sized>(
                 // A pass's share of a chunk, with room for the hash's spread (a reallocation
                 // would double the piece).
                 let share = CHUNK / passes as usize;
-                let mut kept =
-                    Vec::with_capacity(if passes == 1 { CHUNK } else { share + share / 8 + 64 });
+                let mut kept = Vec::with_capacity((share + share / 8 + 64).min(CHUNK));
                 for (k, &p) in keys.iter().enumerate() {
                     let least = game.canonical(perfectplay_core::Position(p)).0;
-                    if passes == 1
-                        || (least.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % passes == pass
-                    {
+                    if (least.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % passes == pass {
                         let bits = values.get(c * CHUNK + k).to_bits();
                         kept.push(least << VALUE_BITS | u64::from(bits));
                     }
