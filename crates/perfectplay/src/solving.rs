@@ -33,8 +33,9 @@ pub fn solve_into(
     let started = Instant::now();
     let only = options.only.clone();
     // Without an analysis nothing reads the solution but the start's value: the solve holds
-    // only what its tiers still need.
-    let options = SolveOptions { hold_all: analysis, ..options };
+    // only what its tiers still need. A sparse game's analysis is counted tier by tier during
+    // the solve, where its tiers allow (then too it holds only what its tiers still need).
+    let options = SolveOptions { hold_all: analysis, count: analysis, ..options };
     // Each tier goes to its own file as it is solved; a solve that was killed resumes
     // from the tiers it finished (unless --force).
     let mut tiers = TierFiles::new(path, game, options.canonicalize);
@@ -75,8 +76,9 @@ pub fn solve_into(
     }
     // A solve under a memory limit may have dropped tiers: read them back for the
     // analysis, or only the start's for the summary.
+    let counted = solution.analysis().cloned();
     let dropped = solution.tiers().len() < tiers.tiers();
-    let solution = if dropped && analysis { tiers.load()? } else { solution };
+    let solution = if dropped && analysis && counted.is_none() { tiers.load()? } else { solution };
     let start = match solution.get(game, game.start()) {
         Some(start) => start,
         None => {
@@ -90,7 +92,7 @@ pub fn solve_into(
     let stored = if game.space().is_tiered() {
         game.tiers().iter().map(|&t| game.tier_size(t)).sum()
     } else {
-        solution.len()
+        solution.indices()
     };
     out(format!("game:       {} ({})", game.name(), game.variant()))?;
     out(start_line(game, start))?;
@@ -102,6 +104,13 @@ pub fn solve_into(
     out(format!("memory:     {} MiB of results", solution.heap_bytes() >> 20))?;
     let analysis = if !analysis {
         None
+    } else if let Some(counted) = counted {
+        out(format!(
+            "reachable:  {} positions, {} canonical (counted during the solve)",
+            counted.total(),
+            counted.canonical_total(),
+        ))?;
+        Some(counted)
     } else {
         let started = Instant::now();
         match perfectplay_solve::analyze(game, &solution, progress) {

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use crate::discover::{discover_tiers, reachable_dense};
 use crate::progress::Progress;
 use crate::space::{SortedPositions, TierSpace, NOT_FOUND};
-use crate::{Analysis, Solution, SolveError, TierValues};
+use crate::{Analysis, Solution, SolveError, SolvedTier, TierValues};
 
 /// Counts the reachable positions of a solved game per value-remoteness. Canonical counts come from
 /// the canonical positions reachable from the start. All counts, when the game has symmetries:
@@ -41,69 +41,118 @@ pub fn analyze_counting<G: Game + ?Sized>(
     if game.space().is_tiered() {
         return crate::tiered::analyze_tiered(game, solution, progress).map(|(a, _)| a);
     }
-    let mut analysis = Analysis::default();
-    let has_symmetry = game.symmetry_count() > 1;
     let sparse = solution.tiers().iter().all(|t| matches!(t.space, TierSpace::Sorted(_)));
-    let closed = by_images && has_symmetry && {
-        let mut images = Vec::new();
-        game.symmetry_images(game.start(), &mut images);
-        !images.is_empty() && images.iter().all(|&q| q == game.start())
-    };
-    let tier_counts = |positions: &SortedPositions, stored: Stored<'_>, orbits: bool| {
-        count_tier(game, solution, positions, stored, orbits)
-    };
-    let canonicalize = solution.is_canonical();
-    if sparse && (canonicalize || !has_symmetry) {
-        // The solution holds exactly the canonical reachable positions.
-        for t in solution.tiers() {
-            if let TierSpace::Sorted(s) = &t.space {
-                // A whole tier's values are read by index, not looked up by code.
-                let stored = match solution.covers(t.tier, None) {
-                    true => Stored::Values(&t.values),
-                    false => Stored::ByCode,
-                };
-                for (vr, n, orbits) in tier_counts(s, stored, closed)? {
-                    let all = if !has_symmetry {
-                        n
-                    } else if closed {
-                        orbits
-                    } else {
-                        0
-                    };
-                    analysis.add(vr, all, n);
-                }
-            }
-        }
-    } else if sparse {
-        // A solve without symmetry reduction of a game with symmetries: the solution holds every
-        // reachable position, so it gives all counts directly, and the canonical counts are its
-        // distinct canonical forms, counted within an eighth of the solution's bytes more.
+    let mut counts = TierCounts::new(game, solution.is_canonical(), by_images);
+    let mut analysis = if sparse {
+        // Counting a tier's classes (a solve without symmetry reduction) may hold an eighth of
+        // the solution's bytes more.
         let budget = solution.heap_bytes() / 8;
         for t in solution.tiers() {
-            if let TierSpace::Sorted(s) = &t.space {
-                for (vr, all, canonical) in count_classes(game, s, &t.values, budget) {
-                    analysis.add(vr, all, canonical);
-                }
-            }
+            counts.add(solution, t, budget)?;
         }
-        return Ok(analysis);
+        if counts.alone() {
+            return Ok(counts.finish());
+        }
+        counts.finish()
     } else {
-        discover_tiers(game, has_symmetry, progress, |_, s| {
-            for (vr, n, _) in tier_counts(&s, Stored::Canonical, false)? {
+        let mut analysis = Analysis::default();
+        let has_symmetry = counts.has_symmetry;
+        discover_tiers(game, has_symmetry, progress, |_, s, _| {
+            for (vr, n, _) in count_tier(game, &s, Stored::Canonical(solution), false)? {
                 analysis.add(vr, if has_symmetry { 0 } else { n }, n);
             }
             Ok::<(), SolveError>(())
         })?;
-    }
-    if has_symmetry && !(closed && canonicalize) {
-        discover_tiers(game, false, progress, |_, s| {
-            for (vr, n, _) in tier_counts(&s, Stored::Canonical, false)? {
-                analysis.add(vr, n, 0);
-            }
-            Ok::<(), SolveError>(())
-        })?;
-    }
+        if !counts.has_symmetry || (counts.closed && counts.canonical) {
+            return Ok(analysis);
+        }
+        analysis
+    };
+    // All counts of a game with symmetries whose canonical positions do not give them: a second
+    // discovery without symmetry reduction, streamed tier by tier.
+    discover_tiers(game, false, progress, |_, s, _| {
+        for (vr, n, _) in count_tier(game, &s, Stored::Canonical(solution), false)? {
+            analysis.add(vr, n, 0);
+        }
+        Ok::<(), SolveError>(())
+    })?;
     Ok(analysis)
+}
+
+/// The analysis of a sparse game counted tier by tier, each from its solved tier: after a solve
+/// ([`analyze`]), or during one as each tier is solved ([`crate::SolveOptions::count`]) where
+/// a tier gives all its counts alone ([`TierCounts::alone`]).
+pub(crate) struct TierCounts<'g, G: Game + ?Sized> {
+    game: &'g G,
+    analysis: Analysis,
+    has_symmetry: bool,
+    canonical: bool,
+    /// The reachable positions are closed under the symmetries (the start is its own only image):
+    /// each canonical position counts its distinct images.
+    closed: bool,
+}
+
+impl<'g, G: Game + ?Sized> TierCounts<'g, G> {
+    /// Counts for a solve that holds canonical forms where `canonical`; `by_images` as
+    /// [`analyze_counting`]'s.
+    pub(crate) fn new(game: &'g G, canonical: bool, by_images: bool) -> Self {
+        let has_symmetry = game.symmetry_count() > 1;
+        let closed = by_images && has_symmetry && {
+            let mut images = Vec::new();
+            game.symmetry_images(game.start(), &mut images);
+            !images.is_empty() && images.iter().all(|&q| q == game.start())
+        };
+        TierCounts { game, analysis: Analysis::default(), has_symmetry, canonical, closed }
+    }
+
+    /// Whether the tiers give every count alone: not where a solve reduced by symmetries holds
+    /// positions not closed under them (their images are counted by a second discovery, which
+    /// reads the whole solution).
+    pub(crate) fn alone(&self) -> bool {
+        !(self.has_symmetry && self.canonical && !self.closed)
+    }
+
+    /// Counts one sparse tier of `solution` (a tier held in part is read by code). Counting its
+    /// classes (a solve without symmetry reduction of a game with symmetries) holds at most
+    /// about `budget` bytes more.
+    pub(crate) fn add(
+        &mut self,
+        solution: &Solution,
+        t: &SolvedTier,
+        budget: usize,
+    ) -> Result<(), SolveError> {
+        let TierSpace::Sorted(s) = &t.space else { return Ok(()) };
+        let (game, has_symmetry) = (self.game, self.has_symmetry);
+        if self.canonical || !has_symmetry {
+            // The solution holds exactly the canonical reachable positions. A whole tier's values
+            // are read by index, not looked up by code.
+            let stored = match solution.covers(t.tier, None) {
+                true => Stored::Values(&t.values),
+                false => Stored::ByCode(solution),
+            };
+            for (vr, n, orbits) in count_tier(game, s, stored, self.closed)? {
+                let all = match (has_symmetry, self.closed) {
+                    (false, _) => n,
+                    (true, true) => orbits,
+                    (true, false) => 0,
+                };
+                self.analysis.add(vr, all, n);
+            }
+        } else {
+            // A solve without symmetry reduction of a game with symmetries: the tier holds every
+            // reachable position of it, so it gives all counts directly, and the canonical counts
+            // are its distinct canonical forms.
+            for (vr, all, canonical) in count_classes(game, s, &t.values, budget) {
+                self.analysis.add(vr, all, canonical);
+            }
+        }
+        Ok(())
+    }
+
+    /// The counts so far.
+    pub(crate) fn finish(self) -> Analysis {
+        self.analysis
+    }
 }
 
 /// Where [`count_tier`] finds a position's value.
@@ -112,16 +161,15 @@ enum Stored<'a> {
     /// The tier's values, in the order of its positions.
     Values(&'a TierValues),
     /// The solution's, the position being stored as it is.
-    ByCode,
+    ByCode(&'a Solution),
     /// The solution's, through the position's canonical form.
-    Canonical,
+    Canonical(&'a Solution),
 }
 
 /// Per value, the positions of a sorted tier and, where `orbits`, the sum of their distinct
 /// symmetric images.
 fn count_tier<G: Game + ?Sized>(
     game: &G,
-    solution: &Solution,
     positions: &SortedPositions,
     stored: Stored<'_>,
     orbits: bool,
@@ -140,8 +188,8 @@ fn count_tier<G: Game + ?Sized>(
                 let p = perfectplay_core::Position(p);
                 let vr = match stored {
                     Stored::Values(values) => Some(values.get(chunk * CHUNK + k)),
-                    Stored::ByCode => solution.get_stored(game, p),
-                    Stored::Canonical => solution.get(game, p),
+                    Stored::ByCode(solution) => solution.get_stored(game, p),
+                    Stored::Canonical(solution) => solution.get(game, p),
                 };
                 let orbit = if orbits {
                     images.clear();

@@ -119,13 +119,14 @@ fn expand<G: Game + ?Sized>(
 }
 
 /// Discovers every position reachable from the start (in canonical form if `canonicalize`), and
-/// hands each tier to `on_tier` as it completes, highest tier first. Asked to stop
-/// ([`Progress::stopped`]), it ends between two blocks of its frontier with `Stopped`.
+/// hands each tier to `on_tier` as it completes, highest tier first, with the lower tiers its
+/// positions' moves lead to (its child tiers, in order). Asked to stop ([`Progress::stopped`]), it
+/// ends between two blocks of its frontier with `Stopped`.
 pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
     game: &G,
     canonicalize: bool,
     progress: &dyn Progress,
-    mut on_tier: impl FnMut(Tier, SortedPositions) -> Result<(), E>,
+    mut on_tier: impl FnMut(Tier, SortedPositions, Vec<Tier>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut pending: BTreeMap<Tier, Pending> = BTreeMap::new();
     let start = if canonicalize { game.canonical(game.start()) } else { game.start() };
@@ -134,6 +135,7 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
     let mut block = Vec::new();
     while let Some((tier, pend)) = pending.pop_last() {
         let mut members = pend.finish();
+        let mut children = std::collections::BTreeSet::new();
         // The positions to expand: at first the whole tier, then those found inside it.
         let mut frontier: Option<Vec<u64>> = None;
         loop {
@@ -162,6 +164,7 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
                         same_tier.push(same);
                     }
                     for (t, v) in lower {
+                        children.insert(t);
                         pending.entry(t).or_default().add(v);
                     }
                 }
@@ -198,7 +201,7 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
             members = Run::merge(runs).into_positions();
             frontier = Some(new);
         }
-        on_tier(tier, members)?;
+        on_tier(tier, members, children.into_iter().collect())?;
     }
     progress.end();
     Ok(())

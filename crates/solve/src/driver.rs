@@ -3,6 +3,7 @@
 
 use perfectplay_core::{Game, GameExt, PositionSpace, Tier, ValueRemoteness};
 
+use crate::analysis::TierCounts;
 use crate::*;
 
 /// Options for a solve.
@@ -39,6 +40,12 @@ pub struct SolveOptions {
     /// where they fit whole (those that outgrow `memory_limit` always are): a large tier then
     /// takes every machine instead of one ([`shared_over_ranks`]).
     pub share_above: Option<u64>,
+    /// Count the analysis tier by tier as each is solved, into [`Solution::analysis`], where each
+    /// tier gives its counts alone (sparse games, unless reduced by symmetries under which the
+    /// start is not its own only image; [`crate::analyze`] otherwise). Nothing is then held for
+    /// an analysis afterwards: `hold_all` is not needed for one, and a solve whose sink keeps the
+    /// tiers holds only what the tiers after each still need.
+    pub count: bool,
 }
 
 impl Default for SolveOptions {
@@ -50,6 +57,7 @@ impl Default for SolveOptions {
             hold_all: true,
             ranks: None,
             share_above: None,
+            count: false,
         }
     }
 }
@@ -66,17 +74,14 @@ pub fn solve<G: Game + ?Sized>(
 ) -> Result<Solution, SolveError> {
     let canonicalize = options.canonicalize && game.symmetry_count() > 1;
     let mut solution = Solution::new(canonicalize);
-    let spaces = tier_spaces(game, canonicalize, progress)?;
-    let chosen = |t: &Tier| options.only.as_ref().is_none_or(|only| only.contains(t));
-    let total: u64 = spaces.iter().filter(|(t, _)| chosen(t)).map(|(_, s)| s.len()).sum();
-    let (mut done, mut solved_here) = (0u64, 0u64);
-    let overall = std::time::Instant::now();
-    let tiers = spaces.len();
     let one_tier = matches!(game.space(), PositionSpace::Dense { .. });
     let tiered = game.space().is_tiered();
-    let parents = LastParents::new(game, spaces.iter().map(|(t, _)| *t));
-    // Under a memory limit, for chosen tiers, or without `hold_all`, with a sink that keeps tiers,
-    // the solve holds only what the tiers in progress need ("lean").
+    let sparse = matches!(game.space(), PositionSpace::Sparse(_));
+    let mut counts = (options.count && sparse)
+        .then(|| TierCounts::new(game, canonicalize, true))
+        .filter(TierCounts::alone);
+    // Under a memory limit, for chosen tiers, or without holding every tier, with a sink that
+    // keeps tiers, the solve holds only what the tiers in progress need ("lean").
     let keeps = sink.as_deref().is_some_and(ResultSink::keeps_tiers);
     if options.only.is_some() && !(tiered && keeps) {
         return Err(SolveError::Sink(
@@ -84,9 +89,19 @@ pub fn solve<G: Game + ?Sized>(
         ));
     }
     let bounded = options.memory_limit.is_some() || options.only.is_some();
-    let lean = tiered && (bounded || !options.hold_all) && keeps;
-    for (k, (tier, space)) in spaces.into_iter().enumerate() {
-        let size = space.len();
+    let hold_all = options.hold_all && counts.is_none();
+    let lean = (tiered || sparse) && (bounded || !hold_all) && keeps;
+    // A lean sparse solve puts discovered tiers aside in the sink's store until their turn.
+    let aside = sink.as_deref_mut().filter(|_| lean && sparse).and_then(|s| s.parts());
+    let waiting = options.memory_limit.map_or(WAITING_HELD, |l| WAITING_HELD.min(l as usize / 4));
+    let spaces = tier_spaces(game, canonicalize, progress, aside.map(|s| (s, waiting)))?;
+    let chosen = |t: &Tier| options.only.as_ref().is_none_or(|only| only.contains(t));
+    let total: u64 = spaces.iter().filter(|w| chosen(&w.tier)).map(|w| w.len).sum();
+    let (mut done, mut solved_here) = (0u64, 0u64);
+    let overall = std::time::Instant::now();
+    let tiers = spaces.len();
+    let parents = LastParents::new(tiered || sparse, spaces.iter());
+    for (k, Waiting { tier, mut space, len: size, children }) in spaces.into_iter().enumerate() {
         let name = game.tier_name(tier);
         if !chosen(&tier) {
             continue;
@@ -98,23 +113,49 @@ pub fn solve<G: Game + ?Sized>(
             if sink.kept(tier).map_err(SolveError::Sink)? {
                 progress.note(&format!("tier {name}: finished by an earlier solve"));
                 done += size;
+                if space.is_none() {
+                    // Its positions put aside are not needed.
+                    sink.parts().map_or(Ok(()), |s| s.clear(tier)).map_err(SolveError::Sink)?;
+                }
+                if let Some(counts) = counts.as_mut() {
+                    // Counted from its file, then held only as long as a later tier needs it.
+                    solution.push(reload(game, sink, tier, &name)?);
+                    let back = solution.tier(tier).expect("just held");
+                    counts.add(&solution, back, count_budget(back))?;
+                }
                 continue;
+            }
+            if space.is_none() {
+                let store = sink.parts().ok_or_else(|| SolveError::Inconsistent {
+                    what: format!("tier {name}: its positions were put aside, but not kept"),
+                })?;
+                let back = SortedPositions::take_back(tier, store).map_err(SolveError::Sink)?;
+                space = Some(TierSpace::Sorted(back));
             }
             // Under a bound, only the child tiers stay; without one, every tier a tier still to
             // solve needs.
             let needed = |t: Tier| !bounded && parents.needed_by(t, k);
-            let fit = options
-                .memory_limit
-                .map(|limit| (retrograde::bytes_needed(game, tier, &space), limit));
-            hold_children(game, tier, &mut solution, sink, needed, fit, progress)?;
+            let fit = match (options.memory_limit, &space) {
+                (Some(limit), Some(s)) => Some((retrograde::bytes_needed(game, tier, s), limit)),
+                _ => None,
+            };
+            hold_children(game, tier, &children, &mut solution, sink, needed, fit, progress)?;
         } else if let Some(sink) = sink.as_deref_mut() {
             if let Some(kept) = sink.resume(tier).map_err(SolveError::Sink)? {
                 progress.note(&format!("tier {name}: finished by an earlier solve, read back"));
                 done += size;
                 solution.push(kept);
+                if let Some(counts) = counts.as_mut() {
+                    let back = solution.tier(tier).expect("just held");
+                    counts.add(&solution, back, count_budget(back))?;
+                }
                 continue;
             }
         }
+        // Only a lean solve puts positions aside, and it took them back above.
+        let space = space.ok_or_else(|| SolveError::Inconsistent {
+            what: format!("tier {name}: its positions were put aside outside a lean solve"),
+        })?;
         let mut budget = None;
         // Whether a tier that needs it can be solved in parts.
         let parted =
@@ -205,7 +246,13 @@ pub fn solve<G: Game + ?Sized>(
             ));
         }
         solution.push(solved);
+        if let Some(counts) = counts.as_mut() {
+            let solved = solution.tier(tier).expect("just held");
+            counts.add(&solution, solved, count_budget(solved))?;
+        }
     }
+    solution.analysis = counts.map(TierCounts::finish);
+    solution.indices = total;
     // Child tiers held in part are the sink's to give: the solution holds only whole tiers.
     let cut: Vec<Tier> =
         solution.tiers.iter().filter(|t| !solution.covers(t.tier, None)).map(|t| t.tier).collect();
@@ -215,19 +262,52 @@ pub fn solve<G: Game + ?Sized>(
     Ok(solution)
 }
 
+/// Counting a solved tier's classes ([`TierCounts::add`]) may hold about the tier's own bytes
+/// more, and at least this many.
+const COUNT_BUDGET_MIN: usize = 64 << 20;
+
+/// The bytes [`TierCounts::add`] may hold more to count `tier`.
+fn count_budget(tier: &SolvedTier) -> usize {
+    let space = match &tier.space {
+        TierSpace::Sorted(s) => s.heap_bytes(),
+        TierSpace::Dense { .. } => 0,
+    };
+    (space + tier.values.heap_bytes()).max(COUNT_BUDGET_MIN)
+}
+
+/// The bytes of discovered tiers a lean sparse solve holds while they wait for their turn (at most
+/// a quarter of a memory limit); past them, those discovered first (solved last) are put aside in
+/// the sink's store.
+const WAITING_HELD: usize = 1 << 30;
+
+/// A tier to solve, before its turn.
+struct Waiting {
+    tier: Tier,
+    /// Its positions: `None` where put aside in the sink's store.
+    space: Option<TierSpace>,
+    /// Its number of positions (indices).
+    len: u64,
+    /// The tiers its moves lead to, other than itself (as the game declares them, or as
+    /// discovery found them).
+    children: Vec<Tier>,
+}
+
 /// The tiers to solve, lowest first, each with its space: a dense game's one tier, a tiered
-/// game's declared tiers, or a sparse game's tiers as discovered from the start.
+/// game's declared tiers, or a sparse game's tiers as discovered from the start (with `aside`, a
+/// store and bytes, those held past the bytes put aside there until their turn).
 fn tier_spaces<G: Game + ?Sized>(
     game: &G,
     canonicalize: bool,
     progress: &dyn Progress,
-) -> Result<Vec<(Tier, TierSpace)>, SolveError> {
+    mut aside: Option<(&mut dyn PartStore, usize)>,
+) -> Result<Vec<Waiting>, SolveError> {
     Ok(match game.space() {
         PositionSpace::Dense { size } => {
             if game.tier(game.start()) != Tier(0) {
                 return Err(SolveError::DenseWithTiers);
             }
-            vec![(Tier(0), TierSpace::Dense { size })]
+            let space = Some(TierSpace::Dense { size });
+            vec![Waiting { tier: Tier(0), space, len: size, children: Vec::new() }]
         }
         PositionSpace::Tiered(_) => {
             if !canonicalize && game.symmetry_count() > 1 {
@@ -235,36 +315,78 @@ fn tier_spaces<G: Game + ?Sized>(
             }
             game.tiers()
                 .into_iter()
-                .map(|t| (t, TierSpace::Dense { size: game.tier_size(t) }))
+                .map(|t| {
+                    let size = game.tier_size(t);
+                    let space = Some(TierSpace::Dense { size });
+                    Waiting { tier: t, space, len: size, children: game.child_tiers(t) }
+                })
                 .collect()
         }
         PositionSpace::Sparse(_) => {
-            let mut tiers = Vec::new();
-            discover::discover_tiers(game, canonicalize, progress, |t, s| {
-                tiers.push((t, TierSpace::Sorted(s)));
+            let mut tiers: Vec<Waiting> = Vec::new();
+            let (mut held, mut first_held, mut put) = (0usize, 0usize, (0usize, 0usize));
+            discover::discover_tiers(game, canonicalize, progress, |tier, s, children| {
+                held += s.heap_bytes();
+                let len = s.len() as u64;
+                tiers.push(Waiting { tier, space: Some(TierSpace::Sorted(s)), len, children });
+                while let Some((store, _)) = aside.as_mut().filter(|(_, most)| held > *most) {
+                    let w = &mut tiers[first_held];
+                    first_held += 1;
+                    if let Some(TierSpace::Sorted(s)) = w.space.take() {
+                        held -= s.heap_bytes();
+                        put = (put.0 + 1, put.1 + s.heap_bytes());
+                        s.put_aside(w.tier, &mut **store).map_err(SolveError::Sink)?;
+                    }
+                }
                 Ok::<(), SolveError>(())
             })?;
+            if put.0 > 0 {
+                progress.note(&format!(
+                    "discover: {} tiers ({} MiB of positions) put aside until their turn",
+                    put.0,
+                    put.1 >> 20
+                ));
+            }
             tiers.reverse();
             tiers
         }
     })
 }
 
-/// Whether a solved tier is still a child of a tier from a place in the order on (tiered games
-/// declare their child tiers; other games' children may lie in any lower tier, so nothing is
-/// dropped): per tier, the last place in the order of a tier that lists it as a child.
+/// A tier the sink kept, read back whole.
+fn reload<G: Game + ?Sized>(
+    game: &G,
+    sink: &mut dyn ResultSink,
+    tier: Tier,
+    needed_by: &str,
+) -> Result<SolvedTier, SolveError> {
+    sink.reload(tier).map_err(SolveError::Sink)?.ok_or_else(|| {
+        SolveError::Sink(
+            format!(
+                "tier {} is needed by tier {needed_by} but could not be read back; solve again \
+                 to redo it",
+                game.tier_name(tier)
+            )
+            .into(),
+        )
+    })
+}
+
+/// Whether a solved tier is still a child of a tier from a place in the order on (where the
+/// children are known: declared by a tiered game or found by discovery; otherwise they may lie in
+/// any lower tier, so nothing is dropped): per tier, the last place in the order of a tier that
+/// lists it as a child.
 struct LastParents {
-    tiered: bool,
+    known: bool,
     last: Vec<Option<usize>>,
 }
 
 impl LastParents {
-    fn new<G: Game + ?Sized>(game: &G, order: impl Iterator<Item = Tier>) -> LastParents {
-        let tiered = game.space().is_tiered();
+    fn new<'w>(known: bool, order: impl Iterator<Item = &'w Waiting>) -> LastParents {
         let mut last: Vec<Option<usize>> = Vec::new();
-        if tiered {
-            for (k, t) in order.enumerate() {
-                for c in game.child_tiers(t) {
+        if known {
+            for (k, w) in order.enumerate() {
+                for c in &w.children {
                     let c = c.0 as usize;
                     if last.len() <= c {
                         last.resize(c + 1, None);
@@ -273,11 +395,11 @@ impl LastParents {
                 }
             }
         }
-        LastParents { tiered, last }
+        LastParents { known, last }
     }
 
     fn needed_by(&self, tier: Tier, from: usize) -> bool {
-        !self.tiered || self.last.get(tier.0 as usize).copied().flatten().is_some_and(|k| k >= from)
+        !self.known || self.last.get(tier.0 as usize).copied().flatten().is_some_and(|k| k >= from)
     }
 }
 
@@ -285,9 +407,11 @@ impl LastParents {
 /// `needed` keeps them; its child tiers are read back from the sink where not held (under a
 /// memory limit, only the window of a child tier the tier's moves reach, packing held tiers to fit
 /// `fit`: the tier's own bytes and the limit).
+#[allow(clippy::too_many_arguments)]
 fn hold_children<G: Game + ?Sized>(
     game: &G,
     tier: Tier,
+    children: &[Tier],
     solution: &mut Solution,
     sink: &mut dyn ResultSink,
     needed: impl Fn(Tier) -> bool,
@@ -295,31 +419,20 @@ fn hold_children<G: Game + ?Sized>(
     progress: &dyn Progress,
 ) -> Result<(), SolveError> {
     let name = game.tier_name(tier);
-    let children = game.child_tiers(tier);
     let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
     for t in held {
         if !children.contains(&t) && !needed(t) {
             solution.evict(t);
         }
     }
-    for &c in &children {
+    for &c in children {
         // Under a memory limit, only the part of a child tier this tier's moves reach.
         let window = fit.and_then(|_| game.child_window(tier, c));
         if solution.tier(c).is_some() && !solution.covers(c, window.as_ref()) {
             solution.evict(c);
         }
         if solution.tier(c).is_none() {
-            let back = sink.reload(c).map_err(SolveError::Sink)?.ok_or_else(|| {
-                SolveError::Sink(
-                    format!(
-                        "tier {} is needed by tier {name} but could not be read back; solve \
-                         again to redo it",
-                        game.tier_name(c)
-                    )
-                    .into(),
-                )
-            })?;
-            solution.push(back);
+            solution.push(reload(game, sink, c, &name)?);
             if let Some(w) = window.clone() {
                 solution.cut(c, w);
             }

@@ -157,11 +157,22 @@ pub struct Solution {
     /// Index into `tiers` by tier number (`usize::MAX`: not solved).
     by_tier: Vec<usize>,
     canonicalize: bool,
+    /// The analysis, where the solve counted it tier by tier ([`crate::SolveOptions::count`]).
+    pub(crate) analysis: Option<crate::Analysis>,
+    /// The indices of every tier the solve covered, held or not.
+    pub(crate) indices: u64,
 }
 
 impl Solution {
     pub(crate) fn new(canonicalize: bool) -> Solution {
-        Solution { tiers: Vec::new(), firsts: Vec::new(), by_tier: Vec::new(), canonicalize }
+        Solution {
+            tiers: Vec::new(),
+            firsts: Vec::new(),
+            by_tier: Vec::new(),
+            canonicalize,
+            analysis: None,
+            indices: 0,
+        }
     }
 
     /// A solution from tiers solved earlier (read back from a database). `canonicalize`: the
@@ -171,6 +182,7 @@ impl Solution {
         for t in tiers {
             s.push(t);
         }
+        s.indices = s.len();
         s
     }
 
@@ -373,6 +385,17 @@ impl Solution {
     /// Whether nothing is stored.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The analysis the solve counted tier by tier ([`crate::SolveOptions::count`]), if it did.
+    pub fn analysis(&self) -> Option<&crate::Analysis> {
+        self.analysis.as_ref()
+    }
+
+    /// The indices (positions) of every tier the solve covered, whether or not it still holds
+    /// them: [`Solution::len`] where it holds every tier.
+    pub fn indices(&self) -> u64 {
+        self.indices
     }
 
     /// Bytes of memory held by the stored positions and values.

@@ -4,6 +4,7 @@
 use perfectplay_core::{Game, GameExt, Position};
 use rayon::prelude::*;
 
+mod aside;
 mod runs;
 mod sort;
 pub use runs::Run;
