@@ -1,6 +1,7 @@
-//! Where a tier solved in parts keeps them: `parts-<tier>/<name>.part` in the work directory of
-//! the per-tier files, each blob written to a temporary name, synced and renamed (a blob is there
-//! whole or not at all), the directory removed once the tier is solved.
+//! Where a tier solved in parts keeps them (and a lean sparse solve a waiting tier's positions):
+//! `parts-<tier>/<name>.part` in the work directory of the per-tier files, each blob written to a
+//! temporary name, synced and renamed (a blob is there whole or not at all), the directory removed
+//! once the tier is solved.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

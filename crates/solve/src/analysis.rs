@@ -235,11 +235,12 @@ const VALUE_BITS: u32 = 15;
 /// Symmetric positions share a tier in every game here (tiers count pieces) and a value, so each
 /// position's canonical form and value, packed into one code, are sorted and made distinct: what
 /// is left is one code a class. The sort holds two codes of 8 bytes a position; where that passes
-/// `budget` bytes, the tier is counted in passes, each keeping only the classes whose canonical
-/// form hashes to it (each pass canonicalises every position again, but holds a share of the
-/// codes: looking the canonical forms up instead, as [`count_classes_by_lookup`] does, reads the
-/// tier at random and took five times as long on Konane 6x6). Codes too wide to pack are counted
-/// by [`count_classes_by_lookup`].
+/// `budget` bytes, the tier is counted in passes (at most 256), each keeping only the classes whose
+/// canonical form hashes to it. The first pass notes each position's pass in a byte (n bytes
+/// more), so that each later one canonicalises only its own share again. Looking the canonical
+/// forms up instead, as [`count_classes_by_lookup`] does, reads the tier at random and took five
+/// times as long on Konane 6x6. Codes too wide to pack are counted by
+/// [`count_classes_by_lookup`].
 fn count_classes<G: Game + ?Sized>(
     game: &G,
     positions: &SortedPositions,
@@ -252,7 +253,7 @@ fn count_classes<G: Game + ?Sized>(
         return count_classes_by_lookup(game, positions, values);
     }
     let chunks = n.div_ceil(CHUNK);
-    let passes = (16 * n).div_ceil(budget.max(1)).max(1) as u64;
+    let passes = (16 * n).div_ceil(budget.max(1)).clamp(1, 256) as u64;
     let all = (0..chunks).into_par_iter().fold(Histograms::default, |Histograms(mut all, k), c| {
         for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
             all[usize::from(values.get(i).to_bits())] += 1;
@@ -260,27 +261,54 @@ fn count_classes<G: Game + ?Sized>(
         Histograms(all, k)
     });
     let mut counts = all.reduce(Histograms::default, Histograms::sum);
+    // Each position's pass, a byte a position, set by the first pass, so that each later pass
+    // canonicalises only its own share.
+    let mut pass_of = vec![0u8; if passes > 1 { n } else { 0 }];
+    // A pass's share of a chunk, with room for the hash's spread (a reallocation would double
+    // the piece).
+    let share = CHUNK / passes as usize;
+    let room = (share + share / 8 + 64).min(CHUNK);
+    let code = |least: u64, i: usize| least << VALUE_BITS | u64::from(values.get(i).to_bits());
     for pass in 0..passes {
         // A canonical form is the least of its images, so no larger than the tier's largest code.
-        let pieces: Vec<Vec<u64>> = (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut keys = Vec::with_capacity(CHUNK);
-                positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
-                // A pass's share of a chunk, with room for the hash's spread (a reallocation
-                // would double the piece).
-                let share = CHUNK / passes as usize;
-                let mut kept = Vec::with_capacity((share + share / 8 + 64).min(CHUNK));
-                for (k, &p) in keys.iter().enumerate() {
-                    let least = game.canonical(perfectplay_core::Position(p)).0;
-                    if (least.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % passes == pass {
-                        let bits = values.get(c * CHUNK + k).to_bits();
-                        kept.push(least << VALUE_BITS | u64::from(bits));
+        let pieces: Vec<Vec<u64>> = if pass == 0 {
+            let mut ids: Vec<&mut [u8]> = pass_of.chunks_mut(CHUNK).collect();
+            ids.resize_with(chunks, Default::default);
+            ids.into_par_iter()
+                .enumerate()
+                .map(|(c, ids)| {
+                    let mut keys = Vec::with_capacity(CHUNK);
+                    positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
+                    let mut kept = Vec::with_capacity(room);
+                    for (k, &p) in keys.iter().enumerate() {
+                        let least = game.canonical(perfectplay_core::Position(p)).0;
+                        let id = (least.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % passes;
+                        if let Some(slot) = ids.get_mut(k) {
+                            *slot = id as u8;
+                        }
+                        if id == 0 {
+                            kept.push(code(least, c * CHUNK + k));
+                        }
                     }
-                }
-                kept
-            })
-            .collect();
+                    kept
+                })
+                .collect()
+        } else {
+            pass_of
+                .par_chunks(CHUNK)
+                .enumerate()
+                .map(|(c, ids)| {
+                    let mut keys = Vec::with_capacity(CHUNK);
+                    positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
+                    let mut kept = Vec::with_capacity(room);
+                    for (k, _) in ids.iter().enumerate().filter(|&(_, &id)| u64::from(id) == pass) {
+                        let least = game.canonical(perfectplay_core::Position(keys[k])).0;
+                        kept.push(code(least, c * CHUNK + k));
+                    }
+                    kept
+                })
+                .collect()
+        };
         let classes = crate::space::sort_dedup_pieces(pieces);
         let canonical =
             classes.par_chunks(CHUNK).fold(Histograms::default, |Histograms(a, mut k), c| {

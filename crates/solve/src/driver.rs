@@ -278,7 +278,7 @@ fn count_budget(tier: &SolvedTier) -> usize {
 /// The bytes of discovered tiers a lean sparse solve holds while they wait for their turn (at most
 /// a quarter of a memory limit); past them, those discovered first (solved last) are put aside in
 /// the sink's store.
-const WAITING_HELD: usize = 1 << 30;
+const WAITING_HELD: usize = 256 << 20;
 
 /// A tier to solve, before its turn.
 struct Waiting {

@@ -43,8 +43,9 @@ pub trait ResultSink {
 
 /// Where a tier solved in parts keeps what is not in memory, by name within the tier: each part's
 /// state once initialised (a stopped solve resumes from the last part initialised) and the parts
-/// swapped out between the retrograde rounds. A database writes each blob to a temporary name,
-/// syncs and renames it, so a blob is there whole or not at all.
+/// swapped out between the retrograde rounds; and where a lean sparse solve puts a discovered
+/// tier's positions aside until its turn. A database writes each blob to a temporary name, syncs
+/// and renames it, so a blob is there whole or not at all.
 pub trait PartStore {
     /// Keeps `bytes` as the tier's blob `name`, replacing one of that name.
     fn put(&mut self, tier: Tier, name: &str, bytes: &[u8]) -> Result<(), SinkError>;
