@@ -279,8 +279,8 @@ fn load_game(args: &GameArgs) -> Result<Box<dyn Game>> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Solve { memory_limit: Some(_), .. }) {
-        commands::solve::give_back_freed_memory();
+    if let Command::Solve { memory_limit, .. } = &cli.command {
+        commands::solve::choose_purge_delay(memory_limit.is_some());
     }
     match run(cli) {
         Ok(code) => code,

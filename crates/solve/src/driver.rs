@@ -246,6 +246,18 @@ pub fn solve<G: Game + ?Sized>(
             ));
         }
         solution.push(solved);
+        if lean {
+            // Tiers no later tier needs go before this one is counted.
+            let finished: Vec<Tier> = solution
+                .tiers
+                .iter()
+                .map(|t| t.tier)
+                .filter(|&t| t != tier && !parents.needed_by(t, k + 1))
+                .collect();
+            for t in finished {
+                solution.evict(t);
+            }
+        }
         if let Some(counts) = counts.as_mut() {
             let solved = solution.tier(tier).expect("just held");
             counts.add(&solution, solved, count_budget(solved))?;

@@ -65,17 +65,18 @@ pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write)
     solve_into(job, &bar, &mut print)
 }
 
-/// mimalloc keeps memory it frees for a while (10 ms) and gives it back only when the thread that
-/// freed it allocates again: a solve that drops a tier's large buffers (a tier in parts, its best
-/// results from lower tiers) went on holding them, up to 18% over `--memory-limit` (measured on
-/// Fuchs und Henne's tier (10,40), BENCHMARKS.md). A solve under `--memory-limit` gives freed
-/// memory back at once: mimalloc reads the delay from the environment when the process starts,
-/// so the process starts itself again, once, with it set (where that fails, it goes on as it is).
-/// A solve without a limit keeps the delay: given back at once, memory freed and taken again is
-/// cleared again by the kernel (Connect 4 6x4: 7.4 GB in 4,617 calls, a quarter of discovery's
-/// time).
+/// How soon mimalloc gives the memory a solve frees back to the system. mimalloc reads it from
+/// the environment when the process starts, so the process starts itself again, once, with it set
+/// (where it is set already, or that fails, it goes on as it is).
+/// - Under `--memory-limit`, at once (`0`). mimalloc's own delay (10 ms, and only once the thread
+///   that freed it allocates again) let a solve that drops a tier's large buffers (a tier in parts,
+///   its best results from lower tiers) hold them on, up to 18% over the limit (measured on Fuchs
+///   und Henne's tier (10,40), BENCHMARKS.md).
+/// - Without one, never (`-1`): memory given back and taken again is cleared again by the kernel.
+///   Konane 6x6 corner: 420.8 s with mimalloc's delay (83.3 s of it the kernel's), 353.7 s never
+///   giving back (21.4 s), peak RSS 3,642,532 against 4,383,084 KB (BENCHMARKS.md).
 #[cfg(unix)]
-pub fn give_back_freed_memory() {
+pub fn choose_purge_delay(limited: bool) {
     use std::os::unix::process::CommandExt;
     const DELAY: &str = "MIMALLOC_PURGE_DELAY";
     if std::env::var_os(DELAY).is_some() {
@@ -85,14 +86,14 @@ pub fn give_back_freed_memory() {
         // `exec` returns only if it failed.
         let _ = std::process::Command::new(exe)
             .args(std::env::args_os().skip(1))
-            .env(DELAY, "0")
+            .env(DELAY, if limited { "0" } else { "-1" })
             .exec();
     }
 }
 
 /// Elsewhere the solve goes on as it is.
 #[cfg(not(unix))]
-pub fn give_back_freed_memory() {}
+pub fn choose_purge_delay(_limited: bool) {}
 
 /// The tiers named by `solve --tier` (None when none is named).
 fn chosen_tiers(game: &dyn Game, names: &[String]) -> Result<Option<Vec<Tier>>> {
