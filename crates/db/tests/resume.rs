@@ -1,5 +1,6 @@
 //! A tiered solve killed part-way resumes from the tiers it finished: they are read back, not
-//! solved again, and the database is the same, byte for byte, as an uninterrupted solve's.
+//! solved again, and the database is the same, byte for byte, as an uninterrupted solve's. A
+//! lean sparse solve writes the same database as one that holds every tier.
 
 use std::sync::Mutex;
 
@@ -192,18 +193,28 @@ fn memory_limit_refuses_a_tier_that_cannot_fit() {
     assert!(whole.get(&game, game.start()).is_some());
 }
 
-/// A game without declared child tiers (Konane: children in any lower tier) keeps every tier under
-/// a memory limit it fits in: nothing it may still look up is dropped.
+/// A sparse game (Konane: no declared child tiers) under a memory limit drops each tier once no
+/// later tier's moves reach it, as discovery found them: the solve ends holding fewer tiers, and
+/// every position read back from the files has the value a solve in memory gives it.
 #[test]
-fn memory_limit_keeps_the_tiers_of_untiered_games() {
+fn memory_limit_drops_the_tiers_of_sparse_games_no_later_tier_reaches() {
     let game =
         perfectplay_games::Konane::new(4, 4, perfectplay_games::KonaneStart::Corner).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut files = TierFiles::new(dir.path().join("db.ppdb"), &game, true);
     let options = SolveOptions { memory_limit: Some(64 << 20), ..SolveOptions::default() };
     let solution = solve(&game, options, &NoProgress, Some(&mut files)).unwrap();
-    assert_eq!(solution.tiers().len(), files.tiers());
+    assert!(solution.tiers().len() < files.tiers(), "tiers were dropped");
     assert!(solution.get(&game, game.start()).is_some());
+    let back = files.load().unwrap();
+    let whole = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
+    assert_eq!(back.len(), whole.len());
+    for t in whole.tiers() {
+        for i in 0..t.space.len() {
+            let p = t.space.position(i);
+            assert_eq!(back.get(&game, p), Some(t.values.get(i as usize)), "{p:?}");
+        }
+    }
 }
 
 /// Under a limit that a tier's child tiers do not fit in whole (Fox and Geese: a chain of captures
@@ -403,5 +414,54 @@ fn a_solve_without_hold_all_reads_no_tier_it_does_not_need() {
         assert_eq!(solution.tiers().len(), reads);
         files.finish(None).unwrap();
         assert!(std::fs::read(&path).unwrap() == std::fs::read(&alone).unwrap());
+    }
+}
+
+/// A sparse solve into tier files that counts its analysis as it goes holds only the tiers its
+/// later tiers need, puts discovered tiers aside in the files under a memory limit, and writes the
+/// same database, byte for byte, as a solve that holds every tier and is analysed after.
+#[test]
+fn a_sparse_solve_counting_as_it_goes_writes_the_same_database() {
+    // Konane without symmetry reduction counts classes by sorting; Connect 4 reduced by its
+    // mirror counts each canonical position's images. Each with a limit whose quarter is less
+    // than the positions discovered.
+    let cases = [("konane", "5x5-corner", false, 2 << 20), ("connect4", "4x4", true, 256 << 10)];
+    for (id, variant, canonicalize, limit) in cases {
+        let game = perfectplay_games::lookup(id, Some(variant)).unwrap();
+        let game: &dyn Game = game.as_ref();
+        let dir = tempfile::tempdir().unwrap();
+
+        let whole = dir.path().join("whole").join(format!("{variant}.ppdb"));
+        let mut files = TierFiles::new(&whole, game, canonicalize);
+        let options = SolveOptions { canonicalize, ..SolveOptions::default() };
+        let solution = solve(game, options, &NoProgress, Some(&mut files)).unwrap();
+        let (tiers, indices) = (solution.tiers().len(), solution.len());
+        assert_eq!(solution.indices(), indices);
+        let analysis = perfectplay_solve::analyze(game, &solution, &NoProgress).unwrap();
+        assert!(solution.analysis().is_none());
+        drop(solution);
+        files.finish(Some(&analysis)).unwrap();
+
+        // Under the limit, and without one (as `perfectplay solve` runs it).
+        for memory_limit in [Some(limit), None] {
+            let lean =
+                dir.path().join(format!("lean-{memory_limit:?}")).join(format!("{variant}.ppdb"));
+            let mut files = TierFiles::new(&lean, game, canonicalize);
+            let options =
+                SolveOptions { canonicalize, count: true, memory_limit, ..SolveOptions::default() };
+            let notes = Phases::default();
+            let solution = solve(game, options, &notes, Some(&mut files)).unwrap();
+            let case = format!("{id} {variant} under {memory_limit:?}");
+            assert_eq!(solution.analysis(), Some(&analysis), "{case}");
+            assert!(solution.tiers().len() < tiers / 2, "{case}: held {}", solution.tiers().len());
+            assert_eq!(solution.indices(), indices);
+            let notes = notes.0.into_inner().unwrap();
+            let aside = notes.iter().any(|n| n.contains("put aside"));
+            assert_eq!(aside, memory_limit.is_some(), "{case}: {notes:?}");
+            let counted = solution.analysis().cloned();
+            drop(solution);
+            files.finish(counted.as_ref()).unwrap();
+            assert!(std::fs::read(&lean).unwrap() == std::fs::read(&whole).unwrap(), "{case}");
+        }
     }
 }

@@ -73,8 +73,9 @@ pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write)
 ///   its best results from lower tiers) hold them on, up to 18% over the limit (measured on Fuchs
 ///   und Henne's tier (10,40), BENCHMARKS.md).
 /// - Without one, never (`-1`): memory given back and taken again is cleared again by the kernel.
-///   Konane 6x6 corner: 420.8 s with mimalloc's delay (83.3 s of it the kernel's), 353.7 s never
-///   giving back (21.4 s), peak RSS 3,642,532 against 4,383,084 KB (BENCHMARKS.md).
+///   Konane 6x6 center, the same build: 730.2 s with mimalloc's delay (162.5 s of it the
+///   kernel's), 649.7 s never giving back (45.9 s), peak RSS 5,958,312 against 7,453,264 KB;
+///   a delay of 1 s or 10 s gave back less of the time (BENCHMARKS.md).
 #[cfg(unix)]
 pub fn choose_purge_delay(limited: bool) {
     use std::os::unix::process::CommandExt;
