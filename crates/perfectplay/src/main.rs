@@ -68,7 +68,9 @@ enum Command {
         no_analysis: bool,
         /// Most memory the solve may hold, like `12GiB` or `500MiB` (tiered games: tiers no
         /// longer needed are dropped, and a tier that cannot fit whole is solved in parts, those
-        /// not in memory kept in the tier files' directory).
+        /// not in memory kept in the tier files' directory; sparse games: discovered tiers past
+        /// 256 MiB, or a quarter of the limit where less, wait there). Freed memory is then given
+        /// back at once; without a limit it is kept for reuse, which is faster and holds more.
         #[arg(long, value_parser = parse_bytes)]
         memory_limit: Option<u64>,
         /// Solve only this tier (repeatable; names as `db info` prints them) into the tier files,
