@@ -280,11 +280,7 @@ const COUNT_BUDGET_MIN: usize = 64 << 20;
 
 /// The bytes [`TierCounts::add`] may hold more to count `tier`.
 fn count_budget(tier: &SolvedTier) -> usize {
-    let space = match &tier.space {
-        TierSpace::Sorted(s) => s.heap_bytes(),
-        TierSpace::Dense { .. } => 0,
-    };
-    (space + tier.values.heap_bytes()).max(COUNT_BUDGET_MIN)
+    tier.heap_bytes().max(COUNT_BUDGET_MIN)
 }
 
 /// The bytes of discovered tiers a lean sparse solve holds while they wait for their turn (at most

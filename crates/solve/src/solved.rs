@@ -22,6 +22,17 @@ pub struct SolvedTier {
     pub care: Option<Vec<u64>>,
 }
 
+impl SolvedTier {
+    /// Bytes of memory held by its positions and values.
+    pub fn heap_bytes(&self) -> usize {
+        self.values.heap_bytes()
+            + match &self.space {
+                TierSpace::Sorted(s) => s.heap_bytes(),
+                TierSpace::Dense { .. } => 0,
+            }
+    }
+}
+
 /// The values of one tier. A tier with at most 256 distinct value-remoteness pairs (every seed game
 /// so far) stores one byte per position, an index into its dictionary; others two bytes.
 #[derive(Clone, Debug)]
@@ -400,15 +411,6 @@ impl Solution {
 
     /// Bytes of memory held by the stored positions and values.
     pub fn heap_bytes(&self) -> usize {
-        self.tiers
-            .iter()
-            .map(|t| {
-                t.values.heap_bytes()
-                    + match &t.space {
-                        TierSpace::Sorted(s) => s.heap_bytes(),
-                        TierSpace::Dense { .. } => 0,
-                    }
-            })
-            .sum()
+        self.tiers.iter().map(SolvedTier::heap_bytes).sum()
     }
 }

@@ -95,14 +95,10 @@ impl SortedPositions {
             store.remove(tier, &name)?;
         }
         store.remove(tier, LAYOUT)?;
-        let keys = if width == 2 { Keys::Packed(packed) } else { Keys::Full(full) };
-        let kept = match &keys {
-            Keys::Packed(k) => k.len(),
-            Keys::Full(k) => k.len(),
-        };
-        if kept != len {
+        if packed.len() + full.len() != len {
             return Err(missing("damaged"));
         }
+        let keys = if width == 2 { Keys::Packed(packed) } else { Keys::Full(full) };
         Ok(SortedPositions { keys, len, min, shift, directory })
     }
 }
