@@ -55,6 +55,7 @@ impl Value {
     }
 
     /// The value of this position as seen from the other player.
+    #[inline]
     pub fn flip(self) -> Value {
         match self {
             Value::Lose => Value::Win,
@@ -130,6 +131,7 @@ impl ValueRemoteness {
 
     /// Packs a value and remoteness. The remoteness of a draw is ignored; a remoteness above
     /// [`Remoteness::MAX`] saturates (no seed game comes near 8,191 moves).
+    #[inline]
     pub fn new(value: Value, remoteness: Remoteness) -> ValueRemoteness {
         let code = match value {
             Value::Lose => 0u16,
@@ -142,6 +144,7 @@ impl ValueRemoteness {
     }
 
     /// The value.
+    #[inline]
     pub fn value(self) -> Value {
         match self.0 >> Self::VALUE_SHIFT {
             0 => Value::Lose,
@@ -152,21 +155,25 @@ impl ValueRemoteness {
     }
 
     /// The remoteness; `None` for a draw.
+    #[inline]
     pub fn remoteness(self) -> Option<Remoteness> {
         (self.value() != Value::Draw).then_some(Remoteness(self.0 & Self::REMOTENESS_MASK))
     }
 
     /// The remoteness, 0 for a draw.
+    #[inline]
     pub fn remoteness_or_zero(self) -> u16 {
         self.0 & Self::REMOTENESS_MASK
     }
 
     /// The 15-bit packed form.
+    #[inline]
     pub fn to_bits(self) -> u16 {
         self.0
     }
 
     /// Unpacks the 15-bit form; `None` if bit 15 is set or a draw has a remoteness.
+    #[inline]
     pub fn from_bits(bits: u16) -> Option<ValueRemoteness> {
         let vr = ValueRemoteness(bits);
         (bits >> 15 == 0 && (vr.value() != Value::Draw || vr.remoteness_or_zero() == 0))
@@ -176,6 +183,7 @@ impl ValueRemoteness {
     /// What this child is worth to the parent that moves into it: a losing child makes a win one
     /// move further away, a winning child a loss, a tie a tie; a draw stays a draw. The value of a
     /// position is the maximum of this over its children (003 section 2.1).
+    #[inline]
     pub fn to_parent(self) -> ValueRemoteness {
         match self.remoteness() {
             None => self,
@@ -198,12 +206,14 @@ impl ValueRemoteness {
 }
 
 impl Ord for ValueRemoteness {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         self.order_key().cmp(&other.order_key())
     }
 }
 
 impl PartialOrd for ValueRemoteness {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }

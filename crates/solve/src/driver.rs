@@ -1,7 +1,7 @@
 //! The solve driver: discover or take the tiers, then tier by tier from the lowest, each read
 //! back from the sink or solved by the retrograde engine and handed over.
 
-use perfectplay_core::{Game, GameExt, PositionSpace, Tier, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, PositionSpace, Tier};
 
 use crate::analysis::TierCounts;
 use crate::*;
@@ -489,13 +489,14 @@ fn solve_tier<G: Game + ?Sized>(
     progress: &dyn Progress,
 ) -> Result<Option<retrograde::Solved>, SolveError> {
     let TierRun { canonicalize, one_tier, budget, ranks, widen_room } = run;
-    let lookup = |t: Tier, codes: &[u64], out: &mut Vec<Option<ValueRemoteness>>| {
-        solution.get_many_in_tier(game, t, codes, out)
+    // A tiered game declares its child tiers; a sparse game's are every lower tier held.
+    let children = match game.space().tier_index() {
+        Some(_) => game.child_tiers(tier),
+        None => solution.tiers.iter().map(|t| t.tier).filter(|&t| t != tier).collect(),
     };
-    let child_values: Vec<(Tier, u64, &TierValues)> = game
-        .child_tiers(tier)
+    let child_values: Vec<(Tier, &TierSpace, u64, &TierValues)> = children
         .into_iter()
-        .filter_map(|c| solution.held(c).map(|(first, s)| (c, first, &s.values)))
+        .filter_map(|c| solution.held(c).map(|(first, s)| (c, &s.space, first, &s.values)))
         .collect();
     let kernel = game.kernel().filter(|_| game.space().is_tiered() && canonicalize);
     // One-byte cells hold 127 codes: children that already use nearly as many make a one-byte
@@ -513,7 +514,6 @@ fn solve_tier<G: Game + ?Sized>(
         space,
         canonicalize,
         one_tier,
-        external: &lookup,
         child_values: &child_values,
         kernel,
         start_wide,

@@ -85,10 +85,6 @@ type Initialised = (u64, u64, Vec<(u64, u64)>);
 /// The dictionary code of a draw, which is also what undecided cells become.
 const DRAW_CODE: u16 = 0;
 
-/// The values of a lower tier's positions, by their codes, into the vector given.
-pub(crate) type ExternalValues<'a> =
-    dyn Fn(Tier, &[u64], &mut Vec<Option<ValueRemoteness>>) + Sync + 'a;
-
 /// Everything the engine needs to solve one tier.
 pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     pub game: &'a G,
@@ -98,12 +94,10 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     pub canonicalize: bool,
     /// Whether the game is a single dense tier (no child is ever outside it).
     pub one_tier: bool,
-    /// The solved values of canonical positions of a lower tier, given by their codes: many at
-    /// once, so that their lookups overlap.
-    pub external: &'a ExternalValues<'a>,
-    /// The solved child tiers' values, by index (for the kernel's child locations).
-    /// Each with the index its values begin at (a solve under a memory limit may hold a window).
-    pub child_values: &'a [(Tier, u64, &'a TierValues)],
+    /// The solved child tiers: each with its positions, the index its values begin at (a solve
+    /// under a memory limit may hold a window) and its values; read by index where the kernel
+    /// locates children, else by code, many at once so that their lookups overlap.
+    pub child_values: &'a [(Tier, &'a TierSpace, u64, &'a TierValues)],
     /// The game's fused hot paths, used where positions are canonical in a dense tier index.
     pub kernel: Option<&'a dyn TierKernel>,
     /// Start with two-byte cells (the child tiers already hold nearly as many distinct values as

@@ -261,37 +261,6 @@ impl Solution {
         (i < t.values.len() as u64).then(|| t.values.get(i as usize))
     }
 
-    /// The values of many stored positions of one tier, by their codes, into `out` (`None`
-    /// where one is not held): every index found first, in overlapping lookups
-    /// ([`crate::SortedPositions::indices_of`]), then every value read.
-    pub fn get_many_in_tier<G: Game + ?Sized>(
-        &self,
-        game: &G,
-        tier: Tier,
-        codes: &[u64],
-        out: &mut Vec<Option<ValueRemoteness>>,
-    ) {
-        out.clear();
-        let Some((first, t)) = self.held(tier) else {
-            out.resize(codes.len(), None);
-            return;
-        };
-        let held = first..first + t.values.len() as u64;
-        let value = |i: u64| held.contains(&i).then(|| t.values.get((i - first) as usize));
-        match &t.space {
-            TierSpace::Sorted(s) => {
-                let mut indices = Vec::with_capacity(codes.len());
-                s.indices_of(codes, &mut indices);
-                out.extend(indices.iter().map(|&i| {
-                    (i != crate::space::NOT_FOUND).then_some(u64::from(i)).and_then(value)
-                }));
-            }
-            space => {
-                out.extend(codes.iter().map(|&c| space.index_in(game, Position(c)).and_then(value)))
-            }
-        }
-    }
-
     /// A solved tier, if the solution holds it.
     pub fn tier(&self, tier: Tier) -> Option<&SolvedTier> {
         self.tiers.get(*self.by_tier.get(tier.0 as usize)?)

@@ -4,6 +4,7 @@
 //! offers one; each child tier's values as its parents read them.
 
 use super::*;
+use crate::space::NOT_FOUND;
 
 impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// Initialises the parts this rank owns, each read back from the store where an earlier solve
@@ -24,7 +25,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let child_tiers = ChildTiers::new(
             self.child_values
                 .iter()
-                .map(|&(tier, first, values)| ChildTier::new(tier, first, values))
+                .map(|&(tier, space, first, values)| ChildTier::new(tier, space, first, values))
                 .collect(),
         );
         let plan = parts.plan;
@@ -338,18 +339,18 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         Ok(())
     }
 
-    /// The second half for every position of `batch`: the values of all their children outside
-    /// the tier read at once, a tier at a time ([`TierProblem::external`], whose lookups overlap
-    /// in memory), then each position's cell; the batch is left empty.
+    /// The second half for every position of `batch`: what each child outside the tier gives its
+    /// parent, read a child tier at a time (by code, [`SortedPositions::indices_of`], whose lookups
+    /// overlap in memory), then each position's cell; the batch is left empty.
     fn initialise_batch(
         &self,
         start: &Start<'_, '_>,
         batch: &mut Batch,
         edges: &mut ChunkStart,
     ) -> Result<(), Fail> {
-        let Batch { positions, children, values, tiers, codes, found, .. } = batch;
-        values.clear();
-        values.resize(children.len(), None);
+        let Batch { positions, children, given, tiers, codes, found, blocks, .. } = batch;
+        given.clear();
+        given.resize(children.len(), (i32::MIN, ValueRemoteness::DRAW));
         tiers.clear();
         for &(t, _) in children.iter() {
             if t != self.tier && !tiers.contains(&t) {
@@ -357,29 +358,49 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             }
         }
         for &t in tiers.iter() {
-            codes.clear();
-            codes.extend(children.iter().filter(|(ct, _)| *ct == t).map(|(_, c)| c.0));
-            (self.external)(t, codes, found);
+            let first_child =
+                || children.iter().find(|(ct, _)| *ct == t).map_or(Position(0), |c| c.1);
+            let child = start
+                .child_tiers
+                .find(t)
+                .ok_or_else(|| SolveError::ChildNotSolved { position: first_child() })?;
+            let sorted = match child.space {
+                TierSpace::Sorted(s) => {
+                    codes.clear();
+                    codes.extend(children.iter().filter(|(ct, _)| *ct == t).map(|(_, c)| c.0));
+                    s.indices_of(codes, found);
+                    true
+                }
+                TierSpace::Dense { .. } => false,
+            };
             let mut read = found.iter();
-            for (slot, _) in values.iter_mut().zip(children.iter()).filter(|(_, (ct, _))| *ct == t)
+            for (slot, &(_, c)) in
+                given.iter_mut().zip(children.iter()).filter(|(_, (ct, _))| *ct == t)
             {
-                *slot = read.next().copied().flatten();
+                let index = match (sorted, read.next()) {
+                    (true, Some(&i)) => (i != NOT_FOUND).then_some(u64::from(i)),
+                    (true, None) => None,
+                    (false, _) => child.space.index_in(self.game, c),
+                };
+                *slot = index
+                    .and_then(|i| child.parent_value(i, blocks))
+                    .ok_or(SolveError::ChildNotSolved { position: c })?;
             }
         }
         let mut from = 0usize;
         for &(p, index, to) in positions.iter() {
-            let (mut best, mut inside) = (None::<ValueRemoteness>, 0u32);
+            let (mut best, mut best_key, mut inside) = (None, i32::MIN, 0u32);
             let to = to as usize;
-            for (&(child_tier, c), &vr) in children[from..to].iter().zip(&values[from..to]) {
+            for (&(child_tier, c), &(key, vr)) in children[from..to].iter().zip(&given[from..to]) {
                 if child_tier == self.tier {
                     inside += 1;
                     if start.collect_edges {
                         let ci = self.index(c).ok_or(SolveError::ChildNotSolved { position: c })?;
                         edges.push((ci, index));
                     }
-                } else {
-                    let vr = vr.ok_or(SolveError::ChildNotSolved { position: c })?.to_parent();
-                    best = Some(best.map_or(vr, |b| b.max(vr)));
+                } else if key > best_key {
+                    best_key = key;
+                    best = Some(vr);
                 }
             }
             from = to;
@@ -437,6 +458,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
 /// gives its parent, with the value's order key (the best child is found by comparing integers).
 struct ChildTier<'v> {
     tier: Tier,
+    space: &'v TierSpace,
     /// The index of `values`' first.
     first: u64,
     values: &'v TierValues,
@@ -479,7 +501,7 @@ impl<'v> ChildTiers<'v> {
 }
 
 impl<'v> ChildTier<'v> {
-    fn new(tier: Tier, first: u64, values: &'v TierValues) -> ChildTier<'v> {
+    fn new(tier: Tier, space: &'v TierSpace, first: u64, values: &'v TierValues) -> ChildTier<'v> {
         let parents = match values {
             TierValues::Narrow { dictionary, .. }
             | TierValues::Packed(crate::PackedCodes { dictionary, .. }) => dictionary
@@ -491,7 +513,7 @@ impl<'v> ChildTier<'v> {
                 .collect(),
             TierValues::Wide(_) => Vec::new(),
         };
-        ChildTier { tier, first, values, parents }
+        ChildTier { tier, space, first, values, parents }
     }
 
     /// What the child at `index` gives its parent (`None` outside the values held).
@@ -545,12 +567,13 @@ struct Batch {
     positions: Vec<(Position, u64, u32)>,
     /// Every child of the batch with its tier.
     children: Vec<(Tier, Position)>,
-    /// The children's values, where they lie outside the tier.
-    values: Vec<Option<ValueRemoteness>>,
+    /// What each child outside the tier gives its parent, with that value's order key.
+    given: Vec<(i32, ValueRemoteness)>,
     /// One position's children as the game gives them.
     scratch: Vec<Position>,
-    /// The distinct child tiers outside the tier, the codes of one of them, and their values.
+    /// The distinct child tiers outside the tier, the codes of one of them, and their indices.
     tiers: Vec<Tier>,
     codes: Vec<u64>,
-    found: Vec<Option<ValueRemoteness>>,
+    found: Vec<u32>,
+    blocks: BlockCache,
 }
