@@ -451,11 +451,7 @@ pub trait MultipartMoves: Send + Sync {
 pub trait GameExt: Game {
     /// The tier of a position (tier 0 for games without tiers).
     fn tier(&self, position: Position) -> Tier {
-        match self.space() {
-            PositionSpace::Sparse(Some(t)) => t.tier(position),
-            PositionSpace::Tiered(t) => t.tier(position),
-            _ => Tier(0),
-        }
+        self.space().tier(position)
     }
     /// A tier's name for people.
     fn tier_name(&self, tier: Tier) -> String {
@@ -639,6 +635,17 @@ pub trait GameExt: Game {
 impl<G: Game + ?Sized> GameExt for G {}
 
 impl<'a> PositionSpace<'a> {
+    /// The tier of a position (tier 0 in a space without tiers). A loop over many positions asks
+    /// the game for its space once and this for each.
+    #[inline]
+    pub fn tier(&self, position: Position) -> Tier {
+        match self {
+            PositionSpace::Sparse(Some(t)) => t.tier(position),
+            PositionSpace::Tiered(t) => t.tier(position),
+            _ => Tier(0),
+        }
+    }
+
     /// The tier index of a tiered space.
     pub fn tier_index(&self) -> Option<&'a dyn TierIndex> {
         match self {

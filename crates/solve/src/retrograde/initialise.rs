@@ -331,8 +331,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         if children.is_empty() {
             return Err(SolveError::NoMoves { position: p }.into());
         }
+        let space = self.game.space();
         for &c in children.iter() {
-            let tier = if self.one_tier { self.tier } else { self.game.tier(c) };
+            let tier = if self.one_tier { self.tier } else { space.tier(c) };
             batch.children.push((tier, c));
         }
         batch.positions.push((p, index, batch.children.len() as u32));

@@ -149,16 +149,26 @@ fn sort_buckets(scratch: &mut [u64], sizes: &[usize]) -> Vec<usize> {
                     64 - (max - min).leading_zeros(),
                 );
             }
-            let mut kept = 0;
-            for i in 0..bucket.len() {
-                if kept == 0 || bucket[i] != bucket[kept - 1] {
-                    bucket[kept] = bucket[i];
-                    kept += 1;
-                }
-            }
-            kept
+            dedup_sorted(bucket)
         })
         .collect()
+}
+
+/// Drops the repeats of sorted codes, keeping each code once at the start; returns how many.
+/// Without a branch: every code is written at the next place, which advances only past a new code
+/// (Konane's raw children repeat about three times over, in no order a branch predicts).
+fn dedup_sorted(codes: &mut [u64]) -> usize {
+    let Some(&first) = codes.first() else {
+        return 0;
+    };
+    let (mut kept, mut last) = (1usize, first);
+    for i in 1..codes.len() {
+        let x = codes[i];
+        codes[kept] = x;
+        kept += usize::from(x != last);
+        last = x;
+    }
+    kept
 }
 
 /// The kept start of every bucket, one after another, into `out`; returns the number of codes.
@@ -180,20 +190,30 @@ fn join(scratch: &[u64], sizes: &[usize], lengths: &[usize], out: &mut [u64]) ->
 pub(crate) fn radix_sort(data: &mut [u64], scratch: &mut [u64], min: u64, bits: u32) {
     const DIGIT: u32 = 11;
     const BUCKETS: usize = 1 << DIGIT;
+    const MOST_PASSES: usize = 64usize.div_ceil(DIGIT as usize);
+    let passes = bits.div_ceil(DIGIT) as usize;
+    if data.len() > u32::MAX as usize {
+        data.sort_unstable();
+        return;
+    }
+    // Every pass's counts in one read of the codes (a pass moves codes, never changes them).
+    let mut counts = [[0u32; BUCKETS]; MOST_PASSES];
+    for &x in data.iter() {
+        let d = x - min;
+        for (pass, count) in counts[..passes].iter_mut().enumerate() {
+            count[(d >> (pass as u32 * DIGIT)) as usize & (BUCKETS - 1)] += 1;
+        }
+    }
     let mut in_data = true;
-    for pass in 0..bits.div_ceil(DIGIT) {
-        let shift = pass * DIGIT;
+    for (pass, count) in counts[..passes].iter().enumerate() {
+        let shift = pass as u32 * DIGIT;
         let (src, dst): (&[u64], &mut [u64]) =
             if in_data { (&*data, &mut *scratch) } else { (&*scratch, &mut *data) };
         let mut offsets = [0usize; BUCKETS];
-        for &x in src {
-            offsets[((x - min) >> shift) as usize & (BUCKETS - 1)] += 1;
-        }
         let mut sum = 0;
-        for o in offsets.iter_mut() {
-            let c = *o;
+        for (o, &c) in offsets.iter_mut().zip(count) {
             *o = sum;
-            sum += c;
+            sum += c as usize;
         }
         for &x in src {
             let d = ((x - min) >> shift) as usize & (BUCKETS - 1);
