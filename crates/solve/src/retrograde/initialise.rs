@@ -327,11 +327,19 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             cells.store(i, DECIDED | codes.code(win));
             return Ok(());
         }
-        self.canonical_children(children);
+        let space = self.game.space();
+        // Children outside the tier are read for their values only, where a repeat changes
+        // nothing: without canonical forms, the children are sorted and their repeats dropped
+        // only where one lies inside the tier (and is counted). Konane's never do.
+        if self.canonicalize
+            || self.one_tier
+            || children.iter().any(|&c| space.tier(c) == self.tier)
+        {
+            self.canonical_children(children);
+        }
         if children.is_empty() {
             return Err(SolveError::NoMoves { position: p }.into());
         }
-        let space = self.game.space();
         for &c in children.iter() {
             let tier = if self.one_tier { self.tier } else { space.tier(c) };
             batch.children.push((tier, c));

@@ -4,6 +4,7 @@
 //! discovers its tiers again).
 
 use perfectplay_core::Tier;
+use rayon::prelude::*;
 
 use super::{Keys, SortedPositions};
 use crate::{PartStore, SinkError};
@@ -47,9 +48,11 @@ impl SortedPositions {
         for b in 0..blobs {
             let range = b * per_blob..((b + 1) * per_blob).min(count);
             bytes.clear();
+            bytes.resize(range.len() * width, 0);
+            // Laid out on every core: the store's write is the only step on one.
             match &self.keys {
-                Keys::Packed(k) => bytes.extend(k[range].iter().flat_map(|x| x.to_le_bytes())),
-                Keys::Full(k) => bytes.extend(k[range].iter().flat_map(|x| x.to_le_bytes())),
+                Keys::Packed(k) => to_bytes(&k[range], &mut bytes, u16::to_le_bytes),
+                Keys::Full(k) => to_bytes(&k[range], &mut bytes, u64::to_le_bytes),
             }
             store.put_scratch(tier, &format!("{LAYOUT}-{b}"), &bytes)?;
         }
@@ -87,10 +90,8 @@ impl SortedPositions {
                 return Err(missing("damaged"));
             }
             match width {
-                2 => packed.extend(bytes.chunks_exact(2).map(|x| u16::from_le_bytes([x[0], x[1]]))),
-                _ => full.extend(
-                    bytes.chunks_exact(8).map(|x| u64::from_le_bytes(x.try_into().unwrap())),
-                ),
+                2 => from_bytes(&bytes, &mut packed, u16::from_le_bytes),
+                _ => from_bytes(&bytes, &mut full, u64::from_le_bytes),
             }
             store.remove(tier, &name)?;
         }
@@ -101,6 +102,33 @@ impl SortedPositions {
         let keys = if width == 2 { Keys::Packed(packed) } else { Keys::Full(full) };
         Ok(SortedPositions { keys, len, min, shift, directory })
     }
+}
+
+/// Codes per task of the conversions to and from bytes.
+const TASK: usize = 1 << 16;
+
+/// `keys` as little-endian bytes into `out` (exactly as long), on every core.
+fn to_bytes<K: Copy + Sync, const W: usize>(keys: &[K], out: &mut [u8], le: fn(K) -> [u8; W]) {
+    out.par_chunks_mut(TASK * W).zip(keys.par_chunks(TASK)).for_each(|(out, keys)| {
+        for (o, &k) in out.chunks_exact_mut(W).zip(keys) {
+            o.copy_from_slice(&le(k));
+        }
+    });
+}
+
+/// The codes of little-endian `bytes` (a whole number of codes) appended to `out`, on every core.
+fn from_bytes<K: Copy + Default + Send, const W: usize>(
+    bytes: &[u8],
+    out: &mut Vec<K>,
+    le: fn([u8; W]) -> K,
+) {
+    let from = out.len();
+    out.resize(from + bytes.len() / W, K::default());
+    out[from..].par_chunks_mut(TASK).zip(bytes.par_chunks(TASK * W)).for_each(|(out, bytes)| {
+        for (o, b) in out.iter_mut().zip(bytes.chunks_exact(W)) {
+            *o = le(b.try_into().expect("chunks of W bytes"));
+        }
+    });
 }
 
 #[cfg(test)]
