@@ -327,22 +327,23 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             cells.store(i, DECIDED | codes.code(win));
             return Ok(());
         }
-        let space = self.game.space();
-        // Children outside the tier are read for their values only, where a repeat changes
-        // nothing: without canonical forms, the children are sorted and their repeats dropped
-        // only where one lies inside the tier (and is counted). Konane's never do.
-        if self.canonicalize
-            || self.one_tier
-            || children.iter().any(|&c| space.tier(c) == self.tier)
-        {
-            self.canonical_children(children);
-        }
         if children.is_empty() {
             return Err(SolveError::NoMoves { position: p }.into());
         }
-        for &c in children.iter() {
-            let tier = if self.one_tier { self.tier } else { space.tier(c) };
-            batch.children.push((tier, c));
+        let space = self.game.space();
+        let tier_of = |c: Position| if self.one_tier { self.tier } else { space.tier(c) };
+        // Children outside the tier are read for their values only, where a repeat changes
+        // nothing: without canonical forms, the children are sorted and their repeats dropped
+        // only where one lies inside the tier (and is counted). Konane's never do.
+        if self.canonicalize {
+            self.canonical_children(children);
+        }
+        let from = batch.children.len();
+        batch.children.extend(children.iter().map(|&c| (tier_of(c), c)));
+        if !self.canonicalize && batch.children[from..].iter().any(|&(t, _)| t == self.tier) {
+            batch.children.truncate(from);
+            self.canonical_children(children);
+            batch.children.extend(children.iter().map(|&c| (tier_of(c), c)));
         }
         batch.positions.push((p, index, batch.children.len() as u32));
         Ok(())
