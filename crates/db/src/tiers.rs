@@ -257,7 +257,8 @@ impl<'g> TierFiles<'g> {
 
 impl ResultSink for TierFiles<'_> {
     fn tier_solved(&mut self, tier: &SolvedTier) -> Result<(), SinkError> {
-        let mut writer = Writer::new(self.tier_path(tier.tier), self.game, self.canonical);
+        let mut writer =
+            Writer::new(self.tier_path(tier.tier), self.game, self.canonical).holding_blocks();
         writer.add_tier(tier)?;
         writer.finish()?;
         self.written.push(tier.tier);

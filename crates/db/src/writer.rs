@@ -29,6 +29,19 @@ pub const ZSTD_LEVEL: i32 = 9;
 /// a binary tree of matches): smaller than level 9 on Connect 4, QuickCross and Konane, in about
 /// half the key blocks' compression time (BENCHMARKS.md, issue 54's fifth session).
 pub const KEY_ZSTD_LEVEL: i32 = 8;
+/// The levels a sorted table of a solve chooses from, fastest first: the values of positions in
+/// code order, and the gaps between their codes, often have no repeats for a deeper search to
+/// find (Konane 6x6: values at level 1 smaller than at 9 in a tenth of the time, keys at level 3
+/// 2.7% larger than at 8 in 40% of it), where QuickCross's are 40% smaller at 9 and 8.
+const SORTED_VALUE_LEVELS: [i32; 3] = [1, 3, ZSTD_LEVEL];
+/// [`SORTED_VALUE_LEVELS`] for key blocks.
+const SORTED_KEY_LEVELS: [i32; 3] = [1, 3, KEY_ZSTD_LEVEL];
+/// A faster level is taken where its sample is at most this many thousandths larger than the
+/// smallest level's.
+const LEVEL_TOLERANCE: usize = 30;
+/// Blocks compressed at each level to choose one: this many, spread over the table.
+const LEVEL_SAMPLES: u64 = 8;
+
 /// The zstd level of a pruned rewrite (`analyze --prune`), done once after a solve: a quarter of
 /// level 9's speed, 7 to 10% smaller on Six Men's Morris (level 19: under 1% more), and as fast
 /// to read.
@@ -47,6 +60,8 @@ pub struct Writer<'g> {
     spill: Spill,
     level: i32,
     key_level: i32,
+    /// Whether a sorted table chooses its levels by a sample (unless told a level).
+    sampled: bool,
     layout: CodeLayout,
     /// Whether tables came from a file without a fingerprint in its header (formats 1 to 3):
     /// the file written then has none either, since nothing vouched for the rules near the start.
@@ -89,15 +104,28 @@ impl<'g> Writer<'g> {
             tables: Vec::new(),
             level: ZSTD_LEVEL,
             key_level: KEY_ZSTD_LEVEL,
+            sampled: true,
             layout: CodeLayout::Bytes,
             unchecked: false,
         }
     }
 
-    /// The zstd level for the blocks, values' and keys' (1-22).
+    /// The zstd level for the blocks, values' and keys' (1-22), every table's. Without it, a
+    /// dense table's values are at [`ZSTD_LEVEL`], and a sorted table takes the fastest of
+    /// [`SORTED_VALUE_LEVELS`] (keys: [`SORTED_KEY_LEVELS`]) whose sample of blocks is within 3%
+    /// of the smallest.
     pub fn with_level(mut self, level: i32) -> Self {
         self.level = level;
         self.key_level = level;
+        self.sampled = false;
+        self
+    }
+
+    /// Keeps the compressed blocks in memory until [`Writer::finish`] writes them after the
+    /// header, rather than spilling them to disk first: for a writer of one table (a solve's tier
+    /// file), whose blocks are all in memory once compressed anyway.
+    pub fn holding_blocks(mut self) -> Self {
+        self.spill.hold();
         self
     }
 
@@ -161,7 +189,7 @@ impl<'g> Writer<'g> {
                 header.value_blocks.len() + header.key_blocks.len()
             )));
         }
-        self.spill.append(&blocks)?;
+        self.spill.append(blocks)?;
         self.tables.push(header);
         Ok(())
     }
@@ -249,31 +277,36 @@ impl<'g> Writer<'g> {
             Some((file_code, codes)) => file_code[usize::from(codes[i as usize])],
             None => code_of[values.get(i as usize).to_bits() as usize],
         };
-        let (level, layout) = (self.level, self.layout);
+        let layout = self.layout;
+        let raw_block = |b: u64| {
+            let range = b * per..((b + 1) * per).min(n);
+            let mut prev = 0u16;
+            let codes = range.clone().map(|i| {
+                if cared(i) {
+                    prev = code(i);
+                }
+                prev
+            });
+            encode_codes(codes, (range.end - range.start) as usize, bits, layout)
+        };
+        let sorted = matches!(tier.space, TierSpace::Sorted(_));
         let value_payloads: Vec<Vec<u8>> = if bits == 0 {
             Vec::new()
         } else {
+            let level = match sorted && self.sampled {
+                true => choose_level(blocks, &SORTED_VALUE_LEVELS, raw_block)?,
+                false => self.level,
+            };
             (0..blocks)
                 .into_par_iter()
-                .map_init(Packer::new(level), |packer, b| {
-                    let range = b * per..((b + 1) * per).min(n);
-                    let mut prev = 0u16;
-                    let codes = range.clone().map(|i| {
-                        if cared(i) {
-                            prev = code(i);
-                        }
-                        prev
-                    });
-                    let raw = encode_codes(codes, (range.end - range.start) as usize, bits, layout);
-                    packer.compress(&raw)
-                })
+                .map_init(Packer::new(level), |packer, b| packer.compress(&raw_block(b)))
                 .collect::<Result<_, _>>()
-                .map_err(|e| DbError::Invalid(format!("compressing: {e}")))?
+                .map_err(compressing)?
         };
         let (kind, key_payloads, firsts) = match &tier.space {
             TierSpace::Dense { .. } => (TableKind::Dense, Vec::new(), Vec::new()),
             TierSpace::Sorted(s) => {
-                let (payloads, firsts) = key_blocks(s, self.key_level)?;
+                let (payloads, firsts) = key_blocks(s, self.key_level, self.sampled)?;
                 (TableKind::Sorted, payloads, firsts)
             }
         };
@@ -303,7 +336,8 @@ impl<'g> Writer<'g> {
     }
 
     /// Copies every table of another database of the same game (a tier file): its compressed
-    /// blocks as they are, each checked against its checksum on the way, except that value blocks
+    /// blocks as they are, read from its file once, by [`Writer::finish`], and each checked
+    /// against its checksum there (the file must stay until then), except that value blocks
     /// in another layout than this writer's (a version 1 file's packed codes) are decoded, checked
     /// and compressed again in this writer's layout.
     pub fn add_tables_from(&mut self, db: &crate::reader::Database) -> Result<(), DbError> {
@@ -338,9 +372,7 @@ impl<'g> Writer<'g> {
                         let codes = db.value_block_codes(t, b)?;
                         let raw =
                             encode_codes(codes.iter().copied(), codes.len(), header.bits, layout);
-                        packer
-                            .compress(&raw)
-                            .map_err(|e| DbError::Invalid(format!("compressing: {e}")))
+                        packer.compress(&raw).map_err(compressing)
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 header.layout = layout;
@@ -349,12 +381,22 @@ impl<'g> Writer<'g> {
                 }
                 blocks
             } else {
-                header
+                // Read once, at the final copy, and checked there.
+                let refs =
+                    header.value_blocks.iter().chain(header.key_blocks.iter().map(|k| &k.block));
+                let source: Vec<BlockRef> = refs.cloned().collect();
+                let mut offset = self.spill.len();
+                let refs = header
                     .value_blocks
-                    .iter()
-                    .enumerate()
-                    .map(|(b, r)| db.raw_block(t, b, r))
-                    .collect::<Result<Vec<_>, _>>()?
+                    .iter_mut()
+                    .chain(header.key_blocks.iter_mut().map(|k| &mut k.block));
+                for r in refs {
+                    r.offset = offset;
+                    offset += u64::from(r.len);
+                }
+                self.spill.append_from(db.path(), source);
+                self.tables.push(header);
+                return Ok(());
             };
             for (b, k) in header.key_blocks.iter().enumerate() {
                 blocks.push(db.raw_block(t, b, &k.block)?);
@@ -466,9 +508,7 @@ impl<'g> Writer<'g> {
                             bits,
                             layout,
                         );
-                        packer
-                            .compress(&raw)
-                            .map_err(|e| DbError::Invalid(format!("compressing: {e}")))
+                        packer.compress(&raw).map_err(compressing)
                     })
                     .collect::<Result<_, _>>()?
             };
@@ -527,7 +567,7 @@ impl<'g> Writer<'g> {
             }
             let mut file = File::create(&tmp).map_err(io)?;
             file.write_all(&bytes).map_err(io)?;
-            self.spill.copy_into(&mut file)?;
+            self.spill.copy_into(&mut file, &tmp)?;
             file.sync_all().map_err(io)?;
             drop(file);
             std::fs::rename(&tmp, &self.path)
@@ -641,21 +681,66 @@ fn file_dictionary(
     Ok((code_of, dictionary))
 }
 
-/// A sorted table's key blocks, compressed, with each block's first key.
-fn key_blocks(s: &SortedPositions, level: i32) -> Result<(Vec<Vec<u8>>, Vec<u64>), DbError> {
+/// A sorted table's key blocks, compressed, with each block's first key: at `level`, or where
+/// `sampled` at a level [`choose_level`] takes from [`SORTED_KEY_LEVELS`].
+fn key_blocks(
+    s: &SortedPositions,
+    level: i32,
+    sampled: bool,
+) -> Result<(Vec<Vec<u8>>, Vec<u64>), DbError> {
     let per = 1usize << KEY_BLOCK_SHIFT;
-    let blocks: Vec<(u64, Vec<u8>)> = (0..s.len().div_ceil(per))
-        .into_par_iter()
-        .map_init(Packer::new(level), |packer, b| {
+    let count = s.len().div_ceil(per);
+    let keys_of = |b: usize, keys: &mut Vec<u64>| {
+        keys.clear();
+        s.keys_into(b * per..((b + 1) * per).min(s.len()), keys);
+    };
+    let level = match sampled {
+        true => choose_level(count as u64, &SORTED_KEY_LEVELS, |b| {
             let mut keys = Vec::with_capacity(per);
-            s.keys_into(b * per..((b + 1) * per).min(s.len()), &mut keys);
-            let payload = packer.compress(&encode_keys(&keys))?;
-            Ok((keys[0], payload))
-        })
+            keys_of(b as usize, &mut keys);
+            encode_keys(&keys)
+        })?,
+        false => level,
+    };
+    let blocks: Vec<(u64, Vec<u8>)> = (0..count)
+        .into_par_iter()
+        .map_init(
+            || (Packer::new(level)(), Vec::with_capacity(per)),
+            |(packer, keys), b| {
+                keys_of(b, keys);
+                let payload = packer.compress(&encode_keys(keys))?;
+                Ok((keys[0], payload))
+            },
+        )
         .collect::<Result<_, std::io::Error>>()
-        .map_err(|e| DbError::Invalid(format!("compressing: {e}")))?;
+        .map_err(compressing)?;
     let (firsts, payloads) = blocks.into_iter().unzip();
     Ok((payloads, firsts))
+}
+
+/// The first of `levels` (fastest first) whose compression of a sample of a table's `blocks`
+/// (at most [`LEVEL_SAMPLES`], spread evenly; `raw` gives a block's bytes) is at most
+/// [`LEVEL_TOLERANCE`] thousandths larger than the smallest level's. The same blocks give the
+/// same level, so a table's bytes depend on its contents alone.
+fn choose_level(blocks: u64, levels: &[i32], raw: impl Fn(u64) -> Vec<u8>) -> Result<i32, DbError> {
+    let picked = blocks.min(LEVEL_SAMPLES);
+    let sample: Vec<Vec<u8>> = (0..picked).map(|i| raw(i * blocks / picked)).collect();
+    let sizes: Vec<usize> = levels
+        .par_iter()
+        .map(|&level| {
+            let mut packer = Packer::new(level)();
+            sample.iter().map(|b| packer.compress(b).map(|c| c.len())).sum()
+        })
+        .collect::<std::io::Result<_>>()
+        .map_err(compressing)?;
+    let least = sizes.iter().copied().min().unwrap_or(0);
+    let within = |size: usize| size * 1000 <= least * (1000 + LEVEL_TOLERANCE);
+    Ok(levels.iter().zip(&sizes).find(|&(_, &size)| within(size)).map_or(levels[0], |(&l, _)| l))
+}
+
+/// A compressor's error as the writer's.
+fn compressing(e: std::io::Error) -> DbError {
+    DbError::Invalid(format!("compressing: {e}"))
 }
 
 /// A zstd context for one worker of a parallel loop over blocks, made once for all the blocks the
