@@ -233,7 +233,8 @@ const VALUE_BITS: u32 = 15;
 
 /// Per value, the positions of a tier and their symmetry classes (distinct canonical forms).
 /// Symmetric positions share a tier in every game here (tiers count pieces) and a value, so each
-/// position's canonical form and value, packed into one code, are sorted and made distinct: what
+/// position's canonical form and value (its code in the tier's dictionary), packed into one code,
+/// are sorted and made distinct: what
 /// is left is one code a class. The sort holds two codes of 8 bytes a position; where that passes
 /// `budget` bytes, the tier is counted in passes (at most 256), each keeping only the classes whose
 /// canonical form hashes to it. The first pass notes each position's pass in a byte (n bytes
@@ -249,7 +250,22 @@ fn count_classes<G: Game + ?Sized>(
 ) -> Vec<(ValueRemoteness, u64, u64)> {
     const CHUNK: usize = 1 << 16;
     let n = positions.len();
-    if n > 0 && positions.key(n - 1) >> (64 - VALUE_BITS) != 0 {
+    // A class's value goes into its code as the tier's dictionary code where it has one (Konane
+    // 6x6: 5 bits, where a value's 15 took the radix sort a fourth pass), else as its bits.
+    let (tag_bits, dictionary) = match values {
+        TierValues::Narrow { dictionary, .. } => {
+            let bits = usize::BITS - dictionary.len().saturating_sub(1).leading_zeros();
+            (bits.max(1), Some(dictionary))
+        }
+        _ => (VALUE_BITS, None),
+    };
+    let tag = |i: usize| match values {
+        TierValues::Narrow { codes, .. } => u64::from(codes[i]),
+        _ => u64::from(values.get(i).to_bits()),
+    };
+    let bits_of =
+        |tag: u64| dictionary.map_or(tag as usize, |d| usize::from(d[tag as usize].to_bits()));
+    if n > 0 && positions.key(n - 1) >> (64 - tag_bits) != 0 {
         return count_classes_by_lookup(game, positions, values);
     }
     let chunks = n.div_ceil(CHUNK);
@@ -268,7 +284,7 @@ fn count_classes<G: Game + ?Sized>(
     // the piece).
     let share = CHUNK / passes as usize;
     let room = (share + share / 8 + 64).min(CHUNK);
-    let code = |least: u64, i: usize| least << VALUE_BITS | u64::from(values.get(i).to_bits());
+    let code = |least: u64, i: usize| least << tag_bits | tag(i);
     for pass in 0..passes {
         // A canonical form is the least of its images, so no larger than the tier's largest code.
         let pieces: Vec<Vec<u64>> = if pass == 0 {
@@ -313,7 +329,7 @@ fn count_classes<G: Game + ?Sized>(
         let canonical =
             classes.par_chunks(CHUNK).fold(Histograms::default, |Histograms(a, mut k), c| {
                 for &code in c {
-                    k[(code & ((1 << VALUE_BITS) - 1)) as usize] += 1;
+                    k[bits_of(code & ((1 << tag_bits) - 1))] += 1;
                 }
                 Histograms(a, k)
             });
