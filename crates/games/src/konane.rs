@@ -56,11 +56,9 @@ pub struct Konane {
     flips: Vec<u64>,
     /// The number of symmetries (4 on a rectangle, 8 on a square).
     symmetries: usize,
-    /// Per row of the board, per value of its `cols` bits (`row << cols | bits`): the image bits
-    /// under every symmetry, side by side (a rectangle's four repeated), so that a canonical form
-    /// reads one entry a row (6x6: 24 KiB, held in the first-level cache, where tables by byte
-    /// took 80 KiB).
-    sym_rows: Vec<[u64; 8]>,
+    /// Per byte of the board, per byte value: the image bits under every symmetry, side by side
+    /// (a rectangle's four repeated), so that a canonical form reads one row a byte.
+    sym_rows: Vec<[[u64; 8]; 256]>,
     /// Per symmetry: the turn bit where it swaps the colors (and so the player to move), else 0.
     sym_swaps: [u64; 8],
 }
@@ -123,7 +121,8 @@ impl Konane {
             maps.push(Box::new(move |x, y| (y, rows - 1 - x)));
             maps.push(Box::new(move |x, y| (cols - 1 - y, x)));
         }
-        let mut sym_rows = vec![[0u64; 8]; rows << cols];
+        let bytes = n.div_ceil(8);
+        let mut sym_rows = vec![[[0u64; 8]; 256]; bytes];
         let mut sym_swaps = [0u64; 8];
         for (g, map) in maps.iter().cycle().take(8).enumerate() {
             let mut images = vec![0u64; n];
@@ -135,10 +134,14 @@ impl Konane {
             }
             let (ix, iy) = map(0, 0);
             sym_swaps[g] = if (ix + iy) % 2 == 1 { 1 << n } else { 0 };
-            for (entry, row) in sym_rows.iter_mut().enumerate() {
-                let (y, v) = (entry >> cols, entry & ((1 << cols) - 1));
-                for x in (0..cols).filter(|x| v >> x & 1 == 1) {
-                    row[g] |= images[y * cols + x];
+            for (b, rows) in sym_rows.iter_mut().enumerate() {
+                for (v, row) in rows.iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        let cell = b * 8 + bit;
+                        if v >> bit & 1 == 1 && cell < n {
+                            row[g] |= images[cell];
+                        }
+                    }
                 }
             }
         }
@@ -262,9 +265,8 @@ impl Konane {
         for (i, s) in images.iter_mut().zip(self.sym_swaps) {
             *i ^= s;
         }
-        let mask = (1 << self.cols) - 1;
-        for y in 0..self.rows {
-            let row = &self.sym_rows[y << self.cols | (board >> (y * self.cols)) as usize & mask];
+        for (b, rows) in self.sym_rows.iter().enumerate() {
+            let row = &rows[(board >> (8 * b)) as usize & 0xff];
             for (i, r) in images.iter_mut().zip(row) {
                 *i |= r;
             }
