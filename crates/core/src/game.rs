@@ -189,6 +189,13 @@ pub trait Game: Send + Sync {
     fn to_move(&self, position: Position) -> Player;
     /// `Some(value)` if the game is over at `position`, from the view of the player to move.
     fn primitive(&self, position: Position) -> Option<Value>;
+    /// Whether a position is primitive exactly where [`Game::children`] gives none (a game whose
+    /// player who cannot move has lost, and that ends no other way): a solver may then ask for
+    /// the children first, and [`Game::primitive`] only of a position without any. `false`
+    /// unless the game says so; the conformance suite checks a game that does.
+    fn primitive_only_without_moves(&self) -> bool {
+        false
+    }
     /// Appends the legal moves at a non-primitive position to `out`.
     fn moves(&self, position: Position, out: &mut Vec<Move>);
     /// The position after a legal move. Unchecked: see [`GameExt::play`] for the checked form.

@@ -335,6 +335,10 @@ impl Game for Konane {
         (0..4).all(|d| self.jump_starts(p, d, 1) == 0).then_some(Value::Lose)
     }
 
+    fn primitive_only_without_moves(&self) -> bool {
+        true
+    }
+
     fn moves(&self, p: Position, out: &mut Vec<Move>) {
         for d in 0..4 {
             for k in 1..=self.max_jumps() {

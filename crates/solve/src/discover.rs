@@ -85,6 +85,8 @@ fn expand<G: Game + ?Sized>(
     parents: &[u64],
 ) -> Vec<Expanded> {
     let space = game.space();
+    // Where a position is primitive exactly when it has no children, its children alone say so.
+    let ask_primitive = !game.primitive_only_without_moves();
     parents
         .par_chunks(CHUNK)
         .map_init(Gathered::default, |gathered, chunk| {
@@ -94,7 +96,7 @@ fn expand<G: Game + ?Sized>(
             for &p in chunk {
                 children.clear();
                 let p = Position(p);
-                if game.primitive(p).is_some() {
+                if ask_primitive && game.primitive(p).is_some() {
                     continue;
                 }
                 game.children(p, children);

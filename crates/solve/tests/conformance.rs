@@ -72,6 +72,11 @@ fn moves_are_accepted_and_agree_with_children_and_text_round_trips() {
         for &p in walk {
             let moves = game.legal_moves(p);
             prop_assert_eq!(moves.is_empty(), game.primitive(p).is_some());
+            if game.primitive_only_without_moves() {
+                let mut children = Vec::new();
+                game.children(p, &mut children);
+                prop_assert_eq!(children.is_empty(), game.primitive(p).is_some(), "declared");
+            }
             let mut via_moves = Vec::new();
             for &m in &moves {
                 let child = game.play(p, m).expect("a generated move is legal");

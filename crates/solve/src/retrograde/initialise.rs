@@ -54,6 +54,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     part: &part,
                     codes,
                     child_tiers: &child_tiers,
+                    primitive_without_moves: self.game.primitive_only_without_moves(),
                     max_counter,
                     one_byte,
                     collect_edges,
@@ -307,14 +308,25 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     ) -> Result<(), Fail> {
         let i = (index - start.part.first) as usize;
         let (cells, codes) = (&start.part.cells, start.codes);
-        if let Some(v) = self.game.primitive(p) {
+        let children = &mut batch.scratch;
+        children.clear();
+        // A game whose positions are primitive exactly where they have no children is asked
+        // only about those (Konane: a position's jumps found once, not twice).
+        let primitive = if start.primitive_without_moves {
+            self.game.children(p, children);
+            children.is_empty().then(|| self.game.primitive(p)).flatten()
+        } else {
+            let primitive = self.game.primitive(p);
+            if primitive.is_none() {
+                self.game.children(p, children);
+            }
+            primitive
+        };
+        if let Some(v) = primitive {
             let vr = ValueRemoteness::new(v, Remoteness(0));
             cells.store(i, DECIDED | codes.code(vr));
             return Ok(());
         }
-        let children = &mut batch.scratch;
-        children.clear();
-        self.game.children(p, children);
         // A move that ends the game in the mover's favour is the best there is (a win in one):
         // no child need be made canonical or looked up (Connect 4 6x4: 29% of its positions).
         // Where children are not made canonical, the lookups it would save are batched and cost
@@ -549,6 +561,8 @@ struct Start<'a, 'v> {
     part: &'a PartCells,
     codes: &'a Codes,
     child_tiers: &'a ChildTiers<'v>,
+    /// [`perfectplay_core::Game::primitive_only_without_moves`].
+    primitive_without_moves: bool,
     /// The largest count of children inside the tier a cell holds.
     max_counter: u32,
     one_byte: bool,
