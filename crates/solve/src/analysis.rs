@@ -234,10 +234,9 @@ const VALUE_BITS: u32 = 15;
 /// Per value, the positions of a tier and their symmetry classes (distinct canonical forms).
 /// Symmetric positions share a tier in every game here (tiers count pieces) and a value, so each
 /// position's canonical form and value (its code in the tier's dictionary), packed into one code,
-/// are sorted and made distinct: what
-/// is left is one code a class. The sort holds two codes of 8 bytes a position; where that passes
-/// `budget` bytes, the tier is counted in passes (at most 256), each keeping only the classes whose
-/// canonical form hashes to it. The first pass notes each position's pass in a byte (n bytes
+/// are sorted and made distinct: what is left is one code a class. The sort holds two codes of 8
+/// bytes a position; where that passes `budget` bytes, the tier is counted in passes (at most
+/// 256), each keeping only the classes whose canonical form hashes to it. The first pass notes each position's pass in a byte (n bytes
 /// more), so that each later one canonicalises only its own share again. Looking the canonical
 /// forms up instead, as [`count_classes_by_lookup`] does, reads the tier at random and took five
 /// times as long on Konane 6x6. Codes too wide to pack are counted by
