@@ -175,6 +175,16 @@ pub fn value_block_bytes(positions: u64, bits: u8, layout: CodeLayout) -> usize 
 }
 
 impl TableHeader {
+    /// Every block's reference, in the file's order: the value blocks, then the key blocks.
+    pub(crate) fn blocks(&self) -> impl Iterator<Item = &BlockRef> {
+        self.value_blocks.iter().chain(self.key_blocks.iter().map(|k| &k.block))
+    }
+
+    /// [`TableHeader::blocks`], to change.
+    pub(crate) fn blocks_mut(&mut self) -> impl Iterator<Item = &mut BlockRef> {
+        self.value_blocks.iter_mut().chain(self.key_blocks.iter_mut().map(|k| &mut k.block))
+    }
+
     /// The number of codes: the dictionary's, and the absent code in a pruned table.
     pub fn codes(&self) -> usize {
         self.dictionary.len() + usize::from(self.absent)
@@ -462,8 +472,7 @@ fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), He
     if t.key_blocks.windows(2).any(|w| w[0].first >= w[1].first) {
         return bad("key blocks out of order".into());
     }
-    let blocks = t.value_blocks.iter().chain(t.key_blocks.iter().map(|k| &k.block));
-    for r in blocks {
+    for r in t.blocks() {
         if r.offset < header_len || r.offset + u64::from(r.len) > file_len {
             return bad(format!("block at {} (+{}) outside the data", r.offset, r.len));
         }

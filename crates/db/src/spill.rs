@@ -206,7 +206,8 @@ fn copy_blocks(
 
 impl Drop for Spill {
     fn drop(&mut self) {
-        if self.file.take().is_some() || self.len > 0 {
+        // The spill file exists where it was opened (and the final copy took it, or not).
+        if self.file.is_some() || self.segments.iter().any(|s| matches!(s, Segment::Own(_))) {
             let _ = std::fs::remove_file(&self.path);
         }
     }

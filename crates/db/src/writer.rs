@@ -169,29 +169,33 @@ impl<'g> Writer<'g> {
     /// [`crate::Database::check_game`] has found this build's or none (an older format's file,
     /// which a copy does not vouch for).
     fn push(&mut self, mut header: TableHeader, blocks: Vec<Vec<u8>>) -> Result<(), DbError> {
-        let mut offset = self.spill.len();
-        let refs = header
-            .value_blocks
-            .iter_mut()
-            .chain(header.key_blocks.iter_mut().map(|k| &mut k.block));
-        let mut count = 0;
-        for (r, b) in refs.zip(&blocks) {
-            debug_assert_eq!(r.len as usize, b.len());
-            r.offset = offset;
-            offset += u64::from(r.len);
-            count += 1;
-        }
-        if count != blocks.len() || count != header.value_blocks.len() + header.key_blocks.len() {
+        let references = self.place(&mut header);
+        if references != blocks.len()
+            || header.blocks().zip(&blocks).any(|(r, b)| r.len as usize != b.len())
+        {
             return Err(DbError::Invalid(format!(
-                "table of tier {}: {} blocks for {} references",
+                "table of tier {}: {} blocks for {references} references",
                 header.tier,
                 blocks.len(),
-                header.value_blocks.len() + header.key_blocks.len()
             )));
         }
         self.spill.append(blocks)?;
         self.tables.push(header);
         Ok(())
+    }
+
+    /// Gives the table's blocks their places after those of the tables before it (offsets from
+    /// the start of the spill, until [`Writer::finish`] knows the header's length); returns how
+    /// many blocks it has.
+    fn place(&self, header: &mut TableHeader) -> usize {
+        let mut offset = self.spill.len();
+        let mut count = 0;
+        for r in header.blocks_mut() {
+            r.offset = offset;
+            offset += u64::from(r.len);
+            count += 1;
+        }
+        count
     }
 
     /// Which of a dense tier's `n` indices name the canonical form of a position, one bit each.
@@ -382,18 +386,8 @@ impl<'g> Writer<'g> {
                 blocks
             } else {
                 // Read once, at the final copy, and checked there.
-                let refs =
-                    header.value_blocks.iter().chain(header.key_blocks.iter().map(|k| &k.block));
-                let source: Vec<BlockRef> = refs.cloned().collect();
-                let mut offset = self.spill.len();
-                let refs = header
-                    .value_blocks
-                    .iter_mut()
-                    .chain(header.key_blocks.iter_mut().map(|k| &mut k.block));
-                for r in refs {
-                    r.offset = offset;
-                    offset += u64::from(r.len);
-                }
+                let source: Vec<BlockRef> = header.blocks().cloned().collect();
+                self.place(&mut header);
                 self.spill.append_from(db.path(), source);
                 self.tables.push(header);
                 return Ok(());
@@ -548,9 +542,7 @@ impl<'g> Writer<'g> {
         // the spilled blocks follow the header.
         let base = header.encoded_len() as u64;
         for t in &mut header.tables {
-            let refs =
-                t.value_blocks.iter_mut().chain(t.key_blocks.iter_mut().map(|k| &mut k.block));
-            for r in refs {
+            for r in t.blocks_mut() {
                 r.offset += base;
             }
         }
