@@ -370,43 +370,56 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         batch: &mut Batch,
         edges: &mut ChunkStart,
     ) -> Result<(), Fail> {
-        let Batch { positions, children, given, tiers, codes, found, blocks, .. } = batch;
+        let Batch { positions, children, given, tiers, blocks, .. } = batch;
         given.clear();
         given.resize(children.len(), (i32::MIN, ValueRemoteness::DRAW));
-        tiers.clear();
-        for &(t, _) in children.iter() {
-            if t != self.tier && !tiers.contains(&t) {
-                tiers.push(t);
-            }
+        // The children outside the tier dealt to their tiers in one pass (a tier has a few child
+        // tiers: Konane's moves jump one or two marbles), each tier's codes with their places.
+        for t in tiers.iter_mut() {
+            t.codes.clear();
+            t.places.clear();
         }
-        for &t in tiers.iter() {
-            let first_child =
-                || children.iter().find(|(ct, _)| *ct == t).map_or(Position(0), |c| c.1);
+        let mut dealt = 0usize;
+        for (k, &(t, c)) in children.iter().enumerate() {
+            if t == self.tier {
+                continue;
+            }
+            let at = match tiers[..dealt].iter().position(|b| b.tier == t) {
+                Some(at) => at,
+                None => {
+                    if dealt == tiers.len() {
+                        let (codes, places, found) = (Vec::new(), Vec::new(), Vec::new());
+                        tiers.push(TierBatch { tier: t, codes, places, found });
+                    }
+                    tiers[dealt].tier = t;
+                    dealt += 1;
+                    dealt - 1
+                }
+            };
+            tiers[at].codes.push(c.0);
+            tiers[at].places.push(k as u32);
+        }
+        for TierBatch { tier: t, codes, places, found } in tiers[..dealt].iter_mut() {
+            let first_child = || Position(codes.first().copied().unwrap_or(0));
             let child = start
                 .child_tiers
-                .find(t)
+                .find(*t)
                 .ok_or_else(|| SolveError::ChildNotSolved { position: first_child() })?;
             let sorted = match child.space {
                 TierSpace::Sorted(s) => {
-                    codes.clear();
-                    codes.extend(children.iter().filter(|(ct, _)| *ct == t).map(|(_, c)| c.0));
                     s.indices_of(codes, found);
                     true
                 }
                 TierSpace::Dense { .. } => false,
             };
-            let mut read = found.iter();
-            for (slot, &(_, c)) in
-                given.iter_mut().zip(children.iter()).filter(|(_, (ct, _))| *ct == t)
-            {
-                let index = match (sorted, read.next()) {
-                    (true, Some(&i)) => (i != NOT_FOUND).then_some(u64::from(i)),
-                    (true, None) => None,
-                    (false, _) => child.space.index_in(self.game, c),
+            for (j, (&place, &c)) in places.iter().zip(codes.iter()).enumerate() {
+                let index = match sorted {
+                    true => found.get(j).filter(|&&i| i != NOT_FOUND).map(|&i| u64::from(i)),
+                    false => child.space.index_in(self.game, Position(c)),
                 };
-                *slot = index
+                given[place as usize] = index
                     .and_then(|i| child.parent_value(i, blocks))
-                    .ok_or(SolveError::ChildNotSolved { position: c })?;
+                    .ok_or(SolveError::ChildNotSolved { position: Position(c) })?;
             }
         }
         let mut from = 0usize;
@@ -595,9 +608,16 @@ struct Batch {
     given: Vec<(i32, ValueRemoteness)>,
     /// One position's children as the game gives them.
     scratch: Vec<Position>,
-    /// The distinct child tiers outside the tier, the codes of one of them, and their indices.
-    tiers: Vec<Tier>,
-    codes: Vec<u64>,
-    found: Vec<u32>,
+    /// The batch's children outside the tier, by their tier (those in use first).
+    tiers: Vec<TierBatch>,
     blocks: BlockCache,
+}
+
+/// A batch's children in one child tier outside the tier: their codes, their places in
+/// [`Batch::children`], and their indices in the child tier.
+struct TierBatch {
+    tier: Tier,
+    codes: Vec<u64>,
+    places: Vec<u32>,
+    found: Vec<u32>,
 }
