@@ -5,9 +5,10 @@
 //! jump loses. Loop-free: every move removes at least one marble.
 //!
 //! Position code: bit `y * C + x` set where a marble stands (x = column, y = row from the top),
-//! bit `R * C` (just above the board) set when white is to move, so that codes stay dense. Tier: the number of marbles. Symmetries: the flips of the
-//! rectangle, and on a square board also the transposes and quarter turns; a symmetry that moves
-//! black cells onto white cells swaps the colors and so the player to move.
+//! bit `R * C` (just above the board) set when white is to move, so that codes stay dense. Tier:
+//! the number of marbles. Symmetries: the flips of the rectangle, and on a square board also the
+//! transposes and quarter turns; a symmetry that moves black cells onto white cells swaps the
+//! colors and so the player to move.
 
 use crate::prelude::*;
 

@@ -236,11 +236,11 @@ const VALUE_BITS: u32 = 15;
 /// position's canonical form and value (its code in the tier's dictionary), packed into one code,
 /// are sorted and made distinct: what is left is one code a class. The sort holds two codes of 8
 /// bytes a position; where that passes `budget` bytes, the tier is counted in passes (at most
-/// 256), each keeping only the classes whose canonical form hashes to it. The first pass notes each position's pass in a byte (n bytes
-/// more), so that each later one canonicalises only its own share again. Looking the canonical
-/// forms up instead, as [`count_classes_by_lookup`] does, reads the tier at random and took five
-/// times as long on Konane 6x6. Codes too wide to pack are counted by
-/// [`count_classes_by_lookup`].
+/// 256), each keeping only the classes whose canonical form hashes to it. The first pass notes
+/// each position's pass in a byte (n bytes more), so that each later one canonicalises only its
+/// own share again. Looking the canonical forms up instead, as [`count_classes_by_lookup`] does,
+/// reads the tier at random and took five times as long on Konane 6x6. Codes too wide to pack are
+/// counted by [`count_classes_by_lookup`].
 fn count_classes<G: Game + ?Sized>(
     game: &G,
     positions: &SortedPositions,
