@@ -48,7 +48,7 @@ pub fn analyze_counting<G: Game + ?Sized>(
         // the solution's bytes more.
         let budget = solution.heap_bytes() / 8;
         for t in solution.tiers() {
-            counts.add(solution, t, budget, None)?;
+            counts.add(solution, t, budget)?;
         }
         if counts.alone() {
             return Ok(counts.finish());
@@ -114,14 +114,12 @@ impl<'g, G: Game + ?Sized> TierCounts<'g, G> {
 
     /// Counts one sparse tier of `solution` (a tier held in part is read by code). Counting its
     /// classes (a solve without symmetry reduction of a game with symmetries) holds at most
-    /// about `budget` bytes more, unless discovery marked one position of each (`classes`, a bit
-    /// a position).
+    /// about `budget` bytes more.
     pub(crate) fn add(
         &mut self,
         solution: &Solution,
         t: &SolvedTier,
         budget: usize,
-        classes: Option<&[u64]>,
     ) -> Result<(), SolveError> {
         let TierSpace::Sorted(s) = &t.space else { return Ok(()) };
         let (game, has_symmetry) = (self.game, self.has_symmetry);
@@ -144,11 +142,7 @@ impl<'g, G: Game + ?Sized> TierCounts<'g, G> {
             // A solve without symmetry reduction of a game with symmetries: the tier holds every
             // reachable position of it, so it gives all counts directly, and the canonical counts
             // are its distinct canonical forms.
-            let counted = match classes {
-                Some(classes) => count_marked(&t.values, classes),
-                None => count_classes(game, s, &t.values, budget),
-            };
-            for (vr, all, canonical) in counted {
+            for (vr, all, canonical) in count_classes(game, s, &t.values, budget) {
                 self.analysis.add(vr, all, canonical);
             }
         }
@@ -341,25 +335,6 @@ fn count_classes<G: Game + ?Sized>(
         counts = canonical.reduce(Histograms::default, Histograms::sum).sum(counts);
     }
     counts.rows()
-}
-
-/// Per value, the positions of a tier and their symmetry classes, where discovery marked one
-/// position of each class (`classes`: a bit a position, in words of 64).
-fn count_marked(values: &TierValues, classes: &[u64]) -> Vec<(ValueRemoteness, u64, u64)> {
-    const CHUNK: usize = 1 << 16;
-    let n = values.len();
-    (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .fold(Histograms::default, |Histograms(mut all, mut canonical), c| {
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let bits = usize::from(values.get(i).to_bits());
-                all[bits] += 1;
-                canonical[bits] += classes[i / 64] >> (i % 64) & 1;
-            }
-            Histograms(all, canonical)
-        })
-        .reduce(Histograms::default, Histograms::sum)
-        .rows()
 }
 
 /// [`count_classes`] for codes too wide to pack with a value: a class is counted at its least

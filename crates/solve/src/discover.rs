@@ -3,23 +3,14 @@
 //! move leads to the same or a lower tier, so nothing can add to it later); positions found in the
 //! tier itself are expanded until the tier is closed. Only pending lower tiers are held besides
 //! the one being expanded, so a caller that drops tiers after use (analysis) holds a few layers.
-//!
-//! Every reachable position of a game with symmetries can also be found from its canonical ones
-//! ([`discover_unfolded`], the `images` module): each canonical position is held with a byte that
-//! says which of its images are reached, and each tier is unfolded into its reached positions once
-//! it is closed.
-
-mod images;
 
 use std::collections::BTreeMap;
 
 use perfectplay_core::{Game, GameExt, Position, Tier};
 use rayon::prelude::*;
 
-pub(crate) use images::{discover_unfolded, ImageTable};
-
 use crate::progress::Progress;
-use crate::space::{merge_marked, sort_marked_pieces, Run, SortedPositions, NOT_FOUND};
+use crate::space::{sort_dedup_pieces, Run, SortedPositions, NOT_FOUND};
 use crate::SolveError;
 
 /// Parents expanded between two looks at the pending tiers.
@@ -37,21 +28,16 @@ const MAX_RUNS: usize = 8;
 /// own vectors, not copied into one). The finds are sorted into a new run once they pass an
 /// eighth of the runs' codes (at 8 bytes a code, about half the runs' bytes), and the runs merged
 /// once there are more than [`MAX_RUNS`]: a tier of N positions found R times over is merged
-/// about R / N times, never held whole as plain codes. Finds may carry marks in their `low` bits
-/// (keys `code << low | marks`); a position found twice keeps the marks of both.
+/// about R / N times, never held whole as plain codes.
+#[derive(Default)]
 struct Pending {
     runs: Vec<Run>,
     held: usize,
     raw: Vec<Vec<u64>>,
     raw_len: usize,
-    low: u32,
 }
 
 impl Pending {
-    fn new(low: u32) -> Pending {
-        Pending { runs: Vec::new(), held: 0, raw: Vec::new(), raw_len: 0, low }
-    }
-
     fn add(&mut self, found: Vec<u64>) {
         if !found.is_empty() {
             self.raw_len += found.len();
@@ -66,10 +52,10 @@ impl Pending {
 
     fn flush(&mut self) {
         if self.raw_len > 0 {
-            let sorted = sort_marked_pieces(std::mem::take(&mut self.raw), self.low);
+            let sorted = sort_dedup_pieces(std::mem::take(&mut self.raw));
             self.raw_len = 0;
             self.held += sorted.len();
-            self.runs.push(Run::from_marked(sorted, self.low));
+            self.runs.push(Run::from_sorted(sorted));
         }
         if self.runs.len() > MAX_RUNS {
             let merged = Run::merge(std::mem::take(&mut self.runs));
@@ -78,60 +64,36 @@ impl Pending {
         }
     }
 
-    /// Every position found, as one set, and their marks in order (none without marks).
-    fn finish(mut self) -> (SortedPositions, Vec<u8>) {
+    /// Every position found, as one set.
+    fn finish(mut self) -> SortedPositions {
         self.flush();
-        Run::merge(self.runs).into_marked()
-    }
-}
-
-/// What a discovery holds a position as.
-#[derive(Clone, Copy)]
-enum Mode<'t> {
-    /// Its code, or its canonical form's where `canonicalize`.
-    Plain { canonicalize: bool },
-    /// Its canonical form's code, with a byte of which of its images are reached.
-    Images(&'t ImageTable),
-}
-
-impl Mode<'_> {
-    /// The bits of marks below a code in a key.
-    fn low(self) -> u32 {
-        match self {
-            Mode::Plain { .. } => 0,
-            Mode::Images(_) => images::MARK_BITS,
-        }
+        Run::merge(self.runs).into_positions()
     }
 }
 
 /// One task's children: those in the tier being expanded, and those of each lower tier.
 type Expanded = (Vec<u64>, Vec<(Tier, Vec<u64>)>);
 
-/// Children of a slice of positions (with their marks, where the mode has them), split by tier:
-/// one `(same tier, lower tiers)` per task; `None` where a code is too wide to carry marks. Each
-/// worker gathers its tasks' children in buffers of its own, and a task's are copied out at their
-/// size: the vectors handed over never grow by doubling (whose copies, and fresh pages, were about
-/// a tenth of Konane 6x6's discovery).
+/// Children of a slice of positions, split by tier: one `(same tier, lower tiers)` per task.
+/// Each worker gathers its tasks' children in buffers of its own, and a task's are copied out at
+/// their size: the vectors handed over never grow by doubling (whose copies, and fresh pages, were
+/// about a tenth of Konane 6x6's discovery).
 fn expand<G: Game + ?Sized>(
     game: &G,
-    mode: Mode<'_>,
+    canonicalize: bool,
     tier: Tier,
     parents: &[u64],
-    marks: &[u8],
-) -> Option<Vec<Expanded>> {
+) -> Vec<Expanded> {
     let space = game.space();
-    let low = mode.low();
     // Where a position is primitive exactly when it has no children, its children alone say so.
     let ask_primitive = !game.primitive_only_without_moves();
-    let wide = std::sync::atomic::AtomicBool::new(false);
-    let expanded = parents
+    parents
         .par_chunks(CHUNK)
-        .enumerate()
-        .map_init(Gathered::default, |gathered, (task, chunk)| {
-            let Gathered { children, same, lower, recent, images } = gathered;
+        .map_init(Gathered::default, |gathered, chunk| {
+            let Gathered { children, same, lower, recent } = gathered;
             recent.clear();
             recent.resize(RECENT, u64::MAX);
-            for (k, &p) in chunk.iter().enumerate() {
+            for &p in chunk {
                 children.clear();
                 let p = Position(p);
                 if ask_primitive && game.primitive(p).is_some() {
@@ -139,33 +101,20 @@ fn expand<G: Game + ?Sized>(
                 }
                 game.children(p, children);
                 for &c in children.iter() {
-                    let key = match mode {
-                        Mode::Plain { canonicalize: false } => c.0,
-                        Mode::Plain { canonicalize: true } => game.canonical(c).0,
-                        Mode::Images(table) => {
-                            let reached = marks[task * CHUNK + k];
-                            match table.carried(game, c, reached, images) {
-                                Some(key) => key,
-                                None => {
-                                    wide.store(true, std::sync::atomic::Ordering::Relaxed);
-                                    continue;
-                                }
-                            }
-                        }
-                    };
+                    let c = if canonicalize { game.canonical(c) } else { c };
                     let slot =
-                        &mut recent[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize];
-                    if *slot == key {
+                        &mut recent[(c.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize];
+                    if *slot == c.0 {
                         continue;
                     }
-                    *slot = key;
-                    let t = space.tier(Position(key >> low));
+                    *slot = c.0;
+                    let t = space.tier(c);
                     if t == tier {
-                        same.push(key);
+                        same.push(c.0);
                     } else if let Some((_, v)) = lower.iter_mut().find(|(lt, _)| *lt == t) {
-                        v.push(key);
+                        v.push(c.0);
                     } else {
-                        lower.push((t, vec![key]));
+                        lower.push((t, vec![c.0]));
                     }
                 }
             }
@@ -183,8 +132,7 @@ fn expand<G: Game + ?Sized>(
             same.clear();
             (out, handed)
         })
-        .collect();
-    (!wide.into_inner()).then_some(expanded)
+        .collect()
 }
 
 /// One worker's buffers for [`expand`].
@@ -194,7 +142,6 @@ struct Gathered {
     same: Vec<u64>,
     lower: Vec<(Tier, Vec<u64>)>,
     recent: Vec<u64>,
-    images: Vec<Position>,
 }
 
 /// Discovers every position reachable from the start (in canonical form if `canonicalize`), and
@@ -207,42 +154,18 @@ pub fn discover_tiers<G: Game + ?Sized, E: From<SolveError>>(
     progress: &dyn Progress,
     mut on_tier: impl FnMut(Tier, SortedPositions, Vec<Tier>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mode = Mode::Plain { canonicalize };
-    let label = if canonicalize { "discover (canonical)" } else { "discover" };
-    discover_in(game, mode, label, progress, |tier, s, _, children| on_tier(tier, s, children))
-        .map(|_| ())
-}
-
-/// [`discover_tiers`] in a mode; each tier is handed with its positions' marks (none in a plain
-/// mode). `Ok(false)`: a code was too wide to carry marks, and discovery stopped there.
-fn discover_in<G: Game + ?Sized, E: From<SolveError>>(
-    game: &G,
-    mode: Mode<'_>,
-    label: &str,
-    progress: &dyn Progress,
-    mut on_tier: impl FnMut(Tier, SortedPositions, Vec<u8>, Vec<Tier>) -> Result<(), E>,
-) -> Result<bool, E> {
-    let low = mode.low();
     let mut pending: BTreeMap<Tier, Pending> = BTreeMap::new();
-    let start = match mode {
-        Mode::Plain { canonicalize: true } => game.canonical(game.start()).0,
-        Mode::Plain { canonicalize: false } => game.start().0,
-        Mode::Images(table) => table.start(),
-    };
-    pending
-        .entry(game.tier(Position(start >> low)))
-        .or_insert_with(|| Pending::new(low))
-        .add(vec![start]);
-    progress.begin(label, None);
+    let start = if canonicalize { game.canonical(game.start()) } else { game.start() };
+    pending.entry(game.tier(start)).or_default().add(vec![start.0]);
+    progress.begin(if canonicalize { "discover (canonical)" } else { "discover" }, None);
     let mut block = Vec::new();
     while let Some((tier, pend)) = pending.pop_last() {
-        let (mut members, mut marks) = pend.finish();
+        let mut members = pend.finish();
         let mut children = std::collections::BTreeSet::new();
-        // The positions to expand, with their marks: at first the whole tier, then those found
-        // inside it (or found again with marks the tier's lack, with those).
-        let mut frontier: Option<(Vec<u64>, Vec<u8>)> = None;
+        // The positions to expand: at first the whole tier, then those found inside it.
+        let mut frontier: Option<Vec<u64>> = None;
         loop {
-            let total = frontier.as_ref().map_or(members.len(), |f| f.0.len());
+            let total = frontier.as_ref().map_or(members.len(), Vec::len);
             let mut same_tier: Vec<Vec<u64>> = Vec::new();
             let mut same_len = 0usize;
             // Raw children inside the tier are deduplicated whenever they have doubled since the
@@ -254,29 +177,25 @@ fn discover_in<G: Game + ?Sized, E: From<SolveError>>(
                     return Err(SolveError::Stopped.into());
                 }
                 let end = (first + SUPER_CHUNK).min(total);
-                let (front, front_marks): (&[u64], &[u8]) = match &frontier {
-                    Some((f, m)) => (&f[first..end], m.get(first..end).unwrap_or_default()),
+                let front: &[u64] = match &frontier {
+                    Some(f) => &f[first..end],
                     None => {
                         members.keys_into(first..end, &mut block);
-                        (&block, marks.get(first..end).unwrap_or_default())
+                        &block
                     }
                 };
-                let Some(expanded) = expand(game, mode, tier, front, front_marks) else {
-                    progress.end();
-                    return Ok(false);
-                };
-                for (same, lower) in expanded {
+                for (same, lower) in expand(game, canonicalize, tier, front) {
                     if !same.is_empty() {
                         same_len += same.len();
                         same_tier.push(same);
                     }
                     for (t, v) in lower {
                         children.insert(t);
-                        pending.entry(t).or_insert_with(|| Pending::new(low)).add(v);
+                        pending.entry(t).or_default().add(v);
                     }
                 }
                 if same_len > compacted {
-                    let sorted = sort_marked_pieces(std::mem::take(&mut same_tier), low);
+                    let sorted = sort_dedup_pieces(std::mem::take(&mut same_tier));
                     compacted = compacted.max(sorted.len() * 2);
                     same_len = sorted.len();
                     same_tier.push(sorted);
@@ -286,51 +205,32 @@ fn discover_in<G: Game + ?Sized, E: From<SolveError>>(
                 }
                 progress.advance(front.len() as u64);
             }
-            // Keep only the positions not yet in the tier (`new`), and the marks new to those in
-            // it (`more`, which the tier's marks take at once).
-            let mut new = sort_marked_pieces(same_tier, low);
-            let (mut found, mut codes, mut more) = (Vec::new(), Vec::new(), Vec::new());
+            // Keep only the positions not yet in the tier.
+            let mut new = sort_dedup_pieces(same_tier);
+            let mut found = Vec::new();
             let mut kept = 0;
             for c in 0..new.len().div_ceil(CHUNK) {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(new.len());
-                codes.clear();
-                codes.extend(new[range.clone()].iter().map(|&k| k >> low));
-                members.indices_of(&codes, &mut found);
+                members.indices_of(&new[range.clone()], &mut found);
                 for (i, &f) in range.zip(&found) {
                     if f == NOT_FOUND {
                         new[kept] = new[i];
                         kept += 1;
-                    } else if low > 0 {
-                        let extra = new[i] as u8 & !marks[f as usize];
-                        if extra != 0 {
-                            marks[f as usize] |= extra;
-                            more.push(new[i] >> low << low | u64::from(extra));
-                        }
                     }
                 }
             }
             new.truncate(kept);
-            if new.is_empty() && more.is_empty() {
+            if new.is_empty() {
                 break;
             }
-            let next = if more.is_empty() { new.clone() } else { merge_marked(&new, &more, low) };
-            let runs = vec![
-                Run::of_marked_positions(members, std::mem::take(&mut marks), low),
-                Run::from_marked(new, low),
-            ];
-            (members, marks) = Run::merge(runs).into_marked();
-            frontier = Some(match low {
-                0 => (next, Vec::new()),
-                _ => (
-                    next.iter().map(|&k| k >> low).collect(),
-                    next.iter().map(|&k| k as u8).collect(),
-                ),
-            });
+            let runs = vec![Run::of_positions(members), Run::from_sorted(new.clone())];
+            members = Run::merge(runs).into_positions();
+            frontier = Some(new);
         }
-        on_tier(tier, members, marks, children.into_iter().collect())?;
+        on_tier(tier, members, children.into_iter().collect())?;
     }
     progress.end();
-    Ok(true)
+    Ok(())
 }
 
 /// The positions of a dense game reachable from the start, as a bitset over the index space (one

@@ -101,9 +101,7 @@ pub fn solve<G: Game + ?Sized>(
     let overall = std::time::Instant::now();
     let tiers = spaces.len();
     let parents = LastParents::new(tiered || sparse, spaces.iter());
-    for (k, waiting) in spaces.into_iter().enumerate() {
-        let Waiting { tier, mut space, len: size, children, classes } = waiting;
-        let classes = classes.as_deref();
+    for (k, Waiting { tier, mut space, len: size, children }) in spaces.into_iter().enumerate() {
         let name = game.tier_name(tier);
         if !chosen(&tier) {
             continue;
@@ -123,7 +121,7 @@ pub fn solve<G: Game + ?Sized>(
                     // Counted from its file, then held only as long as a later tier needs it.
                     solution.push(reload(game, sink, tier, &name)?);
                     let back = solution.tier(tier).expect("just held");
-                    counts.add(&solution, back, count_budget(back), classes)?;
+                    counts.add(&solution, back, count_budget(back))?;
                 }
                 continue;
             }
@@ -149,7 +147,7 @@ pub fn solve<G: Game + ?Sized>(
                 solution.push(kept);
                 if let Some(counts) = counts.as_mut() {
                     let back = solution.tier(tier).expect("just held");
-                    counts.add(&solution, back, count_budget(back), classes)?;
+                    counts.add(&solution, back, count_budget(back))?;
                 }
                 continue;
             }
@@ -262,7 +260,7 @@ pub fn solve<G: Game + ?Sized>(
         }
         if let Some(counts) = counts.as_mut() {
             let solved = solution.tier(tier).expect("just held");
-            counts.add(&solution, solved, count_budget(solved), classes)?;
+            counts.add(&solution, solved, count_budget(solved))?;
         }
     }
     solution.analysis = counts.map(TierCounts::finish);
@@ -300,9 +298,6 @@ struct Waiting {
     /// The tiers its moves lead to, other than itself (as the game declares them, or as
     /// discovery found them).
     children: Vec<Tier>,
-    /// Where a solve without symmetry reduction discovered it through canonical positions: a bit
-    /// a position (words of 64), set at one position of each symmetry class.
-    classes: Option<Vec<u64>>,
 }
 
 /// The tiers to solve, lowest first, each with its space: a dense game's one tier, a tiered
@@ -312,7 +307,7 @@ fn tier_spaces<G: Game + ?Sized>(
     game: &G,
     canonicalize: bool,
     progress: &dyn Progress,
-    aside: Option<(&mut dyn PartStore, usize)>,
+    mut aside: Option<(&mut dyn PartStore, usize)>,
 ) -> Result<Vec<Waiting>, SolveError> {
     Ok(match game.space() {
         PositionSpace::Dense { size } => {
@@ -320,7 +315,7 @@ fn tier_spaces<G: Game + ?Sized>(
                 return Err(SolveError::DenseWithTiers);
             }
             let space = Some(TierSpace::Dense { size });
-            vec![Waiting { tier: Tier(0), space, len: size, children: Vec::new(), classes: None }]
+            vec![Waiting { tier: Tier(0), space, len: size, children: Vec::new() }]
         }
         PositionSpace::Tiered(_) => {
             if !canonicalize && game.symmetry_count() > 1 {
@@ -331,94 +326,39 @@ fn tier_spaces<G: Game + ?Sized>(
                 .map(|t| {
                     let size = game.tier_size(t);
                     let space = Some(TierSpace::Dense { size });
-                    let children = game.child_tiers(t);
-                    Waiting { tier: t, space, len: size, children, classes: None }
+                    Waiting { tier: t, space, len: size, children: game.child_tiers(t) }
                 })
                 .collect()
         }
-        PositionSpace::Sparse(_) => sparse_spaces(game, canonicalize, progress, aside)?,
+        PositionSpace::Sparse(_) => {
+            let mut tiers: Vec<Waiting> = Vec::new();
+            let (mut held, mut first_held, mut put) = (0usize, 0usize, (0usize, 0usize));
+            discover::discover_tiers(game, canonicalize, progress, |tier, s, children| {
+                held += s.heap_bytes();
+                let len = s.len() as u64;
+                tiers.push(Waiting { tier, space: Some(TierSpace::Sorted(s)), len, children });
+                while let Some((store, _)) = aside.as_mut().filter(|(_, most)| held > *most) {
+                    let w = &mut tiers[first_held];
+                    first_held += 1;
+                    if let Some(TierSpace::Sorted(s)) = w.space.take() {
+                        held -= s.heap_bytes();
+                        put = (put.0 + 1, put.1 + s.heap_bytes());
+                        s.put_aside(w.tier, &mut **store).map_err(SolveError::Sink)?;
+                    }
+                }
+                Ok::<(), SolveError>(())
+            })?;
+            if put.0 > 0 {
+                progress.note(&format!(
+                    "discover: {} tiers ({} MiB of positions) put aside until their turn",
+                    put.0,
+                    put.1 >> 20
+                ));
+            }
+            tiers.reverse();
+            tiers
+        }
     })
-}
-
-/// A sparse game's tiers as discovered from the start, lowest first. Without symmetry reduction,
-/// a game with symmetries is discovered through its canonical positions where it can be
-/// ([`discover::discover_unfolded`]: the same tiers, with their classes marked).
-fn sparse_spaces<G: Game + ?Sized>(
-    game: &G,
-    canonicalize: bool,
-    progress: &dyn Progress,
-    aside: Option<(&mut dyn PartStore, usize)>,
-) -> Result<Vec<Waiting>, SolveError> {
-    let table = (!canonicalize).then(|| discover::ImageTable::find(game)).flatten();
-    let mut found = Discovered { tiers: Vec::new(), held: 0, first_held: 0, put: (0, 0), aside };
-    let unfolded = match &table {
-        Some(table) => discover::discover_unfolded(game, table, progress, |t, s, classes, c| {
-            found.take(t, s, Some(classes), c)
-        })?,
-        None => false,
-    };
-    if !unfolded {
-        // Without the images' marks, from the start again.
-        if let Some((store, _)) = found.aside.as_mut() {
-            for w in found.tiers.iter().filter(|w| w.space.is_none()) {
-                store.clear(w.tier).map_err(SolveError::Sink)?;
-            }
-        }
-        found = Discovered { tiers: Vec::new(), held: 0, first_held: 0, put: (0, 0), ..found };
-        discover::discover_tiers(game, canonicalize, progress, |t, s, c| {
-            found.take(t, s, None, c)
-        })?;
-    }
-    if found.put.0 > 0 {
-        progress.note(&format!(
-            "discover: {} tiers ({} MiB of positions) put aside until their turn",
-            found.put.0,
-            found.put.1 >> 20
-        ));
-    }
-    found.tiers.reverse();
-    Ok(found.tiers)
-}
-
-/// The tiers discovery has handed so far, highest first; past `aside`'s bytes, the earliest are
-/// put aside in its store.
-struct Discovered<'s> {
-    tiers: Vec<Waiting>,
-    held: usize,
-    first_held: usize,
-    /// Tiers and bytes put aside.
-    put: (usize, usize),
-    aside: Option<(&'s mut dyn PartStore, usize)>,
-}
-
-impl Discovered<'_> {
-    fn take(
-        &mut self,
-        tier: Tier,
-        s: SortedPositions,
-        classes: Option<Vec<u64>>,
-        children: Vec<Tier>,
-    ) -> Result<(), SolveError> {
-        self.held += s.heap_bytes();
-        let len = s.len() as u64;
-        self.tiers.push(Waiting {
-            tier,
-            space: Some(TierSpace::Sorted(s)),
-            len,
-            children,
-            classes,
-        });
-        while let Some((store, _)) = self.aside.as_mut().filter(|(_, most)| self.held > *most) {
-            let w = &mut self.tiers[self.first_held];
-            self.first_held += 1;
-            if let Some(TierSpace::Sorted(s)) = w.space.take() {
-                self.held -= s.heap_bytes();
-                self.put = (self.put.0 + 1, self.put.1 + s.heap_bytes());
-                s.put_aside(w.tier, &mut **store).map_err(SolveError::Sink)?;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// A tier the sink kept, read back whole.

@@ -8,8 +8,7 @@ mod aside;
 mod runs;
 mod sort;
 pub use runs::Run;
-pub(crate) use sort::merge_marked;
-pub use sort::{merge_sorted, sort_dedup, sort_dedup_pieces, sort_marked_pieces};
+pub use sort::{merge_sorted, sort_dedup, sort_dedup_pieces};
 
 /// What [`SortedPositions::indices_of`] gives for a code that is absent.
 pub const NOT_FOUND: u32 = u32::MAX;

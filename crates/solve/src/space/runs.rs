@@ -1,14 +1,13 @@
 //! A set of codes that grows by sorted batches and is held packed meanwhile: forward discovery's
 //! pending tiers. A run is a sorted, duplicate-free set cut into parts of about [`PART`] codes,
 //! each part a [`SortedPositions`] (about 2.2 bytes a code where codes are dense, against 8 for a
-//! plain array), and, in a marked run, a byte of marks a code beside it (which of a canonical
-//! position's images are reached). Runs are merged on every core, part by part: the key range is
-//! cut where the largest run's parts fall, every run is read over each cut's range, and each range
-//! is merged and packed on its own; a code in two runs keeps its marks of both.
+//! plain array). Runs are merged on every core, part by part: the key range is cut where the
+//! largest run's parts fall, every run is read over each cut's range, and each range is merged
+//! and packed on its own.
 
 use rayon::prelude::*;
 
-use super::sort::merge_marked;
+use super::sort::merge_piece;
 use super::SortedPositions;
 
 /// Codes per part.
@@ -18,10 +17,6 @@ const PART: usize = 1 << 22;
 #[derive(Debug, Default)]
 pub struct Run {
     parts: Vec<SortedPositions>,
-    /// Each part's marks, a byte a code; none where the run is not marked (`low` = 0).
-    marks: Vec<Vec<u8>>,
-    /// The bits of marks below a code in the run's keys (`code << low | marks`): 0 or up to 8.
-    low: u32,
     /// Each part's last code.
     lasts: Vec<u64>,
     /// The codes before each part, and the whole count last.
@@ -37,49 +32,19 @@ impl Run {
         Run::of(keys.par_chunks(PART).map(|c| SortedPositions::from_sorted(c.to_vec())).collect())
     }
 
-    /// Packs sorted keys `code << low | marks`, one a code (`low` at most 8).
-    pub fn from_marked(keys: Vec<u64>, low: u32) -> Run {
-        if low == 0 {
-            return Run::from_sorted(keys);
-        }
-        debug_assert!(low <= 8, "marks fit a byte");
-        let (parts, marks) = keys
-            .par_chunks(PART)
-            .map(|c| {
-                let codes = c.iter().map(|&k| k >> low).collect();
-                (SortedPositions::from_sorted(codes), c.iter().map(|&k| k as u8).collect())
-            })
-            .unzip();
-        Run::of_marked(parts, marks, low)
-    }
-
     /// A run of one set.
     pub fn of_positions(positions: SortedPositions) -> Run {
         Run::of(vec![positions])
     }
 
-    /// A marked run of one set, its marks a byte a code in order.
-    pub fn of_marked_positions(positions: SortedPositions, marks: Vec<u8>, low: u32) -> Run {
-        Run::of_marked(vec![positions], vec![marks], low)
-    }
-
     fn of(parts: Vec<SortedPositions>) -> Run {
-        Run::of_marked(parts, Vec::new(), 0)
-    }
-
-    fn of_marked(parts: Vec<SortedPositions>, marks: Vec<Vec<u8>>, low: u32) -> Run {
-        let keep: Vec<bool> = parts.iter().map(|p| !p.is_empty()).collect();
         let parts: Vec<SortedPositions> = parts.into_iter().filter(|p| !p.is_empty()).collect();
-        let marks = match low {
-            0 => Vec::new(),
-            _ => marks.into_iter().zip(&keep).filter(|(_, &k)| k).map(|(m, _)| m).collect(),
-        };
         let lasts = parts.iter().map(|p| p.key(p.len() - 1)).collect();
         let mut starts = vec![0];
         for p in &parts {
             starts.push(starts.last().copied().unwrap_or(0) + p.len());
         }
-        Run { parts, marks, low, lasts, starts }
+        Run { parts, lasts, starts }
     }
 
     /// The number of codes.
@@ -104,7 +69,7 @@ impl Run {
         self.starts[p] + self.parts.get(p).map_or(0, |part| part.rank(k))
     }
 
-    /// The keys (`code << low | marks`) of an index range, in order, into `out`.
+    /// The codes of an index range, in order, into `out`.
     fn keys_into(&self, range: std::ops::Range<usize>, out: &mut Vec<u64>) {
         out.clear();
         let mut buf = Vec::new();
@@ -114,26 +79,19 @@ impl Run {
             let (lo, hi) = (range.start.max(from) - from, range.end.min(to) - from);
             if lo < hi {
                 self.parts[p].keys_into(lo..hi, &mut buf);
-                match self.marks.get(p) {
-                    Some(marks) => out.extend(
-                        buf.iter().zip(&marks[lo..hi]).map(|(&c, &m)| c << self.low | u64::from(m)),
-                    ),
-                    None => out.extend_from_slice(&buf),
-                }
+                out.extend_from_slice(&buf);
             }
             p += 1;
         }
     }
 
-    /// The union of runs, on every core (marked alike, a code's marks OR-ed); the runs are dropped
-    /// once all are merged (both are held meanwhile).
+    /// The union of runs, on every core; the runs are dropped once all are merged (both are held
+    /// meanwhile).
     pub fn merge(runs: Vec<Run>) -> Run {
         let mut runs: Vec<Run> = runs.into_iter().filter(|r| !r.is_empty()).collect();
         if runs.len() <= 1 {
             return runs.pop().unwrap_or_default();
         }
-        let low = runs[0].low;
-        debug_assert!(runs.iter().all(|r| r.low == low), "runs marked alike");
         let total: usize = runs.iter().map(Run::len).sum();
         let pieces = total.div_ceil(PART);
         let largest = runs.iter().max_by_key(|r| r.len()).expect("two runs or more");
@@ -145,7 +103,7 @@ impl Run {
                 std::iter::once(0).chain(inner).chain(std::iter::once(r.len())).collect()
             })
             .collect();
-        let (parts, marks): (Vec<SortedPositions>, Vec<Vec<u8>>) = (0..pieces)
+        let parts = (0..pieces)
             .into_par_iter()
             .map(|j| {
                 let mut sorted: Vec<Vec<u64>> = runs
@@ -163,35 +121,22 @@ impl Run {
                     sorted = sorted
                         .chunks(2)
                         .map(|pair| match pair {
-                            [a, b] => merge_marked(a, b, low),
+                            [a, b] => merge_piece(a, b),
                             [a] => a.clone(),
                             _ => unreachable!("chunks of two"),
                         })
                         .collect();
                 }
-                let keys = sorted.pop().unwrap_or_default();
-                if low == 0 {
-                    return (SortedPositions::from_sorted(keys), Vec::new());
-                }
-                let marks = keys.iter().map(|&k| k as u8).collect();
-                (SortedPositions::from_sorted(keys.iter().map(|&k| k >> low).collect()), marks)
+                SortedPositions::from_sorted(sorted.pop().unwrap_or_default())
             })
-            .unzip();
+            .collect();
         drop(runs);
-        match low {
-            0 => Run::of(parts),
-            _ => Run::of_marked(parts, marks, low),
-        }
+        Run::of(parts)
     }
 
     /// The codes as one set, laid out as [`SortedPositions::from_sorted`] lays them out.
     pub fn into_positions(self) -> SortedPositions {
         SortedPositions::concat(self.parts)
-    }
-
-    /// [`Run::into_positions`], and the codes' marks in order (none where not marked).
-    pub fn into_marked(self) -> (SortedPositions, Vec<u8>) {
-        (SortedPositions::concat(self.parts), self.marks.concat())
     }
 }
 

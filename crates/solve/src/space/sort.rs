@@ -21,8 +21,8 @@ pub fn sort_dedup(keys: &mut Vec<u64>) {
         keys.dedup();
         return;
     }
-    let (mut scratch, sizes) = deal(&[keys.as_slice()], 0);
-    let lengths = sort_buckets(&mut scratch, &sizes, 0);
+    let (mut scratch, sizes) = deal(&[keys.as_slice()]);
+    let lengths = sort_buckets(&mut scratch, &sizes);
     let n = join(&scratch, &sizes, &lengths, keys);
     keys.truncate(n);
 }
@@ -30,25 +30,18 @@ pub fn sort_dedup(keys: &mut Vec<u64>) {
 /// The codes of every piece, sorted and without duplicates; the pieces are dropped as soon as
 /// they are dealt, so at most twice the codes are held at once.
 pub fn sort_dedup_pieces(pieces: Vec<Vec<u64>>) -> Vec<u64> {
-    sort_marked_pieces(pieces, 0)
-}
-
-/// [`sort_dedup_pieces`] for keys `code << low | marks`: keys of one code are kept once, their
-/// marks OR-ed (`low` = 0: plain codes).
-pub fn sort_marked_pieces(pieces: Vec<Vec<u64>>, low: u32) -> Vec<u64> {
     let total: usize = pieces.iter().map(Vec::len).sum();
     if total < SMALL {
         let mut keys = pieces.concat();
         keys.sort_unstable();
-        let kept = dedup_sorted(&mut keys, low);
-        keys.truncate(kept);
+        keys.dedup();
         return keys;
     }
     let slices: Vec<&[u64]> = pieces.iter().map(Vec::as_slice).collect();
-    let (mut scratch, sizes) = deal(&slices, low);
+    let (mut scratch, sizes) = deal(&slices);
     drop(slices);
     drop(pieces);
-    let lengths = sort_buckets(&mut scratch, &sizes, low);
+    let lengths = sort_buckets(&mut scratch, &sizes);
     let mut out = zeros(lengths.iter().sum());
     join(&scratch, &sizes, &lengths, &mut out);
     out
@@ -62,12 +55,12 @@ fn zeros(n: usize) -> Vec<u64> {
     v
 }
 
-/// The codes dealt into buckets by their top bits (never by their `low` bits, so that a code's
-/// keys share a bucket): the buffer of buckets, one after another, and each bucket's size.
-fn deal(pieces: &[&[u64]], low: u32) -> (Vec<u64>, Vec<usize>) {
+/// The codes dealt into buckets by their top bits: the buffer of buckets, one after another, and
+/// each bucket's size.
+fn deal(pieces: &[&[u64]]) -> (Vec<u64>, Vec<usize>) {
     let max = pieces.par_iter().map(|p| p.iter().copied().max().unwrap_or(0)).max().unwrap_or(0);
     let bits = 64 - max.leading_zeros();
-    let shift = bits.saturating_sub(TOP_BITS).max(low);
+    let shift = bits.saturating_sub(TOP_BITS);
     let buckets = 1usize << TOP_BITS;
     let bucket = move |x: u64| (x >> shift) as usize & (buckets - 1);
     let tasks = tasks(pieces);
@@ -129,9 +122,9 @@ fn tasks<'a>(pieces: &[&'a [u64]]) -> Vec<Vec<&'a [u64]>> {
     tasks
 }
 
-/// Sorts each bucket and drops its repeats (the buckets share no code; keys of one code are one,
-/// their `low` bits OR-ed); returns the codes each keeps, at its start.
-fn sort_buckets(scratch: &mut [u64], sizes: &[usize], low: u32) -> Vec<usize> {
+/// Sorts each bucket and drops its repeats (the buckets share no code); returns the codes each
+/// keeps, at its start.
+fn sort_buckets(scratch: &mut [u64], sizes: &[usize]) -> Vec<usize> {
     let mut buckets = Vec::with_capacity(sizes.len());
     let mut rest = scratch;
     for &size in sizes {
@@ -145,40 +138,35 @@ fn sort_buckets(scratch: &mut [u64], sizes: &[usize], low: u32) -> Vec<usize> {
             if bucket.len() < 256 {
                 bucket.sort_unstable();
             } else {
-                // The bucket's codes share their top bits: the low ones order them (above the
-                // marks: keys of one code need only lie together).
+                // The bucket's codes share their top bits: the low ones order them.
                 let (min, max) =
                     bucket.iter().fold((u64::MAX, 0), |(lo, hi), &x| (lo.min(x), hi.max(x)));
-                let min = min >> low << low;
                 spare.resize(bucket.len(), 0);
                 radix_sort(
                     bucket,
                     &mut spare[..bucket.len()],
                     min,
-                    low..64 - (max - min).leading_zeros(),
+                    64 - (max - min).leading_zeros(),
                 );
             }
-            dedup_sorted(bucket, low)
+            dedup_sorted(bucket)
         })
         .collect()
 }
 
 /// Drops the repeats of sorted codes, keeping each code once at the start; returns how many.
-/// Keys that agree above their `low` bits are one code, kept with their low bits OR-ed. Without a
-/// branch: every key is written at the last place kept or the next, which advances only past a
-/// new code (Konane's raw children repeat about three times over, in no order a branch predicts).
-fn dedup_sorted(codes: &mut [u64], low: u32) -> usize {
-    if codes.is_empty() {
+/// Without a branch: every code is written at the next place, which advances only past a new code
+/// (Konane's raw children repeat about three times over, in no order a branch predicts).
+fn dedup_sorted(codes: &mut [u64]) -> usize {
+    let Some(&first) = codes.first() else {
         return 0;
-    }
-    // The key at the last place kept, held in a register.
-    let (mut kept, mut last) = (1usize, codes[0]);
+    };
+    let (mut kept, mut last) = (1usize, first);
     for i in 1..codes.len() {
         let x = codes[i];
-        let same = (x ^ last) >> low == 0;
-        last = if same { x | last } else { x };
-        codes[kept - usize::from(same)] = last;
-        kept += usize::from(!same);
+        codes[kept] = x;
+        kept += usize::from(x != last);
+        last = x;
     }
     kept
 }
@@ -198,13 +186,12 @@ fn join(scratch: &[u64], sizes: &[usize], lengths: &[usize], out: &mut [u64]) ->
     lengths.iter().sum()
 }
 
-/// An LSD radix sort (11-bit digits) of codes on the range `bits` of the bits of `code - min`
-/// (keys equal on those bits keep their order).
-fn radix_sort(data: &mut [u64], scratch: &mut [u64], min: u64, bits: std::ops::Range<u32>) {
+/// An LSD radix sort (11-bit digits) of codes on the `bits` low bits of `code - min`.
+pub(crate) fn radix_sort(data: &mut [u64], scratch: &mut [u64], min: u64, bits: u32) {
     const DIGIT: u32 = 11;
     const BUCKETS: usize = 1 << DIGIT;
     const MOST_PASSES: usize = 64usize.div_ceil(DIGIT as usize);
-    let passes = bits.end.saturating_sub(bits.start).div_ceil(DIGIT) as usize;
+    let passes = bits.div_ceil(DIGIT) as usize;
     if data.len() > u32::MAX as usize {
         data.sort_unstable();
         return;
@@ -212,14 +199,14 @@ fn radix_sort(data: &mut [u64], scratch: &mut [u64], min: u64, bits: std::ops::R
     // Every pass's counts in one read of the codes (a pass moves codes, never changes them).
     let mut counts = [[0u32; BUCKETS]; MOST_PASSES];
     for &x in data.iter() {
-        let d = (x - min) >> bits.start;
+        let d = x - min;
         for (pass, count) in counts[..passes].iter_mut().enumerate() {
             count[(d >> (pass as u32 * DIGIT)) as usize & (BUCKETS - 1)] += 1;
         }
     }
     let mut in_data = true;
     for (pass, count) in counts[..passes].iter().enumerate() {
-        let shift = bits.start + pass as u32 * DIGIT;
+        let shift = pass as u32 * DIGIT;
         let (src, dst): (&[u64], &mut [u64]) =
             if in_data { (&*data, &mut *scratch) } else { (&*scratch, &mut *data) };
         let mut offsets = [0usize; BUCKETS];
@@ -276,15 +263,10 @@ pub fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
 
 /// Merges two sorted, duplicate-free arrays on one core.
 pub(crate) fn merge_piece(a: &[u64], b: &[u64]) -> Vec<u64> {
-    merge_marked(a, b, 0)
-}
-
-/// [`merge_piece`] for keys `code << low | marks`: a code in both is kept once, its marks OR-ed.
-pub(crate) fn merge_marked(a: &[u64], b: &[u64], low: u32) -> Vec<u64> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
-        match (a[i] >> low).cmp(&(b[j] >> low)) {
+        match a[i].cmp(&b[j]) {
             std::cmp::Ordering::Less => {
                 out.push(a[i]);
                 i += 1;
@@ -294,7 +276,7 @@ pub(crate) fn merge_marked(a: &[u64], b: &[u64], low: u32) -> Vec<u64> {
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
-                out.push(a[i] | b[j]);
+                out.push(a[i]);
                 i += 1;
                 j += 1;
             }
