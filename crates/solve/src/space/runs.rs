@@ -3,7 +3,7 @@
 //! each part a [`SortedPositions`] (about 2.2 bytes a code where codes are dense, against 8 for a
 //! plain array). Runs are merged on every core, part by part: the key range is cut where the
 //! largest run's parts fall, every run is read over each cut's range, and each range is merged
-//! and packed on its own.
+//! and packed on its own, the runs' parts dropped as the ranges pass them.
 
 use rayon::prelude::*;
 
@@ -85,8 +85,21 @@ impl Run {
         }
     }
 
-    /// The union of runs, on every core; the runs are dropped once all are merged (both are held
-    /// meanwhile).
+    /// Drops the parts whose codes all lie before `index` (no later read reaches them).
+    fn release_before(&mut self, index: usize) {
+        for (p, part) in self.parts.iter_mut().enumerate() {
+            if self.starts[p + 1] <= index && !part.is_empty() {
+                *part = SortedPositions::default();
+            }
+        }
+    }
+
+    /// The union of runs, on every core, a batch of key ranges at a time (8 a core: with 2 a
+    /// core, the waits at each batch's end cost Konane 6x6 center's discovery 5%); each run's
+    /// parts are dropped as soon as the ranges merged have passed them, so that the merge holds
+    /// the union about once, not the runs and their union together. Konane 6x6 center's
+    /// discovery: peak RSS 5,036,016 KB against 5,785,104 KB merging all ranges at once (a
+    /// pending tier of 329 M codes merged had raised it by 731 MB), 213.8 s against 216.8 s.
     pub fn merge(runs: Vec<Run>) -> Run {
         let mut runs: Vec<Run> = runs.into_iter().filter(|r| !r.is_empty()).collect();
         if runs.len() <= 1 {
@@ -103,33 +116,41 @@ impl Run {
                 std::iter::once(0).chain(inner).chain(std::iter::once(r.len())).collect()
             })
             .collect();
-        let parts = (0..pieces)
-            .into_par_iter()
-            .map(|j| {
-                let mut sorted: Vec<Vec<u64>> = runs
-                    .iter()
-                    .zip(&bounds)
-                    .map(|(r, b)| {
-                        let mut keys = Vec::with_capacity(b[j + 1] - b[j]);
-                        r.keys_into(b[j]..b[j + 1], &mut keys);
-                        keys
+        let merge_piece_j = |runs: &[Run], j: usize| {
+            let mut sorted: Vec<Vec<u64>> = runs
+                .iter()
+                .zip(&bounds)
+                .map(|(r, b)| {
+                    let mut keys = Vec::with_capacity(b[j + 1] - b[j]);
+                    r.keys_into(b[j]..b[j + 1], &mut keys);
+                    keys
+                })
+                .filter(|k| !k.is_empty())
+                .collect();
+            // Merged in pairs, so that each code is copied about log2(runs) times.
+            while sorted.len() > 1 {
+                sorted = sorted
+                    .chunks(2)
+                    .map(|pair| match pair {
+                        [a, b] => merge_piece(a, b),
+                        [a] => a.clone(),
+                        _ => unreachable!("chunks of two"),
                     })
-                    .filter(|k| !k.is_empty())
                     .collect();
-                // Merged in pairs, so that each code is copied about log2(runs) times.
-                while sorted.len() > 1 {
-                    sorted = sorted
-                        .chunks(2)
-                        .map(|pair| match pair {
-                            [a, b] => merge_piece(a, b),
-                            [a] => a.clone(),
-                            _ => unreachable!("chunks of two"),
-                        })
-                        .collect();
-                }
-                SortedPositions::from_sorted(sorted.pop().unwrap_or_default())
-            })
-            .collect();
+            }
+            SortedPositions::from_sorted(sorted.pop().unwrap_or_default())
+        };
+        let batch = 8 * rayon::current_num_threads();
+        let mut parts = Vec::with_capacity(pieces);
+        for first in (0..pieces).step_by(batch) {
+            let end = (first + batch).min(pieces);
+            let merged: Vec<SortedPositions> =
+                (first..end).into_par_iter().map(|j| merge_piece_j(&runs, j)).collect();
+            parts.extend(merged);
+            for (r, b) in runs.iter_mut().zip(&bounds) {
+                r.release_before(b[end]);
+            }
+        }
         drop(runs);
         Run::of(parts)
     }
