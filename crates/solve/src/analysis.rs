@@ -237,8 +237,8 @@ const VALUE_BITS: u32 = 15;
 /// are sorted and made distinct: what is left is one code a class. The sort holds two codes of 8
 /// bytes a position; where that passes `budget` bytes, the tier is counted in passes (at most
 /// 256), each keeping only the classes whose canonical form hashes to it. The first pass notes
-/// each position's pass in a byte (n bytes more), so that each later one canonicalises only its
-/// own share again. Looking the canonical forms up instead, as [`count_classes_by_lookup`] does,
+/// each position's pass in a byte (n bytes more), so that each later one decodes and
+/// canonicalises only its own share again ([`SortedPositions::keys_at`]). Looking the canonical forms up instead, as [`count_classes_by_lookup`] does,
 /// reads the tier at random and took five times as long on Konane 6x6. Codes too wide to pack are
 /// counted by [`count_classes_by_lookup`].
 fn count_classes<G: Game + ?Sized>(
@@ -313,12 +313,20 @@ fn count_classes<G: Game + ?Sized>(
                 .par_chunks(CHUNK)
                 .enumerate()
                 .map(|(c, ids)| {
-                    let mut keys = Vec::with_capacity(CHUNK);
-                    positions.keys_into(c * CHUNK..((c + 1) * CHUNK).min(n), &mut keys);
+                    // Only this pass's positions decoded.
+                    let mine = || {
+                        let first = c * CHUNK;
+                        ids.iter()
+                            .enumerate()
+                            .filter(|&(_, &id)| u64::from(id) == pass)
+                            .map(move |(k, _)| first + k)
+                    };
+                    let mut keys = Vec::with_capacity(room);
+                    positions.keys_at(mine(), &mut keys);
                     let mut kept = Vec::with_capacity(room);
-                    for (k, _) in ids.iter().enumerate().filter(|&(_, &id)| u64::from(id) == pass) {
-                        let least = game.canonical(perfectplay_core::Position(keys[k])).0;
-                        kept.push(code(least, c * CHUNK + k));
+                    for (i, &p) in mine().zip(&keys) {
+                        let least = game.canonical(perfectplay_core::Position(p)).0;
+                        kept.push(code(least, i));
                     }
                     kept
                 })

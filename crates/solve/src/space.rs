@@ -183,6 +183,26 @@ impl SortedPositions {
         }
     }
 
+    /// The codes at ascending indices, in order, into `out`: a packed set decodes only those
+    /// (its bucket followed as the indices go), not the range between.
+    pub fn keys_at(&self, indices: impl Iterator<Item = usize>, out: &mut Vec<u64>) {
+        out.clear();
+        let mut indices = indices.peekable();
+        let Some(&first) = indices.peek() else { return };
+        let mut b = self.directory.partition_point(|&s| s as usize <= first).saturating_sub(1);
+        for i in indices {
+            match &self.keys {
+                Keys::Full(k) => out.push(k[i]),
+                Keys::Packed(low) => {
+                    while self.directory[b + 1] as usize <= i {
+                        b += 1;
+                    }
+                    out.push(self.min + ((b as u64) << self.shift) + u64::from(low[i]));
+                }
+            }
+        }
+    }
+
     /// The index of a position, if present.
     #[inline]
     pub fn index_of(&self, p: Position) -> Option<usize> {
@@ -426,6 +446,10 @@ mod tests {
             let mut ranged = Vec::new();
             set.keys_into(all.len() / 3..all.len(), &mut ranged);
             prop_assert_eq!(&ranged[..], &all[all.len() / 3..]);
+            // Every third code from a third of the way on, decoded alone.
+            let picked = (all.len() / 3..all.len()).step_by(3);
+            set.keys_at(picked.clone(), &mut ranged);
+            prop_assert_eq!(ranged, picked.map(|i| all[i]).collect::<Vec<u64>>());
             for (i, &k) in all.iter().enumerate() {
                 prop_assert_eq!(set.index_of(Position(k)), Some(i));
                 prop_assert_eq!(set.key(i), k);
