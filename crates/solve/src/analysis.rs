@@ -238,9 +238,9 @@ const VALUE_BITS: u32 = 15;
 /// bytes a position; where that passes `budget` bytes, the tier is counted in passes (at most
 /// 256), each keeping only the classes whose canonical form hashes to it. The first pass notes
 /// each position's pass in a byte (n bytes more), so that each later one decodes and
-/// canonicalises only its own share again ([`SortedPositions::keys_at`]). Looking the canonical forms up instead, as [`count_classes_by_lookup`] does,
-/// reads the tier at random and took five times as long on Konane 6x6. Codes too wide to pack are
-/// counted by [`count_classes_by_lookup`].
+/// canonicalises only its own share again ([`SortedPositions::keys_at`]). Looking the canonical
+/// forms up instead, as [`count_classes_by_lookup`] does, reads the tier at random and took five
+/// times as long on Konane 6x6. Codes too wide to pack are counted by [`count_classes_by_lookup`].
 fn count_classes<G: Game + ?Sized>(
     game: &G,
     positions: &SortedPositions,
