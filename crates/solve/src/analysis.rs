@@ -314,17 +314,15 @@ fn count_classes<G: Game + ?Sized>(
                 .enumerate()
                 .map(|(c, ids)| {
                     // Only this pass's positions decoded.
-                    let mine = || {
-                        let first = c * CHUNK;
-                        ids.iter()
-                            .enumerate()
-                            .filter(|&(_, &id)| u64::from(id) == pass)
-                            .map(move |(k, _)| first + k)
-                    };
-                    let mut keys = Vec::with_capacity(room);
-                    positions.keys_at(mine(), &mut keys);
+                    let mine: Vec<usize> = (c * CHUNK..)
+                        .zip(ids)
+                        .filter(|&(_, &id)| u64::from(id) == pass)
+                        .map(|(i, _)| i)
+                        .collect();
+                    let mut keys = Vec::with_capacity(mine.len());
+                    positions.keys_at(mine.iter().copied(), &mut keys);
                     let mut kept = Vec::with_capacity(room);
-                    for (i, &p) in mine().zip(&keys) {
+                    for (&i, &p) in mine.iter().zip(&keys) {
                         let least = game.canonical(perfectplay_core::Position(p)).0;
                         kept.push(code(least, i));
                     }

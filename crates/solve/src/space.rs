@@ -168,18 +168,7 @@ impl SortedPositions {
         out.clear();
         match &self.keys {
             Keys::Full(k) => out.extend_from_slice(&k[range]),
-            Keys::Packed(low) => {
-                if range.is_empty() {
-                    return;
-                }
-                let mut b = self.directory.partition_point(|&s| s as usize <= range.start) - 1;
-                for i in range {
-                    while self.directory[b + 1] as usize <= i {
-                        b += 1;
-                    }
-                    out.push(self.min + ((b as u64) << self.shift) + u64::from(low[i]));
-                }
-            }
+            Keys::Packed(_) => self.keys_at(range, out),
         }
     }
 
@@ -189,11 +178,12 @@ impl SortedPositions {
         out.clear();
         let mut indices = indices.peekable();
         let Some(&first) = indices.peek() else { return };
-        let mut b = self.directory.partition_point(|&s| s as usize <= first).saturating_sub(1);
-        for i in indices {
-            match &self.keys {
-                Keys::Full(k) => out.push(k[i]),
-                Keys::Packed(low) => {
+        match &self.keys {
+            Keys::Full(k) => out.extend(indices.map(|i| k[i])),
+            Keys::Packed(low) => {
+                let mut b =
+                    self.directory.partition_point(|&s| s as usize <= first).saturating_sub(1);
+                for i in indices {
                     while self.directory[b + 1] as usize <= i {
                         b += 1;
                     }
