@@ -72,42 +72,25 @@ pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write)
 ///   that freed it allocates again) let a solve that drops a tier's large buffers (a tier in parts,
 ///   its best results from lower tiers) hold them on, up to 18% over the limit (measured on Fuchs
 ///   und Henne's tier (10,40), BENCHMARKS.md).
-/// - Without one, only free ranges of at least [`FREE_RANGE`] left unused for a minute
-///   ([`FREE_DELAY`]: mimalloc waits ten times the delay it is given before giving back an
-///   arena's memory). Memory given back and taken again is cleared again by the kernel: Konane
-///   6x6 center took 730.2 s giving back at mimalloc's delay (162.5 s of it the kernel's) and
-///   649.7 s never giving back (45.9 s); but never giving back left the freed buffers of one
-///   phase (discovery, a tier's class count) where the next could not reuse them, and its peak
-///   RSS was 6.65 GB against 5.74 GB this way, at 550.0 against 568.9 s (BENCHMARKS.md).
+/// - Without one, never (`-1`): memory given back and taken again is cleared again by the kernel.
+///   Konane 6x6 center, the same build: 730.2 s with mimalloc's delay (162.5 s of it the
+///   kernel's), 649.7 s never giving back (45.9 s), peak RSS 5,958,312 against 7,453,264 KB;
+///   a delay of 1 s or 10 s gave back less of the time (BENCHMARKS.md).
 #[cfg(unix)]
 pub fn choose_purge_delay(limited: bool) {
     use std::os::unix::process::CommandExt;
     const DELAY: &str = "MIMALLOC_PURGE_DELAY";
-    const RANGE: &str = "MIMALLOC_MINIMAL_PURGE_SIZE";
     if std::env::var_os(DELAY).is_some() {
         return;
     }
     if let Ok(exe) = std::env::current_exe() {
-        let mut command = std::process::Command::new(exe);
-        command.args(std::env::args_os().skip(1));
-        if limited {
-            command.env(DELAY, "0");
-        } else {
-            command.env(DELAY, FREE_DELAY).env(RANGE, FREE_RANGE);
-        }
         // `exec` returns only if it failed.
-        let _ = command.exec();
+        let _ = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env(DELAY, if limited { "0" } else { "-1" })
+            .exec();
     }
 }
-
-/// mimalloc's purge delay without a memory limit, in milliseconds: an arena's free memory is
-/// given back after ten times this (a minute).
-#[cfg(unix)]
-const FREE_DELAY: &str = "6000";
-
-/// The least free range given back without a memory limit (smaller ones are kept for reuse).
-#[cfg(unix)]
-const FREE_RANGE: &str = "64MiB";
 
 /// Elsewhere the solve goes on as it is.
 #[cfg(not(unix))]
