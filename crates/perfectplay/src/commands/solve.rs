@@ -75,7 +75,12 @@ pub fn solve(store: &Store, args: &GameArgs, s: SolveArgs, out: &mut impl Write)
 /// - Without one, never (`-1`): memory given back and taken again is cleared again by the kernel.
 ///   Konane 6x6 center, the same build: 730.2 s with mimalloc's delay (162.5 s of it the
 ///   kernel's), 649.7 s never giving back (45.9 s), peak RSS 5,958,312 against 7,453,264 KB;
-///   a delay of 1 s or 10 s gave back less of the time (BENCHMARKS.md).
+///   a delay of 1 s or 10 s gave back less of the time (BENCHMARKS.md). Giving back only free
+///   ranges of 64 MiB or more (`MIMALLOC_MINIMAL_PURGE_SIZE`) every minute or five kept the
+///   center's peak under 6 GiB (5.54 to 5.74 GB against 6.37 to 6.65 GB) but cost 19 to 43 s
+///   there and 17 s on the corner (BENCHMARKS.md, issue 54's thirteenth session). A delay set
+///   in the environment is kept: `MIMALLOC_PURGE_DELAY=6000 MIMALLOC_MINIMAL_PURGE_SIZE=64MiB`
+///   chooses that trade.
 #[cfg(unix)]
 pub fn choose_purge_delay(limited: bool) {
     use std::os::unix::process::CommandExt;
