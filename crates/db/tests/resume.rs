@@ -209,6 +209,10 @@ fn memory_limit_drops_the_tiers_of_sparse_games_no_later_tier_reaches() {
     let back = files.load().unwrap();
     let whole = solve(&game, SolveOptions::default(), &NoProgress, None).unwrap();
     assert_eq!(back.len(), whole.len());
+    // The lean solve held more on its way than at its end; one that keeps every tier, most at
+    // its end.
+    assert!(solution.held_most() > solution.heap_bytes());
+    assert_eq!(whole.held_most(), whole.heap_bytes());
     for t in whole.tiers() {
         for i in 0..t.space.len() {
             let p = t.space.position(i);

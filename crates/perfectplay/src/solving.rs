@@ -101,7 +101,7 @@ pub fn solve_into(
         if solution.is_canonical() { " (canonical)" } else { "" }
     ))?;
     out(format!("time:       {secs:.2} s ({:.0} positions/s)", stored as f64 / secs.max(1e-9)))?;
-    out(format!("memory:     {} MiB of results", solution.heap_bytes() >> 20))?;
+    out(format!("memory:     {} MiB of results held at most", solution.held_most() >> 20))?;
     let analysis = if !analysis {
         None
     } else if let Some(counted) = counted {

@@ -25,7 +25,7 @@ pub enum SolveError {
         position: Position,
     },
     /// A dense game used tiers (a dense space is one tier; tiered games say
-    /// [`PositionSpace::Tiered`]).
+    /// [`PositionSpace::Tiered`](perfectplay_core::PositionSpace::Tiered)).
     #[error("a dense position space must be a single tier")]
     DenseWithTiers,
     /// A tiered game's index numbers canonical positions only, so it cannot be solved without
@@ -69,5 +69,5 @@ pub enum SolveError {
     Sink(SinkError),
 }
 
-/// A [`ResultSink`]'s error, typed by the sink (`downcast_ref` finds it).
+/// A [`ResultSink`](crate::ResultSink)'s error, typed by the sink (`downcast_ref` finds it).
 pub type SinkError = Box<dyn std::error::Error + Send + Sync + 'static>;

@@ -17,7 +17,7 @@ pub struct SolvedTier {
     pub values: TierValues,
     /// Where the solve knew it (a dense tier of a canonical solve): which indices name the
     /// canonical form of a position, bit `i % 64` of word `i / 64`; the others hold a draw that
-    /// nobody reads. Handed to the [`ResultSink`] (whose writer would otherwise work it out
+    /// nobody reads. Handed to the [`ResultSink`](crate::ResultSink) (whose writer would otherwise work it out
     /// again), then dropped.
     pub care: Option<Vec<u64>>,
 }
@@ -172,6 +172,8 @@ pub struct Solution {
     pub(crate) analysis: Option<crate::Analysis>,
     /// The indices of every tier the solve covered, held or not.
     pub(crate) indices: u64,
+    /// The most bytes of tiers held at once ([`Solution::held_most`]).
+    held_most: usize,
 }
 
 impl Solution {
@@ -183,6 +185,7 @@ impl Solution {
             canonicalize,
             analysis: None,
             indices: 0,
+            held_most: 0,
         }
     }
 
@@ -205,6 +208,7 @@ impl Solution {
         self.by_tier[t] = self.tiers.len();
         self.tiers.push(tier);
         self.firsts.push(0);
+        self.held_most = self.held_most.max(self.heap_bytes());
     }
 
     /// A held tier and the index its values begin at.
@@ -381,5 +385,12 @@ impl Solution {
     /// Bytes of memory held by the stored positions and values.
     pub fn heap_bytes(&self) -> usize {
         self.tiers.iter().map(SolvedTier::heap_bytes).sum()
+    }
+
+    /// The most bytes of positions and values held at once, as each tier came in: a solve that
+    /// drops tiers once written ends holding few or none ([`Solution::heap_bytes`]), but held
+    /// this many on its way.
+    pub fn held_most(&self) -> usize {
+        self.held_most
     }
 }

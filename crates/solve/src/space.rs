@@ -27,7 +27,7 @@ enum Keys {
 
 /// A sorted, duplicate-free array of position codes with a directory on the high bits of
 /// `code - min`: a lookup is one directory read and a short search. Where the codes are dense
-/// enough ([`Layout`]), each code keeps only its low 16 bits, the bucket holding the rest: 2 bytes
+/// enough (`Layout`), each code keeps only its low 16 bits, the bucket holding the rest: 2 bytes
 /// per position plus the directory (4 bytes per bucket). Otherwise codes are kept whole (8 bytes).
 #[derive(Clone, Debug)]
 pub struct SortedPositions {
@@ -396,7 +396,7 @@ impl TierSpace {
     }
 
     /// The index of a (canonical) position of `game`, if it is in this tier's space: a dense
-    /// space numbers positions by the game's [`Game::tier_index`].
+    /// space numbers positions by the game's [`TierIndex::tier_index`](perfectplay_core::TierIndex::tier_index).
     #[inline]
     pub fn index_in<G: Game + ?Sized>(&self, game: &G, p: Position) -> Option<u64> {
         match self {

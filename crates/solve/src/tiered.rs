@@ -4,7 +4,7 @@
 //!
 //! Reachability is searched over canonical indices, two bits per index: a class reached "as is"
 //! (a member in the canonical form's orientation) and "exchanged" (a member of its exchange,
-//! [`Game::exchange`]). The other symmetries keep the reachable positions to themselves because
+//! [`GameExt::exchange`]). The other symmetries keep the reachable positions to themselves because
 //! the start is its own image under them, so a class's reachable members are exactly those of the
 //! sides reached: a child of the exchanged side is the exchange of a child of the canonical form.
 //! The search goes tier by tier from the start's down (moves never climb), to a fixed point within
@@ -40,7 +40,7 @@ pub use reach::{reach_tiered, reach_tiered_classes, reach_tiered_one_pass, Reach
 pub struct TierReport {
     /// The tier.
     pub tier: Tier,
-    /// Its name ([`Game::tier_name`]).
+    /// Its name ([`GameExt::tier_name`]).
     pub name: String,
     /// Reachable positions in the tier.
     pub reachable: u64,
