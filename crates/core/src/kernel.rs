@@ -18,9 +18,16 @@ pub type SidedLocations = Vec<(Tier, u64, bool)>;
 /// [`UndoMoves::undo_moves_in_tier`]; the conformance suite checks that it does.
 /// The methods that canonicalize take a worker's [`KernelCache`]: one per thread of work, reused
 /// from position to position (neighbouring positions repeat most lookups).
+///
+/// [`Symmetry::canonical`]: crate::game::Symmetry::canonical
+/// [`Tiers::tier`]: crate::game::Tiers::tier
+/// [`TierIndex::tier_index`]: crate::game::TierIndex::tier_index
+/// [`TierIndex::tier_position`]: crate::game::TierIndex::tier_position
+/// [`Game::children`]: crate::game::Game::children
+/// [`UndoMoves::undo_moves_in_tier`]: crate::game::UndoMoves::undo_moves_in_tier
 pub trait TierKernel: Send + Sync {
     /// The positions at indices `first..first + out.len()` of a tier, in order, as
-    /// [`TierIndex::tier_position`] gives them.
+    /// [`TierIndex::tier_position`](crate::game::TierIndex::tier_position) gives them.
     fn tier_positions(&self, tier: Tier, first: u64, out: &mut [Option<Position>]);
     /// The tier and index of a position's canonical form.
     fn locate(&self, position: Position, cache: &mut KernelCache) -> (Tier, u64);
@@ -55,6 +62,8 @@ pub trait TierKernel: Send + Sync {
     /// The (tier, index) of the canonical forms of a position's children, each with whether it is
     /// the canonical form of the child's exchange ([`Exchange::canonical_exchanged`]); repeats
     /// allowed. `false` where the kernel does not give them (the caller canonicalizes each child).
+    ///
+    /// [`Exchange::canonical_exchanged`]: crate::game::Exchange::canonical_exchanged
     fn child_locations_sided(
         &self,
         _position: Position,

@@ -341,8 +341,10 @@ impl Database {
     }
 
     /// The value of a position in stored form in a tier; `None` if the file does not hold it. In
-    /// a dense table `p` is the position's index in the tier ([`Game::tier_index`]: the code
+    /// a dense table `p` is the position's index in the tier ([`TierIndex::tier_index`]: the code
     /// itself in a single-tier dense game).
+    ///
+    /// [`TierIndex::tier_index`]: perfectplay_core::TierIndex::tier_index
     pub fn get_stored(&self, tier: Tier, p: Position) -> Result<Option<ValueRemoteness>, DbError> {
         Ok(match self.get_stored_with(tier, p, Fetch::Read)? {
             Found::Value(v) => Some(v),

@@ -26,7 +26,7 @@
 //! inner and outer swaps; for 3x3 the square's 8), times the pieces' (a permutation of the
 //! attribute bits and a flip of some of them: 24 x 16 = 384 for four attributes), 12,288 in all.
 //! A tier in 003's sense (3.3: the occupied slots, the pieces placed and the piece to place) has
-//! a canonical form with piece 0 to place ([`Quarto::canonical_tiers`], 003 Table 3.2).
+//! a canonical form with piece 0 to place (`Quarto::canonical_tiers`, 003 Table 3.2).
 
 use crate::prelude::*;
 

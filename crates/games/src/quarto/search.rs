@@ -303,6 +303,8 @@ impl SearchKernel for Quarto {
     /// permutation that least the pieces placed), so positions whose tiers are images of one
     /// another mostly share a key. Cheaper than [`Symmetry::canonical`], which also orders the
     /// positions within a tier.
+    ///
+    /// [`Symmetry::canonical`]: perfectplay_core::Symmetry::canonical
     fn search_key(&self, node: Node) -> Node {
         let s = Sliced::unpack(node);
         if s.give >= 16 {
