@@ -17,8 +17,10 @@ pub struct SolvedTier {
     pub values: TierValues,
     /// Where the solve knew it (a dense tier of a canonical solve): which indices name the
     /// canonical form of a position, bit `i % 64` of word `i / 64`; the others hold a draw that
-    /// nobody reads. Handed to the [`ResultSink`](crate::ResultSink) (whose writer would otherwise work it out
+    /// nobody reads. Handed to the [`ResultSink`] (whose writer would otherwise work it out
     /// again), then dropped.
+    ///
+    /// [`ResultSink`]: crate::ResultSink
     pub care: Option<Vec<u64>>,
 }
 

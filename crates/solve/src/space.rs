@@ -396,7 +396,9 @@ impl TierSpace {
     }
 
     /// The index of a (canonical) position of `game`, if it is in this tier's space: a dense
-    /// space numbers positions by the game's [`TierIndex::tier_index`](perfectplay_core::TierIndex::tier_index).
+    /// space numbers positions by the game's [`TierIndex::tier_index`].
+    ///
+    /// [`TierIndex::tier_index`]: perfectplay_core::TierIndex::tier_index
     #[inline]
     pub fn index_in<G: Game + ?Sized>(&self, game: &G, p: Position) -> Option<u64> {
         match self {
