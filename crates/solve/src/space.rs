@@ -144,9 +144,15 @@ impl SortedPositions {
             Keys::Packed(low) => {
                 // The bucket is the last directory entry at or before `index`.
                 let b = self.directory.partition_point(|&start| start as usize <= index) - 1;
-                self.min + ((b as u64) << self.shift) + u64::from(low[index])
+                self.packed_key(b, low[index])
             }
         }
+    }
+
+    /// A packed code: its bucket's high bits and its own low 16.
+    #[inline]
+    fn packed_key(&self, bucket: usize, low: u16) -> u64 {
+        self.min + ((bucket as u64) << self.shift) + u64::from(low)
     }
 
     /// Every code, in order.
@@ -158,7 +164,7 @@ impl SortedPositions {
                 while self.directory[bucket + 1] as usize <= i {
                     bucket += 1;
                 }
-                self.min + ((bucket as u64) << self.shift) + u64::from(low[i])
+                self.packed_key(bucket, low[i])
             }
         })
     }
@@ -187,7 +193,7 @@ impl SortedPositions {
                     while self.directory[b + 1] as usize <= i {
                         b += 1;
                     }
-                    out.push(self.min + ((b as u64) << self.shift) + u64::from(low[i]));
+                    out.push(self.packed_key(b, low[i]));
                 }
             }
         }
