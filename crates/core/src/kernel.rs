@@ -118,6 +118,31 @@ pub trait TierKernel: Send + Sync {
         out: &mut Vec<u64>,
         cache: &mut KernelCache,
     );
+    /// Whether the engine may choose to initialise `tier` from the decided positions of its
+    /// child tiers (where those are few), finding their parents by [`TierKernel::parents_in`]:
+    /// for kernels that find them faster than the game's undo-moves. By default it does not.
+    fn seeds_from_children(&self, _tier: Tier) -> bool {
+        false
+    }
+    /// In a tier initialised from its decided children, whether `position` is initialised at
+    /// once rather than when a decided child is found: a position some of whose children outside
+    /// its tier [`TierKernel::parents_in`] does not find it from. By default none.
+    fn initialised_at_once(&self, _position: Position) -> bool {
+        false
+    }
+    /// The indices of the canonical forms of a position's parents in `tier`, a tier above the
+    /// position's (repeats allowed), appended to `out`, those [`TierKernel::initialised_at_once`] left
+    /// out or not; `false` where the kernel offers none (the engine then takes the game's
+    /// undo-moves, located one by one). For a tier initialised from its decided children.
+    fn parents_in(
+        &self,
+        _tier: Tier,
+        _position: Position,
+        _out: &mut Vec<u64>,
+        _cache: &mut KernelCache,
+    ) -> bool {
+        false
+    }
 }
 
 /// For [`TierKernel::child_locations_unsorted`]: into `out`, the locations `push` writes, sorted

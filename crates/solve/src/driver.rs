@@ -46,6 +46,13 @@ pub struct SolveOptions {
     /// an analysis afterwards: `hold_all` is not needed for one, and a solve whose sink keeps the
     /// tiers holds only what the tiers after each still need.
     pub count: bool,
+    /// Initialise each tier from the decided positions of its child tiers, leaving the positions
+    /// no decided child reaches uninitialised (draws unless the retrograde rounds reach them):
+    /// `Some(true)` for every tier that can be (a dense tier of a game with a kernel and
+    /// undo-moves, solved whole by one process), `Some(false)` for none, `None` (the default)
+    /// where the child tiers' decided positions are few beside the tier's indices. The values
+    /// are the same either way.
+    pub seeded: Option<bool>,
 }
 
 impl Default for SolveOptions {
@@ -58,6 +65,7 @@ impl Default for SolveOptions {
             ranks: None,
             share_above: None,
             count: false,
+            seeded: None,
         }
     }
 }
@@ -214,7 +222,7 @@ pub fn solve<G: Game + ?Sized>(
             tier,
             &space,
             &solution,
-            TierRun { canonicalize, one_tier, budget, ranks, widen_room },
+            TierRun { canonicalize, one_tier, budget, ranks, widen_room, seeded: options.seeded },
             sink.as_deref_mut().and_then(|s| s.parts()),
             progress,
         )?;
@@ -465,6 +473,8 @@ struct TierRun<'r> {
     /// The bytes one-byte cells may grow by to be widened in place (see
     /// [`retrograde::TierProblem::widen_room`]).
     widen_room: u64,
+    /// [`SolveOptions::seeded`].
+    seeded: Option<bool>,
 }
 
 /// Whether an MPI run shares a tier over all its workers, in parts: a tier of a tiered game with
@@ -488,7 +498,7 @@ fn solve_tier<G: Game + ?Sized>(
     store: Option<&mut dyn PartStore>,
     progress: &dyn Progress,
 ) -> Result<Option<retrograde::Solved>, SolveError> {
-    let TierRun { canonicalize, one_tier, budget, ranks, widen_room } = run;
+    let TierRun { canonicalize, one_tier, budget, ranks, widen_room, seeded } = run;
     // A tiered game declares its child tiers; a sparse game's are every lower tier held.
     let children = match game.space().tier_index() {
         Some(_) => game.child_tiers(tier),
@@ -519,6 +529,7 @@ fn solve_tier<G: Game + ?Sized>(
         start_wide,
         budget,
         widen_room,
+        seeded,
     };
     problem.solve(store, ranks, progress)
 }

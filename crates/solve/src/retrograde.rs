@@ -51,9 +51,12 @@ mod initialise;
 mod kept;
 mod parts;
 mod phases;
+mod seeded;
 mod shared;
 use cells::{Cells, Codes};
+use initialise::{ChildTier, ChildTiers};
 use parts::{PartCells, Parts, Plan, Queues};
+use seeded::Seeding;
 
 /// Set in a (widened) cell when the position is decided.
 const DECIDED: u16 = 1 << 15;
@@ -79,8 +82,9 @@ type ChunkStart = Vec<(u64, u64)>;
 pub(crate) type Solved = (TierValues, Option<Vec<u64>>);
 
 /// What initialising a rank's parts gives: the positions left undecided, those decided (queued
-/// as sources), and the edges inside the tier (games without undo-moves).
-type Initialised = (u64, u64, Vec<(u64, u64)>);
+/// as sources), the edges inside the tier (games without undo-moves), and where the tier was
+/// initialised from its decided children ([`seeded`]), the positions that initialised.
+type Initialised = (u64, u64, Vec<(u64, u64)>, Option<u64>);
 
 /// The dictionary code of a draw, which is also what undecided cells become.
 const DRAW_CODE: u16 = 0;
@@ -112,6 +116,9 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     /// in a tier solved in parts or by several ranks. `u64::MAX` with no memory limit, else what
     /// the limit leaves beside the held tiers and [`bytes_needed`].
     pub widen_room: u64,
+    /// Initialise the tier from its decided children ([`crate::SolveOptions::seeded`]); `None`:
+    /// where they are few.
+    pub seeded: Option<bool>,
 }
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per
@@ -365,15 +372,43 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             ));
         }
         progress.begin(&format!("tier {name}: initialise"), Some(n));
-        let started = self.initialise_parts(&mut parts, &codes, &care_words, one_byte, progress);
-        let (undecided, sources, edges) = agree(ranks, started)?;
+        // Fox and Geese's tiers have a hundred children and more: found by their number.
+        let child_tiers = ChildTiers::new(
+            self.child_values
+                .iter()
+                .map(|&(tier, space, first, values)| ChildTier::new(tier, space, first, values))
+                .collect(),
+        );
+        let started = self.initialise_parts(
+            &mut parts,
+            &codes,
+            &care_words,
+            one_byte,
+            &child_tiers,
+            progress,
+        );
+        let (undecided, sources, edges, touched) = agree(ranks, started)?;
         progress.end();
+        let seeding = match (touched, self.kernel) {
+            (Some(_), Some(kernel)) => Some(Seeding {
+                child_tiers: &child_tiers,
+                kernel,
+                max_counter: Cells::limits_of(one_byte).0,
+                one_byte,
+                failed: Mutex::new(None),
+            }),
+            _ => None,
+        };
         // Whether any rank has positions left for the retrograde rounds.
         if ranks.max(undecided) > 0 {
             let reverse = collect_edges.then(|| reverse_edges(n as usize, edges));
             progress.begin(&format!("tier {name}: retrograde"), Some(undecided + sources));
-            let rounds = self.phases(&mut parts, &codes, reverse.as_ref(), progress);
+            let rounds =
+                self.phases(&mut parts, &codes, reverse.as_ref(), seeding.as_ref(), progress);
             agree(ranks, rounds.map_err(Fail::from))?;
+            if let Some(failed) = seeding.as_ref().and_then(|s| s.failed.lock().ok()?.take()) {
+                return Err(failed);
+            }
             progress.end();
             let overflow = codes.overflow.load(Relaxed);
             agree(ranks, if overflow { Err(Fail::Narrow(NARROW_VALUES)) } else { Ok(()) })?;

@@ -2,8 +2,6 @@
 //! beyond it on the same line, chained as one move that may stop after any jump; and the same
 //! chains undone one jump at a time, for the parents of a position.
 
-use std::collections::HashSet;
-
 /// Per point: the (point jumped over, landing point) pairs along the lines a game draws.
 pub(crate) type JumpTable = Vec<Vec<(u32, u32)>>;
 
@@ -23,6 +21,17 @@ impl Chase<'_> {
     pub fn can_jump(&self, pieces: u64, at: u32) -> bool {
         let (prey, blocked) = (pieces & !self.safe, pieces | self.other);
         self.jumps[at as usize].iter().any(|&(over, to)| prey >> over & !blocked >> to & 1 == 1)
+    }
+
+    /// Whether the fox on `at` has a chain of two jumps or more over `pieces`.
+    pub fn can_jump_twice(&self, pieces: u64, at: u32) -> bool {
+        let (prey, blocked) = (pieces & !self.safe, pieces | self.other);
+        self.jumps[at as usize].iter().any(|&(over, to)| {
+            let after = pieces & !(1 << over);
+            prey >> over & !blocked >> to & 1 == 1
+                && after.count_ones() >= self.goal
+                && self.can_jump(after, to)
+        })
     }
 
     /// Calls `f(path, pieces after)` for each capture by the fox on `from`: the points it lands
@@ -73,7 +82,7 @@ impl Chase<'_> {
         pieces: u64,
         at: u32,
         most: u32,
-        seen: &mut HashSet<(u32, u64)>,
+        seen: &mut Vec<(u32, u64)>,
         f: &mut impl FnMut(u64, u32),
     ) {
         if pieces.count_ones() >= most {
@@ -86,9 +95,11 @@ impl Chase<'_> {
                 continue;
             }
             let before = pieces | 1 << over;
-            if !seen.insert((from, before)) {
+            // A chain's positions are few: a list is faster to search than a hash set.
+            if seen.contains(&(from, before)) {
                 continue;
             }
+            seen.push((from, before));
             f(before, from);
             // An earlier jump left at least the goal's pieces, or the chain would have stopped.
             if before.count_ones() >= self.goal {

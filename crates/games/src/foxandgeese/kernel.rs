@@ -1,8 +1,6 @@
 //! Fox and Geese's hot paths for the tier engine: children and parents located in one step each,
 //! the geese's steps ranked from the position's own terms.
 
-use std::collections::HashSet;
-
 use perfectplay_core::{
     indices_in_tier, KernelCache, Locations, Position, SidedLocations, Tier, TierIndex, TierKernel,
     UndoMoves,
@@ -90,7 +88,7 @@ impl FoxAndGeese {
             }
         }
         if !same_tier {
-            let mut seen = HashSet::new();
+            let mut seen = Vec::new();
             self.chase().jump_back(q.geese, q.fox, self.geese, &mut seen, &mut |geese, fox| {
                 f(Parts { geese, fox, fox_to_move: true })
             });
@@ -178,6 +176,36 @@ impl TierKernel for FoxAndGeese {
         indices_in_tier(tier, out, |found| {
             self.each_parent(Parts::of(p), true, |parent| found.push(self.locate_parts(parent)));
         });
+    }
+    fn seeds_from_children(&self, _tier: Tier) -> bool {
+        true
+    }
+    /// A fox with a chain of two captures or more: chains undone from the positions they end
+    /// in would take far longer than counting the fox's children.
+    fn initialised_at_once(&self, p: Position) -> bool {
+        let q = Parts::of(p);
+        q.fox_to_move && self.chase().can_jump_twice(q.geese, q.fox)
+    }
+    /// A goose's step forward, or a single capture, undone: the parents of longer chains are
+    /// initialised at once.
+    fn parents_in(&self, tier: Tier, p: Position, out: &mut Vec<u64>, _: &mut KernelCache) -> bool {
+        let (q, geese) = (Parts::of(p), tier_parts(tier).0);
+        let mut push = |parent: Parts| {
+            let (t, i) = self.locate_parts(parent);
+            if t == tier {
+                out.push(i);
+            }
+        };
+        let k = q.geese.count_ones();
+        if q.fox_to_move && geese == k {
+            self.each_parent(q, false, &mut push);
+        } else if !q.fox_to_move && geese == k + 1 {
+            let mut seen = Vec::new();
+            self.chase().jump_back(q.geese, q.fox, geese, &mut seen, &mut |geese, fox| {
+                push(Parts { geese, fox, fox_to_move: true });
+            });
+        }
+        true
     }
 }
 

@@ -2,8 +2,6 @@
 //! parents located, the hens' steps ranked from the position's own terms and the foxes' steps
 //! beside the hens' terms found once.
 
-use std::collections::HashSet;
-
 use perfectplay_core::{
     Game, KernelCache, Locations, Position, Tier, TierIndex, TierKernel, UndoMoves,
 };
@@ -246,7 +244,7 @@ impl FuchsUndHenne {
             return;
         }
         for &fox in q.foxes.iter().filter(|&&f| f != NONE) {
-            let mut seen = HashSet::new();
+            let mut seen = Vec::new();
             let chase = self.chase(q, fox);
             chase.jump_back(q.hens, fox.into(), self.hens, &mut seen, &mut |hens, start| {
                 let foxes = q.fox_moved(fox, start as u8);

@@ -15,22 +15,19 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         codes: &Codes,
         care_words: &[AtomicU64],
         one_byte: bool,
+        child_tiers: &ChildTiers<'_>,
         progress: &dyn Progress,
     ) -> Result<Initialised, Fail> {
         let n = self.space.len();
         let Layout { dense, keeps_care, has_external } = self.layout();
         let max_counter = Cells::limits_of(one_byte).0;
         let collect_edges = !self.game.has_undo_moves();
-        // Fox and Geese's tiers have a hundred children and more: found by their number.
-        let child_tiers = ChildTiers::new(
-            self.child_values
-                .iter()
-                .map(|&(tier, space, first, values)| ChildTier::new(tier, space, first, values))
-                .collect(),
-        );
         let plan = parts.plan;
+        let whole = parts.count() == 1 && parts.ranks.size() == 1;
+        let seeded = self.initialises_from_children(child_tiers, whole, dense);
         let mut edges = Vec::new();
         let (mut undecided, mut sources, mut read_back) = (0u64, 0u64, 0usize);
+        let mut touched = None;
         for k in 0..parts.count() {
             let range = plan.range(k);
             if !parts.ranks.owns(k) {
@@ -53,7 +50,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let start = Start {
                     part: &part,
                     codes,
-                    child_tiers: &child_tiers,
+                    child_tiers,
                     primitive_without_moves: self.game.primitive_only_without_moves(),
                     max_counter,
                     one_byte,
@@ -63,6 +60,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 };
                 // A whole tier the kernel walks in an order of its own, else by index in chunks.
                 let found: Vec<ChunkStart> = match self.kernel {
+                    Some(kernel) if seeded => {
+                        touched = Some(self.initialise_seeded(&start, kernel, progress)?);
+                        Vec::new()
+                    }
                     Some(kernel) if parts.count() == 1 && kernel.walk_parts(self.tier) > 0 => {
                         self.initialise_walked(&start, kernel, progress)?
                     }
@@ -114,7 +115,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             ));
         }
         debug_assert!(n == plan.n);
-        Ok((undecided, sources, edges))
+        Ok((undecided, sources, edges, touched))
     }
 
     /// Initialises one chunk of the tier: its cells, external results and words of the bitmap of
@@ -269,6 +270,25 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             start.part.cells.store(i, DECIDED | start.codes.code(vr));
             return Ok(());
         }
+        let state = self.position_state(kernel, start, p, index, scratch, edges)?;
+        start.part.cells.store(i, state);
+        Ok(())
+    }
+
+    /// The cell of non-primitive canonical position `p` at `index` from the kernel's locations
+    /// of its children ([`TierProblem::settle_position`]), its best result from outside the tier
+    /// stored; its edges inside the tier go to `edges`.
+    #[inline]
+    pub(super) fn position_state(
+        &self,
+        kernel: &dyn TierKernel,
+        start: &Start<'_, '_>,
+        p: Position,
+        index: u64,
+        scratch: &mut Scratch,
+        edges: &mut ChunkStart,
+    ) -> Result<u16, Fail> {
+        let i = (index - start.part.first) as usize;
         let Scratch { locations, cache, blocks } = scratch;
         kernel.child_locations_unsorted(p, locations, cache);
         if locations.is_empty() {
@@ -439,7 +459,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 }
             }
             from = to;
-            self.settle_position(start, p, (index - start.part.first) as usize, inside, best)?;
+            let i = (index - start.part.first) as usize;
+            let state = self.settle_position(start, p, i, inside, best)?;
+            start.part.cells.store(i, state);
         }
         positions.clear();
         children.clear();
@@ -455,13 +477,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         i: usize,
         mut inside: u32,
         best: Option<ValueRemoteness>,
-    ) -> Result<(), Fail> {
-        let (cells, codes, external) = (&start.part.cells, start.codes, &start.part.external);
+    ) -> Result<u16, Fail> {
+        let (codes, external) = (start.codes, &start.part.external);
         if inside == 0 {
             // `children` is non-empty, so `best` is set.
             let best = best.unwrap_or(ValueRemoteness::DRAW);
-            cells.store(i, DECIDED | codes.code(best));
-            return Ok(());
+            return Ok(DECIDED | codes.code(best));
         }
         if let Some(b) = best {
             match b.value() {
@@ -484,26 +505,25 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 SolveError::TooManyChildren { position: p }.into()
             });
         }
-        cells.store(i, inside as u16);
-        Ok(())
+        Ok(inside as u16)
     }
 }
 
 /// A solved child tier as its parents see it: per dictionary code, the value a child of that code
 /// gives its parent, with the value's order key (the best child is found by comparing integers).
-struct ChildTier<'v> {
-    tier: Tier,
+pub(super) struct ChildTier<'v> {
+    pub tier: Tier,
     space: &'v TierSpace,
     /// The index of `values`' first.
-    first: u64,
-    values: &'v TierValues,
+    pub first: u64,
+    pub values: &'v TierValues,
     parents: Vec<(i32, ValueRemoteness)>,
 }
 
 /// A tier's child tiers, found by the tier's number: through a table where the numbers are
 /// small, else by binary search.
-struct ChildTiers<'v> {
-    tiers: Vec<ChildTier<'v>>,
+pub(super) struct ChildTiers<'v> {
+    pub tiers: Vec<ChildTier<'v>>,
     /// Per tier number: its place in `tiers`, or `u32::MAX`. Empty where the numbers are large.
     by_number: Vec<u32>,
 }
@@ -512,7 +532,7 @@ impl<'v> ChildTiers<'v> {
     /// The largest tier number looked up through a table.
     const TABLE: u32 = 1 << 16;
 
-    fn new(mut tiers: Vec<ChildTier<'v>>) -> ChildTiers<'v> {
+    pub fn new(mut tiers: Vec<ChildTier<'v>>) -> ChildTiers<'v> {
         tiers.sort_by_key(|c| c.tier);
         let mut by_number = Vec::new();
         if let Some(last) = tiers.last().filter(|c| c.tier.0 < Self::TABLE) {
@@ -536,7 +556,12 @@ impl<'v> ChildTiers<'v> {
 }
 
 impl<'v> ChildTier<'v> {
-    fn new(tier: Tier, space: &'v TierSpace, first: u64, values: &'v TierValues) -> ChildTier<'v> {
+    pub fn new(
+        tier: Tier,
+        space: &'v TierSpace,
+        first: u64,
+        values: &'v TierValues,
+    ) -> ChildTier<'v> {
         let parents = match values {
             TierValues::Narrow { dictionary, .. }
             | TierValues::Packed(crate::PackedCodes { dictionary, .. }) => dictionary
@@ -551,9 +576,36 @@ impl<'v> ChildTier<'v> {
         ChildTier { tier, space, first, values, parents }
     }
 
+    /// Calls `f` with each index of `range` (within the values held) whose value is not a draw:
+    /// one-byte codes compared in a run, others read one by one.
+    pub fn each_decided(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64)) {
+        if let TierValues::Narrow { codes, .. } = self.values {
+            let decided: Vec<bool> =
+                self.parents.iter().map(|&(_, vr)| vr.value() != Value::Draw).collect();
+            let (from, to) =
+                ((range.start - self.first) as usize, (range.end - self.first) as usize);
+            for (k, &c) in codes[from..to].iter().enumerate() {
+                if decided.get(usize::from(c)).copied().unwrap_or(false) {
+                    f(range.start + k as u64);
+                }
+            }
+            return;
+        }
+        let mut blocks = BlockCache::default();
+        for i in range {
+            if self.parent_value(i, &mut blocks).is_some_and(|(_, vr)| vr.value() != Value::Draw) {
+                f(i);
+            }
+        }
+    }
+
     /// What the child at `index` gives its parent (`None` outside the values held).
     #[inline]
-    fn parent_value(&self, index: u64, cache: &mut BlockCache) -> Option<(i32, ValueRemoteness)> {
+    pub fn parent_value(
+        &self,
+        index: u64,
+        cache: &mut BlockCache,
+    ) -> Option<(i32, ValueRemoteness)> {
         let i = usize::try_from(index.checked_sub(self.first)?).ok()?;
         match self.values {
             TierValues::Narrow { codes, .. } => {
@@ -569,29 +621,29 @@ impl<'v> ChildTier<'v> {
 }
 
 /// What initialising a tier's chunks share.
-struct Start<'a, 'v> {
+pub(super) struct Start<'a, 'v> {
     /// The part initialised.
-    part: &'a PartCells,
-    codes: &'a Codes,
-    child_tiers: &'a ChildTiers<'v>,
+    pub part: &'a PartCells,
+    pub codes: &'a Codes,
+    pub child_tiers: &'a ChildTiers<'v>,
     /// [`perfectplay_core::Game::primitive_only_without_moves`].
-    primitive_without_moves: bool,
+    pub primitive_without_moves: bool,
     /// The largest count of children inside the tier a cell holds.
-    max_counter: u32,
-    one_byte: bool,
+    pub max_counter: u32,
+    pub one_byte: bool,
     /// Whether edges inside the tier are listed (games without undo-moves).
-    collect_edges: bool,
-    dense: bool,
+    pub collect_edges: bool,
+    pub dense: bool,
     /// The bitmap of canonical indices, where it is kept.
-    care_words: Option<&'a [AtomicU64]>,
+    pub care_words: Option<&'a [AtomicU64]>,
 }
 
 /// One chunk's buffers and caches.
 #[derive(Default)]
-struct Scratch {
+pub(super) struct Scratch {
     locations: Vec<(Tier, u64)>,
-    cache: KernelCache,
-    blocks: BlockCache,
+    pub cache: KernelCache,
+    pub blocks: BlockCache,
 }
 
 /// Children gathered from a batch of positions before any is looked up.

@@ -12,7 +12,9 @@
 //! ([`crate::Ranks`]): each rank runs a level for the parts it owns, and the mail for other ranks'
 //! parts is traded before the next level.
 
+use super::initialise::Scratch;
 use super::parts::{PartCells, Parts, Queues};
+use super::seeded::Seeding;
 use super::*;
 
 /// Codes left in a one-byte dictionary below which a whole tier's cells are widened.
@@ -172,6 +174,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         parts: &mut Parts<'_>,
         codes: &Codes,
         reverse: Option<&ReverseEdges>,
+        seeding: Option<&Seeding<'_, '_>>,
         progress: &dyn Progress,
     ) -> Result<(), SolveError> {
         let ranks = parts.ranks;
@@ -203,7 +206,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     }
                     parts.bring(k, codes)?;
                     deliver(parts, k, ties, codes)?;
-                    self.level(parts, k, r, ties, codes, reverse, progress)?;
+                    self.level(parts, k, r, ties, codes, reverse, seeding, progress)?;
                     parts.settle(k, codes)
                 });
                 // The mail for other ranks' parts goes to them before their next level.
@@ -263,6 +266,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         ties: bool,
         codes: &Codes,
         reverse: Option<&ReverseEdges>,
+        seeding: Option<&Seeding<'_, '_>>,
         progress: &dyn Progress,
     ) -> Result<(), SolveError> {
         let (Some(part), Some(queues)) = (&parts.cells[k], &mut parts.queues[k]) else {
@@ -295,6 +299,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     let mut scratch = Vec::new();
                     let mut parents = Vec::new();
                     let mut cache = KernelCache::default();
+                    let mut seed_scratch = Scratch::default();
                     let mut out: Decided = (Vec::new(), Vec::new(), Vec::new());
                     let Some(own) = cells[k].as_ref() else { return out };
                     for c in entries {
@@ -308,6 +313,16 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                             let (p, local) = plan.of(j);
                             match cells.get(p).and_then(Option::as_ref) {
                                 Some(target) => {
+                                    // A win's parent is counted before it is updated, in a
+                                    // tier initialised from its children.
+                                    if let Some(s) = seeding.filter(|_| child == Value::Win) {
+                                        let start = s.start(target, codes);
+                                        if let Err(e) =
+                                            self.touch(&start, s.kernel, j, &mut seed_scratch)
+                                        {
+                                            s.fail(e);
+                                        }
+                                    }
                                     match target.propagate(codes, &step, local as usize, child) {
                                         Some(l) if l == next => out.0.push(j),
                                         Some(l) => out.1.push((l, j)),
