@@ -179,13 +179,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             }
         }
         self.initialise_batch(start, &mut batch, &mut edges)?;
-        if let Some(words) = start.care_words {
-            for (k, &word) in care.iter().enumerate() {
-                if let Some(w) = words.get(chunk * (CHUNK / 64) + k) {
-                    w.store(word, Relaxed);
-                }
-            }
-        }
+        start.store_care(chunk, &care);
         progress.advance(positions.len() as u64);
         Ok(edges)
     }
@@ -265,14 +259,19 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         edges: &mut ChunkStart,
     ) -> Result<(), Fail> {
         let i = (index - start.part.first) as usize;
-        if let Some(v) = self.game.primitive(p) {
-            let vr = ValueRemoteness::new(v, Remoteness(0));
-            start.part.cells.store(i, DECIDED | start.codes.code(vr));
-            return Ok(());
-        }
-        let state = self.position_state(kernel, start, p, index, scratch, edges)?;
+        let state = match self.primitive_cell(p, start.codes) {
+            Some(state) => state,
+            None => self.position_state(kernel, start, p, index, scratch, edges)?,
+        };
         start.part.cells.store(i, state);
         Ok(())
+    }
+
+    /// The decided cell of a primitive position.
+    #[inline]
+    pub(super) fn primitive_cell(&self, p: Position, codes: &Codes) -> Option<u16> {
+        let v = self.game.primitive(p)?;
+        Some(DECIDED | codes.code(ValueRemoteness::new(v, Remoteness(0))))
     }
 
     /// The cell of non-primitive canonical position `p` at `index` from the kernel's locations
@@ -636,6 +635,19 @@ pub(super) struct Start<'a, 'v> {
     pub dense: bool,
     /// The bitmap of canonical indices, where it is kept.
     pub care_words: Option<&'a [AtomicU64]>,
+}
+
+impl Start<'_, '_> {
+    /// Chunk `chunk`'s words of the bitmap of canonical indices, where it is kept.
+    pub fn store_care(&self, chunk: usize, care: &[u64; CHUNK / 64]) {
+        if let Some(words) = self.care_words {
+            for (k, &word) in care.iter().enumerate() {
+                if let Some(w) = words.get(chunk * (CHUNK / 64) + k) {
+                    w.store(word, Relaxed);
+                }
+            }
+        }
+    }
 }
 
 /// One chunk's buffers and caches.

@@ -139,9 +139,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                                 || self.is_canonical(p, index, &mut scratch.cache) =>
                         {
                             care[k / 64] |= 1 << (k % 64);
-                            if let Some(v) = self.game.primitive(p) {
-                                let vr = ValueRemoteness::new(v, Remoteness(0));
-                                part.cells.store(i, DECIDED | start.codes.code(vr));
+                            if let Some(state) = self.primitive_cell(p, start.codes) {
+                                part.cells.store(i, state);
                             } else if kernel.initialised_at_once(p) {
                                 let state = self.position_state(
                                     kernel,
@@ -158,13 +157,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                         _ => part.cells.store(i, DECIDED | DRAW_CODE),
                     }
                 }
-                if let Some(words) = start.care_words {
-                    for (k, &word) in care.iter().enumerate() {
-                        if let Some(w) = words.get(chunk * (CHUNK / 64) + k) {
-                            w.store(word, Relaxed);
-                        }
-                    }
-                }
+                start.store_care(chunk, &care);
                 progress.advance((last - first) as u64);
                 Ok(at_once)
             })
