@@ -124,15 +124,20 @@ pub trait TierKernel: Send + Sync {
     fn seeds_from_children(&self, _tier: Tier) -> bool {
         false
     }
-    /// In a tier initialised from its decided children, whether `position` is initialised at
-    /// once rather than when a decided child is found: a position some of whose children outside
-    /// its tier [`TierKernel::parents_in`] does not find it from. By default none.
-    fn initialised_at_once(&self, _position: Position) -> bool {
-        false
+    /// In a tier initialised from its decided children, the locations of those of `position`'s
+    /// children outside its tier that [`TierKernel::parents_in`] does not find it from, appended
+    /// to `out`: the engine initialises the position at once where one of them is decided, else
+    /// leaves it to its other children. By default none.
+    fn unseeded_children(
+        &self,
+        _position: Position,
+        _out: &mut Locations,
+        _cache: &mut KernelCache,
+    ) {
     }
     /// The indices of the canonical forms of a position's parents in `tier`, a tier above the
-    /// position's (repeats allowed), appended to `out`, those
-    /// [`TierKernel::initialised_at_once`] left out or not; `false` where the kernel offers none
+    /// position's (repeats allowed), appended to `out`, those reached by the children
+    /// [`TierKernel::unseeded_children`] names left out or not; `false` where the kernel offers none
     /// (the engine then takes the game's undo-moves, located one by one). For a tier initialised
     /// from its decided children.
     fn parents_in(

@@ -5,6 +5,7 @@ use perfectplay_core::{AutoGuiMove, Game, ImageAutoGui, ImageGui, Move, Multipar
 
 use super::{FuchsUndHenne, Parts, CAPTURE, PUT_BACK, TAKE_OFF};
 use crate::cross;
+use crate::cross::jumps::Seen;
 
 /// A hen (`H`).
 const HEN: &str = r##"<circle r="0.36" fill="#f3d36b" stroke="#7a5a10" stroke-width="0.05"/><path d="M-0.12,-0.3L0,-0.42L0.12,-0.3Z" fill="#c62828"/>"##;
@@ -59,7 +60,7 @@ impl MultipartMoves for FuchsUndHenne {
         let end = path[path.len() - 1];
         let mut could_go_on = false;
         if hens.count_ones() >= self.goal {
-            let mut seen = vec![(end, hens)];
+            let mut seen = Seen::with(end, hens);
             let mut at = vec![end];
             self.chase(q, fox).jump_on(hens, &mut at, &mut seen, &mut |_, _| could_go_on = true);
         }

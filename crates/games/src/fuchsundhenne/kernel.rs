@@ -8,6 +8,7 @@ use perfectplay_core::{
 
 use super::{FuchsUndHenne, Parts, PLACE, REMOVE, STEP};
 use crate::board;
+use crate::cross::jumps::Seen;
 use crate::cross::sets::{sorted, FoxSpans, PieceStates, NONE, STATES, SUMS};
 use crate::cross::tiers::{tier_of, tier_parts};
 use crate::cross::StepRanks;
@@ -244,7 +245,7 @@ impl FuchsUndHenne {
             return;
         }
         for &fox in q.foxes.iter().filter(|&&f| f != NONE) {
-            let mut seen = Vec::new();
+            let mut seen = Seen::default();
             let chase = self.chase(q, fox);
             chase.jump_back(q.hens, fox.into(), self.hens, &mut seen, &mut |hens, start| {
                 let foxes = q.fox_moved(fox, start as u8);

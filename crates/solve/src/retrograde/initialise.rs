@@ -301,11 +301,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     edges.push((ci, index));
                 }
             } else {
-                let (key, vr) = start
-                    .child_tiers
-                    .find(child_tier)
-                    .and_then(|c| c.parent_value(ci, blocks))
-                    .ok_or(SolveError::ChildNotSolved { position: p })?;
+                let (key, vr) = start.child_tiers.parent_value(p, child_tier, ci, blocks)?;
                 if key > best_key {
                     best_key = key;
                     best = Some(vr);
@@ -543,6 +539,21 @@ impl<'v> ChildTiers<'v> {
         ChildTiers { tiers, by_number }
     }
 
+    /// What the child at `index` of `tier` gives a parent of `p`: an error where that tier is
+    /// not held or the index lies outside its values.
+    #[inline]
+    pub fn parent_value(
+        &self,
+        p: Position,
+        tier: Tier,
+        index: u64,
+        blocks: &mut BlockCache,
+    ) -> Result<(i32, ValueRemoteness), SolveError> {
+        self.find(tier)
+            .and_then(|c| c.parent_value(index, blocks))
+            .ok_or(SolveError::ChildNotSolved { position: p })
+    }
+
     #[inline]
     fn find(&self, tier: Tier) -> Option<&ChildTier<'v>> {
         if self.by_number.is_empty() {
@@ -653,7 +664,7 @@ impl Start<'_, '_> {
 /// One chunk's buffers and caches.
 #[derive(Default)]
 pub(super) struct Scratch {
-    locations: Vec<(Tier, u64)>,
+    pub locations: Vec<(Tier, u64)>,
     pub cache: KernelCache,
     pub blocks: BlockCache,
 }

@@ -11,7 +11,9 @@
 //! same ([`TierProblem::position_state`]: the same cell, the same best result from outside),
 //! and nothing outside the tier can still decide it, since every position with a decided child
 //! outside was initialised before the rounds. A pass over the indices first marks the
-//! placeholders and decides the primitive positions, which have no children to be reached from.
+//! placeholders and decides the primitive positions, which have no children to be reached from,
+//! and initialises those with a decided child the kernel does not find parents from
+//! ([`TierKernel::unseeded_children`]: the end of a chain of captures).
 //!
 //! In a tier that is almost all draws (Fox and Geese: 98.7% of 15 geese's positions), most
 //! positions are never initialised: their children are never located, and no child's value is
@@ -120,9 +122,11 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     ) -> Result<u64, Fail> {
         let part = start.part;
         let n = part.cells.len();
-        let mut touched = (0..n.div_ceil(CHUNK))
+        // Per chunk: the positions with children undo-moves do not reach, and those of them
+        // initialised at once.
+        let (checked, at_once) = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|chunk| -> Result<u64, Fail> {
+            .map(|chunk| -> Result<(u64, u64), Fail> {
                 if progress.stopped() {
                     return Err(SolveError::Stopped.into());
                 }
@@ -130,7 +134,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let mut positions = vec![None; last - first];
                 kernel.tier_positions(self.tier, part.first + first as u64, &mut positions);
                 let mut care = [0u64; CHUNK / 64];
-                let (mut scratch, mut edges, mut at_once) = (Scratch::default(), Vec::new(), 0u64);
+                let (mut scratch, mut edges) = (Scratch::default(), Vec::new());
+                let (mut checked, mut at_once) = (0u64, 0u64);
                 for (k, &p) in positions.iter().enumerate() {
                     let (i, index) = (first + k, part.first + (first + k) as u64);
                     match p {
@@ -141,7 +146,13 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                             care[k / 64] |= 1 << (k % 64);
                             if let Some(state) = self.primitive_cell(p, start.codes) {
                                 part.cells.store(i, state);
-                            } else if kernel.initialised_at_once(p) {
+                            } else if let Some(decided) =
+                                self.has_decided_unseeded(kernel, start, p, &mut scratch)?
+                            {
+                                checked += 1;
+                                if !decided {
+                                    continue;
+                                }
                                 let state = self.position_state(
                                     kernel,
                                     start,
@@ -159,9 +170,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 }
                 start.store_care(chunk, &care);
                 progress.advance((last - first) as u64);
-                Ok(at_once)
+                Ok((checked, at_once))
             })
-            .sum::<Result<u64, Fail>>()?;
+            .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))?;
+        let mut touched = at_once;
         for child in &start.child_tiers.tiers {
             let window = self.seed_window(child);
             let chunks = (window.end - window.start).div_ceil(CHUNK as u64);
@@ -202,7 +214,37 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 })
                 .sum::<Result<u64, Fail>>()?;
         }
+        progress.note(&format!(
+            "tier {}: {touched} positions initialised from their children: {at_once} at once of \
+             {checked} with children undo-moves do not reach",
+            self.game.tier_name(self.tier)
+        ));
         Ok(touched)
+    }
+
+    /// Whether one of the children of `p` that [`TierKernel::parents_in`] does not find it from
+    /// ([`TierKernel::unseeded_children`]) is decided, then `p` is initialised at once; `None`
+    /// where it has none.
+    fn has_decided_unseeded(
+        &self,
+        kernel: &dyn TierKernel,
+        start: &Start<'_, '_>,
+        p: Position,
+        scratch: &mut Scratch,
+    ) -> Result<Option<bool>, Fail> {
+        let Scratch { locations, cache, blocks } = scratch;
+        locations.clear();
+        kernel.unseeded_children(p, locations, cache);
+        if locations.is_empty() {
+            return Ok(None);
+        }
+        for &(tier, i) in locations.iter() {
+            let (_, vr) = start.child_tiers.parent_value(p, tier, i, blocks)?;
+            if vr.value() != Value::Draw {
+                return Ok(Some(true));
+            }
+        }
+        Ok(Some(false))
     }
 
     /// Appends the indices in the tier of `child`'s parents: the kernel's, else the game's
