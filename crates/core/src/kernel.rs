@@ -137,9 +137,9 @@ pub trait TierKernel: Send + Sync {
     }
     /// The indices of the canonical forms of a position's parents in `tier`, a tier above the
     /// position's (repeats allowed), appended to `out`, those reached by the children
-    /// [`TierKernel::unseeded_children`] names left out or not; `false` where the kernel offers none
-    /// (the engine then takes the game's undo-moves, located one by one). For a tier initialised
-    /// from its decided children.
+    /// [`TierKernel::unseeded_children`] names left out or not; `false` where the kernel offers
+    /// none (the engine then takes the game's undo-moves, located one by one). For a tier
+    /// initialised from its decided children.
     fn parents_in(
         &self,
         _tier: Tier,
