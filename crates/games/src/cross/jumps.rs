@@ -181,3 +181,35 @@ impl Chase<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions added to [`Seen`] are new exactly where a plain set of them says so, before the
+    /// list turns into a hash table and long after (through several rebuilds).
+    #[test]
+    fn seen_tells_new_positions_as_a_set_does() {
+        let mut seen = Seen::default();
+        let mut set = std::collections::HashSet::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let (mut new, mut again) = (0, 0);
+        for _ in 0..5_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Few distinct points and sets, so that many positions come again.
+            let (at, pieces) = ((x % 33) as u32, (x >> 20) & 0x3ff);
+            let fresh = set.insert((at, pieces));
+            assert_eq!(seen.insert(at, pieces), fresh);
+            if fresh {
+                new += 1;
+            } else {
+                again += 1;
+            }
+        }
+        assert!(new > 4 * LIST_MOST && again > 100, "{new} new, {again} again");
+        assert!(!seen.table.is_empty());
+        assert!(Seen::with(3, 5).insert(4, 5) && !Seen::with(3, 5).insert(3, 5));
+    }
+}
