@@ -14,15 +14,21 @@ use crate::cross::sets::SUMS;
 use crate::cross::tiers::{tier_of, tier_parts};
 use crate::cross::StepRanks;
 
-/// The longest chains of captures whose parents a tier initialised from its decided children
-/// finds by undoing them ([`TierKernel::parents_in`]); the foxes with longer ones read their
-/// captures forward, each located and looked up. Undone, chains branch at every jump: from the
-/// 3-geese positions they took 39% of an 8-geese solve. Read forward, a fox among many geese
-/// has many: tier (15,44) has 347,152,957 foxes that can capture twice (0.14% of them with a
-/// decided capture), 83,472,038 five times. Tier (15,44) with up to one capture undone took
-/// 175.5 s, two 158.3 s, three 147.8 s, four 138.3 s, five 133.4 s; 9 geese with three or four
-/// 83 s, with five 95 s.
-const CHAINS_UNDONE: u32 = 4;
+/// The longest chains of captures whose parents a tier of `geese` geese initialised from its
+/// decided children finds by undoing them ([`TierKernel::parents_in`]); the foxes with longer
+/// ones read their captures forward, each located and looked up. Undone, chains branch at every
+/// jump, from every decided child: from the 3-geese positions they took 39% of an 8-geese solve,
+/// and 9 geese took 83 s with three or four undone, 95 s with five. Read forward, a fox among
+/// many geese has many, and a child with many geese is seldom decided: tier (15,44) has
+/// 347,152,957 foxes that can capture twice (0.14% of them with a decided capture). Solved alone
+/// with up to four, six, eight or nine captures undone: (15,44) 146.0, 125.8, 118.5 and 119.7 s;
+/// (14,42) 90.9 s with four, 73.1 s with seven, 67.7 s with eight; (13,38) 54.2, 45.5 and 44.3 s
+/// with four, six and eight; (12,37) 35.3, 30.3 and 28.9 s with four, five and six; (11,33)
+/// 19.4 and 19.1 s with four and five. So chains are undone while they leave at least six
+/// geese, and up to four in any case.
+fn chains_undone(geese: u32) -> u32 {
+    geese.saturating_sub(6).max(4)
+}
 
 impl FoxAndGeese {
     /// Each child's location ([`FoxAndGeese::locate_parts`]) with `flag` of the child.
@@ -191,21 +197,22 @@ impl TierKernel for FoxAndGeese {
     fn seeds_from_children(&self, _tier: Tier) -> bool {
         true
     }
-    /// A fox's chains of more than [`CHAINS_UNDONE`] captures: undone from the positions they
+    /// A fox's chains of more than [`chains_undone`] captures: undone from the positions they
     /// end in, they would take far longer than read forward from the foxes that have them.
     fn unseeded_children(&self, p: Position, out: &mut Locations, _cache: &mut KernelCache) {
         let (q, chase) = (Parts::of(p), self.chase());
-        if !q.fox_to_move || !chase.can_chain(q.geese, q.fox, CHAINS_UNDONE + 1) {
+        let undone = chains_undone(q.geese.count_ones());
+        if !q.fox_to_move || !chase.can_chain(q.geese, q.fox, undone + 1) {
             return;
         }
         chase.captures(q.geese, q.fox, &mut |path, geese| {
-            if path.len() > CHAINS_UNDONE as usize {
+            if path.len() > undone as usize {
                 let fox = path[path.len() - 1];
                 out.push(self.locate_parts(Parts { geese, fox, fox_to_move: false }));
             }
         });
     }
-    /// A goose's step forward, or a chain of up to [`CHAINS_UNDONE`] captures, undone: the
+    /// A goose's step forward, or a chain of up to [`chains_undone`] captures, undone: the
     /// parents of longer chains find their children forward
     /// ([`TierKernel::unseeded_children`]).
     fn parents_in(&self, tier: Tier, p: Position, out: &mut Vec<u64>, _: &mut KernelCache) -> bool {
@@ -224,7 +231,7 @@ impl TierKernel for FoxAndGeese {
         let k = q.geese.count_ones();
         if q.fox_to_move && geese == k {
             self.each_parent(q, false, &mut push);
-        } else if !q.fox_to_move && geese > k && geese - k <= CHAINS_UNDONE {
+        } else if !q.fox_to_move && geese > k && geese - k <= chains_undone(geese) {
             let mut seen = Seen::default();
             self.chase().jump_back(q.geese, q.fox, geese, &mut seen, &mut |geese, fox| {
                 push(Parts { geese, fox, fox_to_move: true });
