@@ -224,9 +224,8 @@ impl TierKernel for FoxAndGeese {
                 return;
             }
             let (t, i) = self.locate_parts(parent);
-            if t == tier {
-                out.push(i);
-            }
+            debug_assert_eq!(t, tier, "a parent's count and row sum give its tier");
+            out.push(i);
         };
         let k = q.geese.count_ones();
         if q.fox_to_move && geese == k {
