@@ -37,7 +37,7 @@ const START_CHILDREN: usize = 1024;
 /// of a game without a tier index).
 pub const NONE: u64 = 0;
 
-/// The fingerprint of a tier of a game with a tier index, [`NONE`] for other games (their one
+/// The fingerprint of a tier of a game with a tier index, `NONE` for other games (their one
 /// table is covered by [`game_fingerprint`]).
 pub fn tier_fingerprint(game: &dyn Game, tier: Tier) -> u64 {
     if !game.space().is_tiered() {

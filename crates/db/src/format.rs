@@ -197,7 +197,7 @@ impl TableHeader {
     }
 
     /// The code of position `i` of value block `block`, from the block's decoded words
-    /// ([`words_of`]).
+    /// (`words_of`).
     #[inline]
     pub fn code_in_block(&self, words: &[u64], block: usize, i: u64) -> u16 {
         match self.layout {

@@ -112,7 +112,7 @@ impl<'g> Writer<'g> {
 
     /// The zstd level for the blocks, values' and keys' (1-22), every table's. Without it, a
     /// dense table's values are at [`ZSTD_LEVEL`], and a sorted table takes the fastest of
-    /// [`SORTED_VALUE_LEVELS`] (keys: [`SORTED_KEY_LEVELS`]) whose sample of blocks is within 3%
+    /// `SORTED_VALUE_LEVELS` (keys: `SORTED_KEY_LEVELS`) whose sample of blocks is within 3%
     /// of the smallest.
     pub fn with_level(mut self, level: i32) -> Self {
         self.level = level;

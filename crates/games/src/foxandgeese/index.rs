@@ -59,7 +59,7 @@ crate::cross::tiers::impl_tiers!(FoxAndGeese, geese);
 
 /// A tier's index: the geese to move, then the fox (with three geese left, the geese only);
 /// for each, the fox's points up to the mirror in reading order, and for each of them the
-/// geese's sets with the tier's row sum ranked beside it ([`crate::cross::sets::SetRanks`]). A
+/// geese's sets with the tier's row sum ranked beside it (`crate::cross::sets::SetRanks`). A
 /// fox in the middle column gives both mirror images of the geese an index; the one that is not
 /// canonical is skipped.
 impl TierIndex for FoxAndGeese {
@@ -73,7 +73,7 @@ impl TierIndex for FoxAndGeese {
         Some(if child_geese == geese { half..2 * half } else { 0..half })
     }
     /// A tier is the same in every variant that has it: the tiers, their indices and the rules
-    /// do not depend on the variant, and no move adds a goose ([`crate::cross::tiers`]).
+    /// do not depend on the variant, and no move adds a goose (`crate::cross::tiers`).
     fn variants_sharing(&self, t: Tier) -> Vec<String> {
         self.counts.sharing(t, self.geese, MAX_GEESE, |n| format!("{n}-geese"))
     }

@@ -116,7 +116,7 @@ impl FoxAndGeese {
 /// The engine's hot paths in one step each: canonical form, tier and index together.
 impl TierKernel for FoxAndGeese {
     /// One unranking, then each next set of geese from the one before
-    /// ([`crate::cross::sets::SetRanks::next_set_one`]) until the fox's class or the side to move
+    /// (`crate::cross::sets::SetRanks::next_set_one`) until the fox's class or the side to move
     /// changes.
     fn tier_positions(&self, t: Tier, first: u64, out: &mut [Option<Position>]) {
         let r = self.layout.ranks;
@@ -197,7 +197,7 @@ impl TierKernel for FoxAndGeese {
     fn seeds_from_children(&self, _tier: Tier) -> bool {
         true
     }
-    /// A fox's chains of more than [`chains_undone`] captures: undone from the positions they
+    /// A fox's chains of more than `chains_undone` captures: undone from the positions they
     /// end in, they would take far longer than read forward from the foxes that have them.
     fn unseeded_children(&self, p: Position, out: &mut Locations, _cache: &mut KernelCache) {
         let (q, chase) = (Parts::of(p), self.chase());
@@ -212,7 +212,7 @@ impl TierKernel for FoxAndGeese {
             }
         });
     }
-    /// A goose's step forward, or a chain of up to [`chains_undone`] captures, undone: the
+    /// A goose's step forward, or a chain of up to `chains_undone` captures, undone: the
     /// parents of longer chains find their children forward
     /// ([`TierKernel::unseeded_children`]).
     fn parents_in(&self, tier: Tier, p: Position, out: &mut Vec<u64>, _: &mut KernelCache) -> bool {

@@ -63,9 +63,9 @@ impl FuchsUndHenne {
     }
 }
 
-/// A tier's index: its eight parts in [`SECTIONS`] order (the first two only once the foxes have
+/// A tier's index: its eight parts in `SECTIONS` order (the first two only once the foxes have
 /// won); in each, the foxes' places up to the mirror in their class order, and for each the hens'
-/// sets with the tier's row sum ranked ([`SetRanks::rank`]). Where the mirror keeps the foxes'
+/// sets with the tier's row sum ranked (`SetRanks::rank`). Where the mirror keeps the foxes'
 /// places, both mirror images of the hens have an index; the one that is not canonical is
 /// skipped.
 impl TierIndex for FuchsUndHenne {
@@ -87,7 +87,7 @@ impl TierIndex for FuchsUndHenne {
     }
     /// A tier is the same in every variant of the same goal that has it: the tiers, their
     /// indices and the rules depend on the goal only, and no move adds a hen
-    /// ([`crate::cross::tiers`]).
+    /// (`crate::cross::tiers`).
     fn variants_sharing(&self, t: Tier) -> Vec<String> {
         let goal = self.goal;
         self.counts.sharing(t, self.hens, MAX_HENS, |n| match goal {

@@ -15,8 +15,9 @@ use crate::cross::StepRanks;
 
 /// The engine's hot paths: a tier walked from set to set, children and parents located.
 impl TierKernel for FuchsUndHenne {
-    /// One unranking, then each next set of hens from the one before ([`crate::cross::sets::SetRanks::next_set`])
-    /// until the foxes' class or the part of the index changes.
+    /// One unranking, then each next set of hens from the one before
+    /// (`crate::cross::sets::SetRanks::next_set`) until the foxes' class or the part of the index
+    /// changes.
     fn tier_positions(&self, t: Tier, first: u64, out: &mut [Option<Position>]) {
         let (hens, sum) = tier_parts(t);
         // The last position and the index where its foxes' class ends.

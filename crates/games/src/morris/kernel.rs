@@ -414,7 +414,7 @@ impl TierKernel for Morris {
     }
 
     /// Placements' and moves' children from what the positions of a run of the tier's index
-    /// share (see [`Morris::placement_children`] and [`Morris::moving_children`]). Every child of
+    /// share (see `Morris::placement_children` and `Morris::moving_children`). Every child of
     /// a placement is in a lower tier; a move's children in the position's own tier are distinct.
     fn child_locations_unsorted(&self, p: Position, out: &mut Locations, cache: &mut KernelCache) {
         out.clear();
