@@ -357,6 +357,13 @@ impl<G: Game + ?Sized> Round<'_, G> {
         let mut cache = KernelCache::default();
         let mut found = 0u64;
         let mut located = Vec::new();
+        // The child tiers' marks, found once: a search of all the tiers for every child cost a
+        // third of the time.
+        let child_marks: Vec<(Tier, Option<&[AtomicU64]>)> = game
+            .child_tiers(t)
+            .into_iter()
+            .filter_map(|c| marks.slot(c).map(|k| (c, complete[k].then_some(&marks.bits[k][..]))))
+            .collect();
         marked_positions(game, t, first_word, words, &mut located);
         for &(index, sides, p) in &located {
             let p = p.ok_or_else(|| unnamed(game, t, index))?;
@@ -386,11 +393,14 @@ impl<G: Game + ?Sized> Round<'_, G> {
                 let words = if ct == t {
                     visited
                 } else {
-                    let slot = marks.slot(ct).ok_or(SolveError::ChildNotSolved { position: p })?;
-                    if !complete[slot] {
-                        continue;
+                    let known = child_marks.iter().find(|&&(c, _)| c == ct).map(|&(_, w)| w);
+                    let found = known.or_else(|| {
+                        marks.slot(ct).map(|k| complete[k].then_some(&marks.bits[k][..]))
+                    });
+                    match found.ok_or(SolveError::ChildNotSolved { position: p })? {
+                        Some(words) => words,
+                        None => continue,
                     }
-                    &marks.bits[slot]
                 };
                 let base = ci * SIDES;
                 for side in 0..SIDES {
