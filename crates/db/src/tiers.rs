@@ -147,15 +147,20 @@ impl<'g> TierFiles<'g> {
     }
 
     /// Writes the final database from the tier files, in the solve's order, with `analysis` in
-    /// its header, then removes the work directory.
-    pub fn finish(self, analysis: Option<&Analysis>) -> Result<Written, DbError> {
+    /// its header (the whole game's rows, and a tiered game's tier lines, 003 Table B.5), then
+    /// removes the work directory.
+    pub fn finish(
+        self,
+        analysis: Option<(&Analysis, &[perfectplay_solve::TierReport])>,
+    ) -> Result<Written, DbError> {
         let mut writer = Writer::new(&self.path, self.game, self.canonical);
         for &t in &self.order {
             let db = Database::open(self.tier_path(t))?;
             writer.add_tables_from(&db)?;
         }
-        if let Some(a) = analysis {
+        if let Some((a, lines)) = analysis {
             writer.set_analysis(a);
+            writer.set_tier_lines(lines);
         }
         let written = writer.finish()?;
         self.clear()?;

@@ -444,7 +444,7 @@ fn a_sparse_solve_counting_as_it_goes_writes_the_same_database() {
         let analysis = perfectplay_solve::analyze(game, &solution, &NoProgress).unwrap();
         assert!(solution.analysis().is_none());
         drop(solution);
-        files.finish(Some(&analysis)).unwrap();
+        files.finish(Some((&analysis, &[]))).unwrap();
 
         // Under the limit, and without one (as `perfectplay solve` runs it).
         for memory_limit in [Some(limit), None] {
@@ -464,7 +464,7 @@ fn a_sparse_solve_counting_as_it_goes_writes_the_same_database() {
             assert_eq!(aside, memory_limit.is_some(), "{case}: {notes:?}");
             let counted = solution.analysis().cloned();
             drop(solution);
-            files.finish(counted.as_ref()).unwrap();
+            files.finish(counted.as_ref().map(|a| (a, &[][..]))).unwrap();
             assert!(std::fs::read(&lean).unwrap() == std::fs::read(&whole).unwrap(), "{case}");
         }
     }

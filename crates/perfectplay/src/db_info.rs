@@ -19,7 +19,15 @@ pub fn db_info(db: &Database) -> String {
         if h.canonical { ", canonical forms (others are don't-care)" } else { "" }
     );
     let _ = match db.analysis() {
-        Some(a) => writeln!(s, "analysis:     stored ({} reachable positions)", a.total()),
+        Some(a) if h.tier_lines.is_empty() => {
+            writeln!(s, "analysis:     stored ({} reachable positions)", a.total())
+        }
+        Some(a) => writeln!(
+            s,
+            "analysis:     stored ({} reachable positions; {} tier lines)",
+            a.total(),
+            h.tier_lines.len()
+        ),
         None => writeln!(s, "analysis:     none (`analyze --tiers` or `solve` stores one)"),
     };
     // Tier names where this build knows the game.

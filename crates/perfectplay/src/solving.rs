@@ -2,13 +2,14 @@
 //! them), then the database with its analysis. Shared by `perfectplay solve` and the server's
 //! solves started from the page.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use perfectplay_core::{Game, GameExt, ValueRemoteness};
+use perfectplay_core::{Game, GameExt, Tier, ValueRemoteness};
 use perfectplay_db::{DbError, Holder, SolveLock, TierFiles};
-use perfectplay_solve::{Progress, SolveOptions};
+use perfectplay_solve::{Analysis, Progress, SolveError, SolveOptions, TierReport};
 
 /// The most tiers the summary names as read back; the others are counted.
 const RESUMED_NAMED: usize = 12;
@@ -34,8 +35,12 @@ pub fn solve_into(
     let only = options.only.clone();
     // Without an analysis nothing reads the solution but the start's value: the solve holds
     // only what its tiers still need. A sparse game's analysis is counted tier by tier during
-    // the solve, where its tiers allow (then too it holds only what its tiers still need).
-    let options = SolveOptions { hold_all: analysis, count: analysis, ..options };
+    // the solve, where its tiers allow (then too it holds only what its tiers still need). A
+    // tiered game's is counted after the solve from its tier files, one tier at a time
+    // (`count_tiered`), so its solve holds only what its tiers need as well.
+    let tiered = game.space().is_tiered();
+    let in_memory = analysis && !tiered;
+    let options = SolveOptions { hold_all: in_memory, count: in_memory, ..options };
     // Each tier goes to its own file as it is solved; a solve that was killed resumes
     // from the tiers it finished (unless --force).
     let mut tiers = TierFiles::new(path, game, options.canonicalize);
@@ -78,7 +83,7 @@ pub fn solve_into(
     // analysis, or only the start's for the summary.
     let counted = solution.analysis().cloned();
     let dropped = solution.tiers().len() < tiers.tiers();
-    let solution = if dropped && analysis && counted.is_none() { tiers.load()? } else { solution };
+    let solution = if dropped && in_memory && counted.is_none() { tiers.load()? } else { solution };
     let start = match solution.get(game, game.start()) {
         Some(start) => start,
         None => {
@@ -104,13 +109,16 @@ pub fn solve_into(
     out(format!("memory:     {} MiB of results held at most", solution.held_most() >> 20))?;
     let analysis = if !analysis {
         None
+    } else if tiered {
+        drop(solution);
+        count_tiered(game, &tiers, progress, out)?
     } else if let Some(counted) = counted {
         out(format!(
             "reachable:  {} positions, {} canonical (counted during the solve)",
             counted.total(),
             counted.canonical_total(),
         ))?;
-        Some(counted)
+        Some((counted, Vec::new()))
     } else {
         let started = Instant::now();
         match perfectplay_solve::analyze(game, &solution, progress) {
@@ -121,7 +129,8 @@ pub fn solve_into(
                     analysis.canonical_total(),
                     started.elapsed().as_secs_f64()
                 ))?;
-                Some(analysis)
+                drop(solution);
+                Some((analysis, Vec::new()))
             }
             Err(perfectplay_solve::SolveError::Unsupported { what }) => {
                 out(format!("reachable:  not counted ({what})"))?;
@@ -130,9 +139,8 @@ pub fn solve_into(
             Err(e) => return Err(e.into()),
         }
     };
-    drop(solution);
     let started = Instant::now();
-    let written = tiers.finish(analysis.as_ref())?;
+    let written = tiers.finish(analysis.as_ref().map(|(a, lines)| (a, &lines[..])))?;
     out(format!(
         "database:   {} ({} bytes, {:.2} s to write)",
         written.path.display(),
@@ -140,6 +148,45 @@ pub fn solve_into(
         started.elapsed().as_secs_f64()
     ))?;
     Ok(())
+}
+
+/// A tiered game's analysis after its solve, from its tier files: the positions reachable from
+/// the start found over the dense indices (two bits an index), then counted per value-remoteness
+/// and per tier (003 Table B.5's lines) with each tier's values read back when its count starts.
+/// `None` where the start does not allow counting the positions reached (said in the summary).
+fn count_tiered(
+    game: &dyn Game,
+    tiers: &TierFiles<'_>,
+    progress: &dyn Progress,
+    out: &mut dyn FnMut(String) -> std::io::Result<()>,
+) -> Result<Option<(Analysis, Vec<TierReport>)>> {
+    let started = Instant::now();
+    let read = |t: Tier| match tiers.tier(t) {
+        Ok(Some(solved)) => Ok(Cow::Owned(solved)),
+        Ok(None) => Err(SolveError::Inconsistent {
+            what: format!("tier {} has no tier file", game.tier_name(t)),
+        }),
+        Err(e) => Err(SolveError::Sink(Box::new(e))),
+    };
+    let counted = perfectplay_solve::reach_tiered(game, progress)
+        .and_then(|reached| perfectplay_solve::count_reached(game, &reached, &read, progress));
+    match counted {
+        Ok((analysis, lines)) => {
+            out(format!(
+                "reachable:  {} positions, {} canonical, in {} tiers ({:.2} s)",
+                analysis.total(),
+                analysis.canonical_total(),
+                lines.len(),
+                started.elapsed().as_secs_f64()
+            ))?;
+            Ok(Some((analysis, lines)))
+        }
+        Err(SolveError::Unsupported { what }) => {
+            out(format!("reachable:  not counted ({what})"))?;
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// This process's command line, as a solve's lock records it.

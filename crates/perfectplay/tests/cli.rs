@@ -462,6 +462,12 @@ fn a_tier_analysis_is_stored_in_a_database_solved_without_one() {
     let stored = text(&run_in(&without, &analyze, "")).0;
     assert!(stored.lines().count() > 1, "{stored}");
     assert_eq!(stored, text(&run_in(&with, &analyze, "")).0);
+    // The solve stored its tier lines too: printed at once, the same as counted after.
+    assert!(info(&with).contains("tier lines"), "{}", info(&with));
+    let from_solve = run_in(&with, &tiers, "");
+    assert!(from_solve.status.success(), "{}", text(&from_solve).1);
+    assert!(!text(&from_solve).1.contains("stored the analysis"), "{}", text(&from_solve).1);
+    assert_eq!(text(&from_solve).0, text(&first).0);
 }
 
 #[test]
