@@ -26,6 +26,10 @@ pub struct SolvePlan {
     /// Bytes at the peak of a solve that holds every tier solved (one byte an index), for the
     /// analysis after it.
     pub whole_bytes: u64,
+    /// Bytes the analysis holds: a tiered game's is counted after its solve from the tier files
+    /// (two bits an index for the positions reached, beside the largest tier's values, a byte an
+    /// index); a dense game's beside its one tier ([`SolvePlan::whole_bytes`]).
+    pub analysis_bytes: u64,
 }
 
 /// The plan of a solve of `game`, for games whose indices are known before a solve: a dense
@@ -47,6 +51,7 @@ pub fn plan<G: Game + ?Sized>(game: &G) -> Option<SolvePlan> {
         tier_bytes: 0,
         lean_bytes: 0,
         whole_bytes: 0,
+        analysis_bytes: 0,
     };
     for &(tier, size) in &tiers {
         let work = bytes_needed(game, tier, &TierSpace::Dense { size });
@@ -58,5 +63,9 @@ pub fn plan<G: Game + ?Sized>(game: &G) -> Option<SolvePlan> {
         plan.indices += size;
         plan.largest_tier = plan.largest_tier.max(size);
     }
+    plan.analysis_bytes = match game.space() {
+        PositionSpace::Tiered(_) => plan.indices.div_ceil(4) + plan.largest_tier,
+        _ => plan.whole_bytes,
+    };
     Some(plan)
 }

@@ -70,9 +70,9 @@ impl Cost {
         self.plan.as_ref().map(|p| p.lean_bytes.min(self.memory_limit).max(p.tier_bytes))
     }
 
-    /// Whether the analysis after the solve fits: every tier held at once.
+    /// Whether the analysis after the solve fits ([`perfectplay_solve::SolvePlan::analysis_bytes`]).
     pub(super) fn analysis_fits(&self) -> bool {
-        self.plan.as_ref().is_some_and(|p| p.whole_bytes <= self.memory_limit)
+        self.plan.as_ref().is_some_and(|p| p.analysis_bytes <= self.memory_limit)
     }
 
     pub(super) fn disk_bytes(&self) -> Option<u64> {
@@ -229,6 +229,7 @@ mod tests {
             tier_bytes: lean / 2,
             lean_bytes: lean,
             whole_bytes: indices * 2,
+            analysis_bytes: indices / 4 + indices / 2,
         }
     }
 
@@ -248,6 +249,9 @@ mod tests {
         // Under a limit below its child tiers but above its largest tier's work: it runs, packing.
         let packing = Cost { memory_limit: 20_000_000, ..cost.clone() };
         assert_eq!((packing.refusal(), packing.peak_bytes()), (None, Some(20_000_000)));
+        // Its analysis (7,500,000 bytes) fits that limit, though every tier at once would not.
+        assert!(packing.analysis_fits());
+        assert!(!Cost { memory_limit: 7_000_000, ..cost.clone() }.analysis_fits());
         let memory = Cost { memory_limit: 1 << 20, ..cost.clone() };
         assert!(memory.refusal().unwrap().contains("for its own work"), "{memory:?}");
         let disk = Cost { disk_free: Some(1000), ..cost.clone() };

@@ -219,8 +219,8 @@ pub(super) async fn start_solve(
 
 /// Runs one queued solve once no other is running, then makes its answers ready (or records why
 /// it failed, or what a cancelled solve left: the variant is then unsolved again). A tiered solve
-/// holds at most the cost's memory limit, and stores its analysis only where every tier fits in
-/// it at once.
+/// holds at most the cost's memory limit, and stores its analysis only where that fits in it
+/// (`Cost::analysis_fits`).
 fn solve_in_background(s: &AppState, game: &str, variant: &str, job: &SolveJob) {
     let Ok(v) = s.variant(game, variant) else { return };
     let _one_at_a_time = s.solving.lock().unwrap_or_else(|e| e.into_inner());
