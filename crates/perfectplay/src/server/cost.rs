@@ -70,7 +70,8 @@ impl Cost {
         self.plan.as_ref().map(|p| p.lean_bytes.min(self.memory_limit).max(p.tier_bytes))
     }
 
-    /// Whether the analysis after the solve fits ([`perfectplay_solve::SolvePlan::analysis_bytes`]).
+    /// Whether the analysis after the solve fits
+    /// ([`perfectplay_solve::SolvePlan::analysis_bytes`]).
     pub(super) fn analysis_fits(&self) -> bool {
         self.plan.as_ref().is_some_and(|p| p.analysis_bytes <= self.memory_limit)
     }
