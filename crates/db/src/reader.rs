@@ -608,6 +608,7 @@ impl Database {
             space: TierSpace::Dense { size: table.positions },
             values: TierValues::new(values),
             care: None,
+            reached: None,
         }))
     }
 
@@ -670,7 +671,7 @@ impl Database {
                 })?;
                 TierValues::Wide(values)
             };
-            Ok(SolvedTier { tier: Tier(table.tier), space, values, care: None })
+            Ok(SolvedTier { tier: Tier(table.tier), space, values, care: None, reached: None })
         }
     }
 

@@ -31,6 +31,10 @@ pub struct TierFiles<'g> {
     discarded: Vec<PathBuf>,
     /// Tiers whose files were copied from another variant's database.
     adopted: Vec<Tier>,
+    /// The solve solves only the positions its start reaches ([`TierFiles::reached_only`]).
+    reached_only: bool,
+    /// Tiers whose files held only the positions reached, solved again whole.
+    redone: Vec<Tier>,
 }
 
 impl std::fmt::Debug for TierFiles<'_> {
@@ -84,7 +88,38 @@ impl<'g> TierFiles<'g> {
             order: Vec::new(),
             discarded: Vec::new(),
             adopted: Vec::new(),
+            reached_only: false,
+            redone: Vec::new(),
         }
+    }
+
+    /// Says that the solve solves only the positions its start reaches
+    /// ([`perfectplay_solve::SolveOptions::reached`]). Without it, a tier file of such a solve
+    /// (a pruned table) is not taken for a finished tier but solved again whole: a whole solve
+    /// of the tiers above would read values that were never solved.
+    pub fn reached_only(&mut self) {
+        self.reached_only = true;
+    }
+
+    /// Tiers whose files held only the positions reached, solved again by this whole solve.
+    pub fn redone(&self) -> &[Tier] {
+        &self.redone
+    }
+
+    /// Whether tier `tier`'s file holds only the positions reached while this solve needs every
+    /// one: then it is removed, to be solved again.
+    fn redo_pruned(&mut self, tier: Tier) -> Result<bool, DbError> {
+        if self.reached_only {
+            return Ok(false);
+        }
+        let path = self.tier_path(tier);
+        let pruned = Database::open(&path)
+            .is_ok_and(|db| db.header().tables.iter().any(|t| t.absent && t.tier == tier.0));
+        if pruned {
+            std::fs::remove_file(&path).map_err(|error| DbError::Io { path, error })?;
+            self.redone.push(tier);
+        }
+        Ok(pruned)
     }
 
     /// The work directory of the per-tier files.
@@ -272,6 +307,9 @@ impl ResultSink for TierFiles<'_> {
     }
 
     fn resume(&mut self, tier: Tier) -> Result<Option<SolvedTier>, SinkError> {
+        if self.redo_pruned(tier)? {
+            return Ok(None);
+        }
         match self.read_back(tier) {
             Ok(Some(solved)) => {
                 self.resumed.push(tier);
@@ -298,7 +336,7 @@ impl ResultSink for TierFiles<'_> {
     /// fails is removed and its tier solved again, rather than failing [`TierFiles::finish`].
     fn kept(&mut self, tier: Tier) -> Result<bool, SinkError> {
         let path = self.tier_path(tier);
-        if !path.exists() {
+        if !path.exists() || self.redo_pruned(tier)? {
             return Ok(false);
         }
         let ok = Database::open(&path).is_ok_and(|db| {

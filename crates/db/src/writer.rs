@@ -253,6 +253,16 @@ impl<'g> Writer<'g> {
         // bit each, from the solve where it kept them, else computed once here, since the
         // canonical form is the costly part.
         let computed;
+        // Where only the positions reached were solved, a cared-for index not reached is stored
+        // as absent (the table is pruned, [`TableHeader::absent`]): not its value, which was not
+        // solved.
+        let reached = tier.reached.as_deref();
+        if reached.is_some_and(|r| r.len() as u64 != n.div_ceil(64)) {
+            return Err(DbError::Invalid(format!(
+                "tier {}: a bitmap of the positions reached of another length",
+                tier.tier.0
+            )));
+        }
         let care: Option<&[u64]> = match tier.space {
             TierSpace::Dense { .. } if self.canonical => match &tier.care {
                 Some(care) if care.len() as u64 == n.div_ceil(64) => Some(care),
@@ -264,11 +274,22 @@ impl<'g> Writer<'g> {
             _ => None,
         };
         let cared = |i: u64| care.is_none_or(|m| m[(i / 64) as usize] >> (i % 64) & 1 == 1);
+        let is_reached = |i: u64| reached.is_none_or(|m| m[(i / 64) as usize] >> (i % 64) & 1 == 1);
+        let kept = |i: u64| cared(i) && is_reached(i);
+        // The absent code only where some index needs it, word by word.
+        let absent = reached.is_some_and(|r| {
+            r.par_iter().enumerate().any(|(k, &w)| {
+                let tail = n - 64 * k as u64;
+                let valid = if tail >= 64 { u64::MAX } else { (1u64 << tail) - 1 };
+                care.map_or(u64::MAX, |c| c[k]) & !w & valid != 0
+            })
+        });
         // The dictionary: every value present, most frequent first (code 0 is also the filler
         // at the start of a block).
-        let histogram = histogram(values, blocks, per, &cared);
+        let histogram = histogram(values, blocks, per, &kept);
         let (code_of, dictionary) = file_dictionary(&histogram)?;
-        let bits = bits_for(dictionary.len());
+        let absent_code = dictionary.len() as u16;
+        let bits = bits_for(dictionary.len() + usize::from(absent));
         // A narrow table's codes map to the file's through their dictionary.
         let narrow = match values {
             TierValues::Narrow { dictionary, codes } => Some((
@@ -287,7 +308,7 @@ impl<'g> Writer<'g> {
             let mut prev = 0u16;
             let codes = range.clone().map(|i| {
                 if cared(i) {
-                    prev = code(i);
+                    prev = if is_reached(i) { code(i) } else { absent_code };
                 }
                 prev
             });
@@ -323,7 +344,7 @@ impl<'g> Writer<'g> {
             dictionary,
             bits,
             layout,
-            absent: false,
+            absent,
             fingerprint: crate::fingerprint::tier_fingerprint(self.game, tier.tier),
             value_block_shift: VALUE_BLOCK_SHIFT,
             value_blocks: value_payloads.iter().map(block_ref).collect(),

@@ -133,6 +133,7 @@ fn write_laid_out(
         space: TierSpace::Dense { size: dense.len() as u64 },
         values: TierValues::new(dense.to_vec()),
         care: None,
+        reached: None,
     })
     .unwrap();
     if !sorted.is_empty() {
@@ -143,6 +144,7 @@ fn write_laid_out(
             )),
             values: TierValues::new(sorted.iter().map(|s| s.1).collect()),
             care: None,
+            reached: None,
         })
         .unwrap();
     }
@@ -386,6 +388,7 @@ fn an_unfinished_writer_leaves_no_file() {
         space: TierSpace::Dense { size: 10 },
         values: TierValues::new((0..10).map(|i| vr(i % 3)).collect()),
         care: None,
+        reached: None,
     };
     let files = || std::fs::read_dir(&dir.0).unwrap().count();
     let mut w = Writer::new(&path, &game, false);

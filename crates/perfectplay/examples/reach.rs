@@ -2,10 +2,14 @@
 //! with its analysis spend before they read a value. No database is needed.
 //!
 //! `cargo run --release -p perfectplay --example reach -- ninemensmorris regular`
-//! prints the classes reached so far every 10 s, then the total and the time.
+//! prints the classes reached so far every 10 s, then the total and the time, and per tier its
+//! indices and those reached (with `REACH_PLACEMENTS=1`, of the tiers without moves inside
+//! only, searched alone).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+use perfectplay_core::GameExt;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -52,8 +56,15 @@ fn main() {
     }
     let rate =
         Rate { reached: AtomicU64::new(0), printed: AtomicU64::new(0), started: Instant::now() };
-    match perfectplay_solve::reach_tiered(&*game, &rate) {
-        Ok(_) => {
+    // `REACH_PLACEMENTS=1`: only through the tiers without moves inside (Nine Men's Morris's
+    // placements), whose counts are then complete; the others print as not searched.
+    let placements = std::env::var("REACH_PLACEMENTS").is_ok_and(|v| v == "1");
+    let search = match placements {
+        true => perfectplay_solve::reach_tiered_one_pass(&*game, &rate),
+        false => perfectplay_solve::reach_tiered(&*game, &rate),
+    };
+    match search {
+        Ok(marks) => {
             let secs = rate.started.elapsed().as_secs_f64();
             // The start's mark is set before the search counts.
             let reached = rate.reached.load(Relaxed) + 1;
@@ -61,6 +72,16 @@ fn main() {
                 "{reached} (index, side) pairs reachable, found in {secs:.1} s, {:.2} M/s",
                 reached as f64 / secs / 1e6
             );
+            // Per tier, the indices reached (by either side) of its indices: what a solve of the
+            // positions reached only leaves out.
+            println!("tier\tindices\treached");
+            let (mut all, mut hit) = (0u64, 0u64);
+            for t in (*game).tiers().into_iter().filter(|&t| marks.is_complete(t)) {
+                let (size, count) = ((*game).tier_size(t), marks.count(t));
+                println!("{}\t{size}\t{count}", (*game).tier_name(t));
+                (all, hit) = (all + size, hit + count);
+            }
+            println!("all\t{all}\t{hit}");
         }
         Err(e) => {
             eprintln!("{e}");

@@ -4,12 +4,13 @@
 
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use perfectplay_core::{Game, GameExt, Tier, ValueRemoteness};
 use perfectplay_db::{DbError, Holder, SolveLock, TierFiles};
-use perfectplay_solve::{Analysis, Progress, SolveError, SolveOptions, TierReport};
+use perfectplay_solve::{Analysis, Progress, Reached, SolveError, SolveOptions, TierReport};
 
 /// The most tiers the summary names as read back; the others are counted.
 const RESUMED_NAMED: usize = 12;
@@ -40,10 +41,26 @@ pub fn solve_into(
     // (`count_tiered`), so its solve holds only what its tiers need as well.
     let tiered = game.space().is_tiered();
     let in_memory = analysis && !tiered;
-    let options = SolveOptions { hold_all: in_memory, count: in_memory, ..options };
+    // A tiered game's analysis searches the positions its start reaches: searched first, only
+    // they are solved, and the others are stored as absent.
+    let reach_first = analysis
+        && tiered
+        && only.is_none()
+        && options.canonicalize
+        && game.symmetry_count() > 1
+        && options.ranks.is_none();
+    let reached = match reach_first {
+        true => reach_first_search(game, progress, out)?,
+        false => None,
+    };
+    let options =
+        SolveOptions { hold_all: in_memory, count: in_memory, reached: reached.clone(), ..options };
     // Each tier goes to its own file as it is solved; a solve that was killed resumes
     // from the tiers it finished (unless --force).
     let mut tiers = TierFiles::new(path, game, options.canonicalize);
+    if reached.is_some() {
+        tiers.reached_only();
+    }
     if force {
         tiers.clear()?;
     } else if only.is_none() {
@@ -79,6 +96,13 @@ pub fn solve_into(
     for p in tiers.discarded() {
         out(format!("discarded:  {} failed its checks; its tier was solved again", p.display()))?;
     }
+    if !tiers.redone().is_empty() {
+        let names: Vec<String> = tiers.redone().iter().map(|&t| game.tier_name(t)).collect();
+        out(format!(
+            "redone:     tiers {} held only the positions reached; solved again whole",
+            names.join(" ")
+        ))?;
+    }
     // A solve under a memory limit may have dropped tiers: read them back for the
     // analysis, or only the start's for the summary.
     let counted = solution.analysis().cloned();
@@ -102,7 +126,8 @@ pub fn solve_into(
     out(format!("game:       {} ({})", game.name(), game.variant()))?;
     out(start_line(game, start))?;
     out(format!(
-        "positions:  {stored} solved{}",
+        "positions:  {stored} {}{}",
+        if reached.is_some() { "indexed, those reached solved" } else { "solved" },
         if solution.is_canonical() { " (canonical)" } else { "" }
     ))?;
     out(format!("time:       {secs:.2} s ({:.0} positions/s)", stored as f64 / secs.max(1e-9)))?;
@@ -111,7 +136,7 @@ pub fn solve_into(
         None
     } else if tiered {
         drop(solution);
-        count_tiered(game, &tiers, progress, out)?
+        count_tiered(game, &tiers, reached.as_deref(), progress, out)?
     } else if let Some(counted) = counted {
         out(format!(
             "reachable:  {} positions, {} canonical (counted during the solve)",
@@ -150,13 +175,42 @@ pub fn solve_into(
     Ok(())
 }
 
+/// The positions a tiered game's start reaches, searched before its solve, so that only they are
+/// solved ([`SolveOptions::reached`]); `None` (the whole game solved) where the search does not
+/// support the game's start, said in the summary.
+fn reach_first_search(
+    game: &dyn Game,
+    progress: &dyn Progress,
+    out: &mut dyn FnMut(String) -> std::io::Result<()>,
+) -> Result<Option<Arc<Reached>>> {
+    let started = Instant::now();
+    match perfectplay_solve::reach_tiered(game, progress) {
+        Ok(reached) => {
+            let count: u64 = game.tiers().iter().map(|&t| reached.count(t)).sum();
+            out(format!(
+                "reached:    {count} canonical indices searched first ({:.2} s); only they are \
+                 solved",
+                started.elapsed().as_secs_f64()
+            ))?;
+            Ok(Some(Arc::new(reached)))
+        }
+        Err(SolveError::Unsupported { what }) => {
+            out(format!("reached:    not searched first ({what}); every position solved"))?;
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// A tiered game's analysis after its solve, from its tier files: the positions reachable from
-/// the start found over the dense indices (two bits an index), then counted per value-remoteness
-/// and per tier (003 Table B.5's lines) with each tier's values read back when its count starts.
-/// `None` where the start does not allow counting the positions reached (said in the summary).
+/// the start found over the dense indices (two bits an index; `reached` where they were searched
+/// before the solve), then counted per value-remoteness and per tier (003 Table B.5's lines) with
+/// each tier's values read back when its count starts. `None` where the start does not allow
+/// counting the positions reached (said in the summary).
 fn count_tiered(
     game: &dyn Game,
     tiers: &TierFiles<'_>,
+    reached: Option<&Reached>,
     progress: &dyn Progress,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<Option<(Analysis, Vec<TierReport>)>> {
@@ -168,8 +222,11 @@ fn count_tiered(
         }),
         Err(e) => Err(SolveError::Sink(Box::new(e))),
     };
-    let counted = perfectplay_solve::reach_tiered(game, progress)
-        .and_then(|reached| perfectplay_solve::count_reached(game, &reached, &read, progress));
+    let counted = match reached {
+        Some(reached) => perfectplay_solve::count_reached(game, reached, &read, progress),
+        None => perfectplay_solve::reach_tiered(game, progress)
+            .and_then(|reached| perfectplay_solve::count_reached(game, &reached, &read, progress)),
+    };
     match counted {
         Ok((analysis, lines)) => {
             out(format!(

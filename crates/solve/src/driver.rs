@@ -53,6 +53,14 @@ pub struct SolveOptions {
     /// where the child tiers' decided positions are few beside the tier's indices. The values
     /// are the same either way.
     pub seeded: Option<bool>,
+    /// Solve only the positions the start reaches ([`crate::reach_tiered`], searched before the
+    /// solve; a tiered game reduced by its symmetries, one process; the marks' bytes count
+    /// against `memory_limit` through the solve): the others are placeholders
+    /// that nothing initialises, and their values in the solution are draws that nobody should
+    /// read. The tiers handed to the sink say which are reached ([`SolvedTier::reached`]), so
+    /// that a database stores the others as absent, never as a wrong value. Every position reached
+    /// has its whole solve's value, since all its children are reached too.
+    pub reached: Option<std::sync::Arc<crate::Reached>>,
 }
 
 impl Default for SolveOptions {
@@ -66,6 +74,7 @@ impl Default for SolveOptions {
             share_above: None,
             count: false,
             seeded: None,
+            reached: None,
         }
     }
 }
@@ -85,6 +94,14 @@ pub fn solve<G: Game + ?Sized>(
     let one_tier = matches!(game.space(), PositionSpace::Dense { .. });
     let tiered = game.space().is_tiered();
     let sparse = matches!(game.space(), PositionSpace::Sparse(_));
+    let shared_ranks = options.ranks.as_deref().is_some_and(|r| r.size() > 1);
+    if options.reached.is_some() && !(tiered && canonicalize && !shared_ranks) {
+        return Err(SolveError::Unsupported {
+            what: "a solve of the reached positions only outside one process's canonical solve \
+                   of a tiered game"
+                .into(),
+        });
+    }
     let mut counts = (options.count && sparse)
         .then(|| TierCounts::new(game, canonicalize, true))
         .filter(TierCounts::alone);
@@ -96,12 +113,16 @@ pub fn solve<G: Game + ?Sized>(
             "solving chosen tiers needs a tiered game and tier files".into(),
         ));
     }
-    let bounded = options.memory_limit.is_some() || options.only.is_some();
+    // The marks of the positions reached are held through the solve: the rest of a limit is
+    // the tiers'.
+    let marks = options.reached.as_ref().map_or(0, |r| r.heap_bytes());
+    let memory_limit = options.memory_limit.map(|l| l.saturating_sub(marks));
+    let bounded = memory_limit.is_some() || options.only.is_some();
     let hold_all = options.hold_all && counts.is_none();
     let lean = (tiered || sparse) && (bounded || !hold_all) && keeps;
     // A lean sparse solve puts discovered tiers aside in the sink's store until their turn.
     let aside = sink.as_deref_mut().filter(|_| lean && sparse).and_then(|s| s.parts());
-    let waiting = options.memory_limit.map_or(WAITING_HELD, |l| WAITING_HELD.min(l as usize / 4));
+    let waiting = memory_limit.map_or(WAITING_HELD, |l| WAITING_HELD.min(l as usize / 4));
     let spaces = tier_spaces(game, canonicalize, progress, aside.map(|s| (s, waiting)))?;
     let chosen = |t: &Tier| options.only.as_ref().is_none_or(|only| only.contains(t));
     let total: u64 = spaces.iter().filter(|w| chosen(&w.tier)).map(|w| w.len).sum();
@@ -143,7 +164,7 @@ pub fn solve<G: Game + ?Sized>(
             // Under a bound, only the child tiers stay; without one, every tier a tier still to
             // solve needs.
             let needed = |t: Tier| !bounded && parents.needed_by(t, k);
-            let fit = match (options.memory_limit, &space) {
+            let fit = match (memory_limit, &space) {
                 (Some(limit), Some(s)) => Some((retrograde::bytes_needed(game, tier, s), limit)),
                 _ => None,
             };
@@ -168,7 +189,7 @@ pub fn solve<G: Game + ?Sized>(
         // Whether a tier that needs it can be solved in parts.
         let parted =
             sink.as_deref_mut().is_some_and(|s| s.parts().is_some()) && game.has_undo_moves();
-        if let Some(limit) = options.memory_limit {
+        if let Some(limit) = memory_limit {
             if keeps && !lean {
                 let held: Vec<Tier> = solution.tiers.iter().map(|t| t.tier).collect();
                 for t in held {
@@ -191,14 +212,18 @@ pub fn solve<G: Game + ?Sized>(
                         ));
                         budget = Some(b);
                     }
-                    _ => return Err(SolveError::OverMemoryLimit { tier: name, needed, limit }),
+                    _ => {
+                        let (needed, limit) =
+                            (needed + marks, options.memory_limit.unwrap_or(limit));
+                        return Err(SolveError::OverMemoryLimit { tier: name, needed, limit });
+                    }
                 }
             }
         }
         // A tier shared over ranks is solved in parts by all of them, even where it fits whole.
         let shared = options.ranks.as_deref().filter(|r| r.size() > 1);
         if let (Some(_), None) = (shared, budget) {
-            let limit = options.memory_limit.unwrap_or(u64::MAX);
+            let limit = memory_limit.unwrap_or(u64::MAX);
             let held = solution.heap_bytes() as u64;
             budget = retrograde::parts_budget(game, &space, limit, held).filter(|_| parted);
             if budget.is_none() {
@@ -209,7 +234,7 @@ pub fn solve<G: Game + ?Sized>(
         }
         let ranks: &dyn Ranks = shared.map_or(&Alone, |r| r);
         // A tier solved whole may widen its cells in place within what the limit leaves it.
-        let widen_room = match (options.memory_limit, budget) {
+        let widen_room = match (memory_limit, budget) {
             (None, _) => u64::MAX,
             (Some(_), Some(_)) => 0,
             (Some(limit), None) => limit.saturating_sub(
@@ -222,7 +247,15 @@ pub fn solve<G: Game + ?Sized>(
             tier,
             &space,
             &solution,
-            TierRun { canonicalize, one_tier, budget, ranks, widen_room, seeded: options.seeded },
+            TierRun {
+                canonicalize,
+                one_tier,
+                budget,
+                ranks,
+                widen_room,
+                seeded: options.seeded,
+                reached: options.reached.as_deref(),
+            },
             sink.as_deref_mut().and_then(|s| s.parts()),
             progress,
         )?;
@@ -231,7 +264,8 @@ pub fn solve<G: Game + ?Sized>(
             done += size;
             continue;
         };
-        let mut solved = SolvedTier { tier, space, values, care };
+        let reached = options.reached.as_ref().and_then(|r| r.tier_bits(tier));
+        let mut solved = SolvedTier { tier, space, values, care, reached };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
             // A tier solved in parts kept them until now, for a solve stopped before this.
@@ -239,7 +273,7 @@ pub fn solve<G: Game + ?Sized>(
                 store.clear(tier).map_err(SolveError::Sink)?;
             }
         }
-        solved.care = None;
+        (solved.care, solved.reached) = (None, None);
         done += size;
         solved_here += size;
         if tiers > 1 {
@@ -475,6 +509,8 @@ struct TierRun<'r> {
     widen_room: u64,
     /// [`SolveOptions::seeded`].
     seeded: Option<bool>,
+    /// [`SolveOptions::reached`].
+    reached: Option<&'r crate::Reached>,
 }
 
 /// Whether an MPI run shares a tier over all its workers, in parts: a tier of a tiered game with
@@ -498,7 +534,7 @@ fn solve_tier<G: Game + ?Sized>(
     store: Option<&mut dyn PartStore>,
     progress: &dyn Progress,
 ) -> Result<Option<retrograde::Solved>, SolveError> {
-    let TierRun { canonicalize, one_tier, budget, ranks, widen_room, seeded } = run;
+    let TierRun { canonicalize, one_tier, budget, ranks, widen_room, seeded, reached } = run;
     // A tiered game declares its child tiers; a sparse game's are every lower tier held.
     let children = match game.space().tier_index() {
         Some(_) => game.child_tiers(tier),
@@ -530,6 +566,7 @@ fn solve_tier<G: Game + ?Sized>(
         budget,
         widen_room,
         seeded,
+        reached: reached.and_then(|r| r.tier_marks(tier)),
     };
     problem.solve(store, ranks, progress)
 }

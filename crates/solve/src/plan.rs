@@ -26,9 +26,10 @@ pub struct SolvePlan {
     /// Bytes at the peak of a solve that holds every tier solved (one byte an index), for the
     /// analysis after it.
     pub whole_bytes: u64,
-    /// Bytes the analysis holds: a tiered game's is counted after its solve from the tier files
-    /// (two bits an index for the positions reached, beside the largest tier's values, a byte an
-    /// index); a dense game's beside its one tier ([`SolvePlan::whole_bytes`]).
+    /// Bytes the analysis holds: a tiered game's marks of the positions reached (two bits an
+    /// index) are searched before its solve and held through it, beside the largest tier's work
+    /// at least (and later its values, counted from the tier files); a dense game's analysis is
+    /// counted beside its one tier ([`SolvePlan::whole_bytes`]).
     pub analysis_bytes: u64,
 }
 
@@ -64,7 +65,7 @@ pub fn plan<G: Game + ?Sized>(game: &G) -> Option<SolvePlan> {
         plan.largest_tier = plan.largest_tier.max(size);
     }
     plan.analysis_bytes = match game.space() {
-        PositionSpace::Tiered(_) => plan.indices.div_ceil(4) + plan.largest_tier,
+        PositionSpace::Tiered(_) => plan.indices.div_ceil(4) + plan.tier_bytes,
         _ => plan.whole_bytes,
     };
     Some(plan)

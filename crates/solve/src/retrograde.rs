@@ -119,6 +119,9 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     /// Initialise the tier from its decided children ([`crate::SolveOptions::seeded`]); `None`:
     /// where they are few.
     pub seeded: Option<bool>,
+    /// The tier's marks of positions the start reaches (two bits an index,
+    /// [`crate::SolveOptions::reached`]): the others are placeholders. `None`: every position.
+    pub reached: Option<&'a [AtomicU64]>,
 }
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per
@@ -221,6 +224,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     #[inline]
     fn index(&self, p: Position) -> Option<u64> {
         self.space.index_in(self.game, p)
+    }
+
+    /// Whether the start does not reach index `index` ([`TierProblem::reached`]).
+    #[inline]
+    fn unreached(&self, index: u64) -> bool {
+        self.reached.is_some_and(|marks| !crate::tiered::is_marked(marks, index))
     }
 
     /// Whether the position at `index` of the tier is the canonical form of its class.

@@ -22,6 +22,10 @@ pub struct SolvedTier {
     ///
     /// [`ResultSink`]: crate::ResultSink
     pub care: Option<Vec<u64>>,
+    /// Where only the positions the start reaches were solved ([`crate::SolveOptions::reached`]):
+    /// which indices it reaches, a bit each as in `care`. The canonical indices it does not reach
+    /// hold draws that are not their values: a database stores them as absent.
+    pub reached: Option<Vec<u64>>,
 }
 
 impl SolvedTier {

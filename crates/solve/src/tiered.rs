@@ -29,6 +29,7 @@ use crate::progress::Progress;
 use crate::{Solution, SolveError, SolvedTier};
 
 mod reach;
+pub(crate) use reach::is_marked;
 use reach::{marked_positions, unnamed, Sides, SIDES, WORDS_PER_TASK};
 pub use reach::{reach_tiered, reach_tiered_classes, reach_tiered_one_pass, Reached};
 

@@ -166,6 +166,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 }
             };
             care[k / 64] |= 1 << (k % 64);
+            if self.unreached(index) {
+                // Where only what the start reaches is solved: a placeholder that only positions
+                // not reached refer to.
+                part.cells.store((index - part.first) as usize, DECIDED | DRAW_CODE);
+                continue;
+            }
             match self.kernel {
                 Some(kernel) => {
                     self.initialise_position(kernel, start, p, index, &mut scratch, &mut edges)?
@@ -187,7 +193,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// Initialises a whole tier in the kernel's walk ([`TierKernel::walk`]), its parts shared
     /// among the workers, each position visited initialised at its canonical index (one visited
     /// twice, the same both times). Every cell starts at 0, which no initialised cell holds (it
-    /// is decided, or counts at least one child): those left at 0 are placeholders, and the
+    /// is decided, or counts at least one child; one not reached, where only what the start
+    /// reaches is solved, is decided a placeholder): those left at 0 are placeholders, and the
     /// others make the bitmap of canonical indices, in one pass in order after the walk (no
     /// atomic update of a random word in the walk).
     fn initialise_walked(
@@ -216,6 +223,11 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     if index >= n as u64 {
                         let what = format!("a walk's position at index {index} of {n}");
                         done = Err(SolveError::Inconsistent { what }.into());
+                        return;
+                    }
+                    if self.unreached(index) {
+                        // Canonical (so in the bitmap), decided: a placeholder.
+                        cells.store(index as usize, DECIDED | DRAW_CODE);
                         return;
                     }
                     done =

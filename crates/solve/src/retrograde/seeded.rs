@@ -144,7 +144,11 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                                 || self.is_canonical(p, index, &mut scratch.cache) =>
                         {
                             care[k / 64] |= 1 << (k % 64);
-                            if let Some(state) = self.primitive_cell(p, start.codes) {
+                            if self.unreached(index) {
+                                // Not reached, where only what the start reaches is solved:
+                                // decided, so never touched.
+                                part.cells.store(i, DECIDED | DRAW_CODE);
+                            } else if let Some(state) = self.primitive_cell(p, start.codes) {
                                 part.cells.store(i, state);
                             } else if let Some(decided) =
                                 self.has_decided_unseeded(kernel, start, p, &mut scratch)?

@@ -55,6 +55,13 @@ fn marked(word: usize, w: u64) -> impl Iterator<Item = (u64, u64)> {
     })
 }
 
+/// Whether index `index` is marked (by either side) in a tier's marks.
+#[inline]
+pub(crate) fn is_marked(words: &[AtomicU64], index: u64) -> bool {
+    let bit = index * SIDES;
+    words.get((bit / 64) as usize).is_some_and(|w| w.load(Relaxed) >> (bit % 64) & 3 != 0)
+}
+
 /// The marked indices of a run of words of a tier's bits (the first is word number
 /// `first_word`), with their sides and positions. Where the marks are dense the game's kernel
 /// walks the range in order ([`perfectplay_core::TierKernel::tier_positions`]); else each index
@@ -150,6 +157,39 @@ impl Reached {
                 .and_then(|w| w.get((bit / 64) as usize))
                 .is_some_and(|w| w.load(Relaxed) >> (bit % 64) & 3 != 0);
         }
+    }
+
+    /// Tier `t`'s marks, two bits an index, where they are complete; `None` where every index
+    /// counts as reached (or `t` is not a tier of the game).
+    pub(crate) fn tier_marks(&self, t: Tier) -> Option<&[AtomicU64]> {
+        self.marks.slot(t).filter(|&k| self.complete[k]).map(|k| &self.marks.bits[k][..])
+    }
+
+    /// Tier `t`'s indices reached (by either side), a bit each (bit `i % 64` of word `i / 64`);
+    /// `None` where its marks are not complete (every index counts as reached).
+    pub(crate) fn tier_bits(&self, t: Tier) -> Option<Vec<u64>> {
+        let words = self.tier_marks(t)?;
+        // Each pair of bits to one: a word of marks gives 32 bits.
+        let half = |w: u64| {
+            let mut x = (w | w >> 1) & 0x5555_5555_5555_5555;
+            x = (x | x >> 1) & 0x3333_3333_3333_3333;
+            x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+            x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+            x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+            (x | x >> 16) & 0xffff_ffff
+        };
+        let load = |k: usize| words.get(k).map_or(0, |w| w.load(Relaxed));
+        Some(
+            (0..words.len().div_ceil(2))
+                .into_par_iter()
+                .map(|j| half(load(2 * j)) | half(load(2 * j + 1)) << 32)
+                .collect(),
+        )
+    }
+
+    /// Bytes held by the marks.
+    pub fn heap_bytes(&self) -> u64 {
+        self.marks.bits.iter().map(|b| b.len() as u64 * 8).sum()
     }
 
     /// Whether tier `t`'s marks are complete (always, after [`reach_tiered`]).

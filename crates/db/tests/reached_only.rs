@@ -1,0 +1,106 @@
+//! A solve of the positions the start reaches only ([`SolveOptions::reached`], what `solve` does
+//! where it stores a tiered game's analysis): every index reached holds the whole solve's value,
+//! every other canonical index reads as absent, never as a value that was not solved; and a
+//! whole solve does not take such tier files for finished tiers.
+
+use std::sync::Arc;
+
+use perfectplay_core::{Game, GameExt, Position};
+use perfectplay_db::{Database, Fetch, Found, TierFiles, Writer};
+use perfectplay_solve::{reach_tiered, solve, NoProgress, SolveOptions};
+
+struct Dir(std::path::PathBuf);
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
+    let dir = Dir(std::env::temp_dir().join(format!("perfectplay-reached-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+    let game: &dyn Game = game.as_ref();
+    let whole_path = dir.0.join("whole.ppdb");
+    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
+    let mut w = Writer::new(&whole_path, game, true);
+    for tier in solution.tiers() {
+        w.add_tier(tier).unwrap();
+    }
+    w.finish().unwrap();
+    let whole = Database::open(&whole_path).unwrap();
+
+    let reached = Arc::new(reach_tiered(game, &NoProgress).unwrap());
+    let path = dir.0.join("reached.ppdb");
+    let mut files = TierFiles::new(&path, game, true);
+    files.reached_only();
+    let options =
+        SolveOptions { reached: Some(reached.clone()), hold_all: false, ..Default::default() };
+    solve(game, options, &NoProgress, Some(&mut files)).unwrap();
+    files.finish(None).unwrap();
+    let db = Database::open(&path).unwrap();
+    db.verify().unwrap();
+    assert!(db.is_pruned());
+
+    let (mut kept, mut absent) = (0u64, 0u64);
+    for t in game.tiers() {
+        let mut marks = vec![false; game.tier_size(t) as usize];
+        reached.reached_run(t, 0, &mut marks);
+        for (i, &is_reached) in marks.iter().enumerate() {
+            let at = |db: &Database| db.get_stored_with(t, Position(i as u64), Fetch::Read);
+            let found = at(&db).unwrap();
+            if is_reached {
+                let Found::Value(old) = at(&whole).unwrap() else { unreachable!() };
+                assert_eq!(found, Found::Value(old), "tier {} index {i}", game.tier_name(t));
+                kept += 1;
+            } else if game.tier_position(t, i as u64).is_some_and(|p| game.canonical(p) == p) {
+                assert_eq!(found, Found::Absent, "tier {} index {i}", game.tier_name(t));
+                absent += 1;
+            }
+        }
+    }
+    eprintln!(
+        "six men's morris: {kept} reached, {absent} canonical unreached; {} bytes, whole {}",
+        std::fs::metadata(&path).unwrap().len(),
+        std::fs::metadata(&whole_path).unwrap().len()
+    );
+    assert!(kept > 0 && absent > kept / 10, "{kept} reached, {absent} absent");
+    // Through the game's positions: the start and its moves answer as the whole file does.
+    let mut children = Vec::new();
+    game.children(game.start(), &mut children);
+    for p in std::iter::once(game.start()).chain(children) {
+        assert_eq!(db.get(game, p).unwrap(), whole.get(game, p).unwrap());
+    }
+
+    // A whole solve finds tier files of the positions reached only and solves those tiers again.
+    let again = dir.0.join("again.ppdb");
+    let mut files = TierFiles::new(&again, game, true);
+    files.reached_only();
+    let only_start = [game.tier(game.canonical(game.start()))];
+    let lower: Vec<_> = game.tiers().into_iter().filter(|t| !only_start.contains(t)).collect();
+    let options = SolveOptions {
+        reached: Some(reached.clone()),
+        hold_all: false,
+        only: Some(lower.clone()),
+        ..Default::default()
+    };
+    solve(game, options, &NoProgress, Some(&mut files)).unwrap();
+    let mut files = TierFiles::new(&again, game, true);
+    let options = SolveOptions { hold_all: false, ..Default::default() };
+    solve(game, options, &NoProgress, Some(&mut files)).unwrap();
+    let pruned_redone = files.redone().len();
+    assert!(pruned_redone > 0 && pruned_redone <= lower.len(), "{pruned_redone} redone");
+    files.finish(None).unwrap();
+    let again = Database::open(&again).unwrap();
+    assert!(!again.is_pruned());
+    for t in game.tiers() {
+        for i in 0..game.tier_size(t) {
+            let Some(p) = game.tier_position(t, i).filter(|&p| game.canonical(p) == p) else {
+                continue;
+            };
+            assert_eq!(again.get(game, p).unwrap(), whole.get(game, p).unwrap());
+        }
+    }
+}
