@@ -42,13 +42,18 @@ pub fn solve_into(
     let tiered = game.space().is_tiered();
     let in_memory = analysis && !tiered;
     // A tiered game's analysis searches the positions its start reaches: searched first, only
-    // they are solved, and the others are stored as absent.
+    // they are solved, and the others are stored as absent; where the marks fit beside the
+    // largest tier's work under the memory limit (else the whole game is solved, and the
+    // analysis searched after it).
+    let fits =
+        |limit: u64| perfectplay_solve::plan(game).is_some_and(|p| p.analysis_bytes <= limit);
     let reach_first = analysis
         && tiered
         && only.is_none()
         && options.canonicalize
         && game.symmetry_count() > 1
-        && options.ranks.is_none();
+        && options.ranks.is_none()
+        && options.memory_limit.is_none_or(fits);
     let reached = match reach_first {
         true => reach_first_search(game, progress, out)?,
         false => None,
