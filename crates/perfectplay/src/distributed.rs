@@ -60,7 +60,7 @@ pub fn solve_into(
     let world = universe.world();
     let (rank, size) = (world.rank(), world.size());
     if rank != 0 {
-        if let Err(e) = work(game, path, &options, &world) {
+        if let Err(e) = work(game, path, &options, analysis, &world) {
             // The manager would wait for this worker's report forever: end the whole run.
             eprintln!("error: {e:#}");
             world.abort(2);
@@ -118,23 +118,34 @@ impl Progress for Notes {
 }
 
 /// A worker: solves each tier it is handed into its tier file and reports, until told to stop.
+/// Where the run stores the analysis, only what the start reaches, as one process does: the
+/// worker searches it first, before its first tier (a tier shared in parts is solved whole).
 fn work(
     game: &dyn Game,
     path: &Path,
     options: &SolveOptions,
+    analysis: bool,
     world: &mpi::topology::SimpleCommunicator,
 ) -> Result<()> {
     let manager = world.process_at_rank(0);
+    let mut reached = None;
+    let mut searched = false;
     loop {
         let (message, _) = receive(&manager);
         match message[..] {
             [what @ (SOLVE | SHARE), tier] => {
                 let tier = Tier(tier as u32);
                 let shared = what == SHARE;
-                let ranks = shared.then(|| Arc::new(ranks::Workers::of(world)) as _);
-                let options = SolveOptions { only: Some(vec![tier]), ranks, ..options.clone() };
-                let job = SolveRequest { game, path, options, force: false, analysis: false };
                 let notes = Notes(world.rank());
+                if !searched && analysis && solving::reaches_first(game, options) {
+                    reached = solving::reach_first_search(game, &notes, &mut |_| Ok(()))?;
+                }
+                searched = true;
+                let ranks = shared.then(|| Arc::new(ranks::Workers::of(world)) as _);
+                let reached = if shared { None } else { reached.clone() };
+                let options =
+                    SolveOptions { only: Some(vec![tier]), ranks, reached, ..options.clone() };
+                let job = SolveRequest { game, path, options, force: false, analysis: false };
                 let solved = solving::solve_into(job, &notes, &mut |_| Ok(()));
                 let report = match solved {
                     Ok(()) => SOLVED,

@@ -41,22 +41,14 @@ pub fn solve_into(
     // (`count_tiered`), so its solve holds only what its tiers need as well.
     let tiered = game.space().is_tiered();
     let in_memory = analysis && !tiered;
-    // A tiered game's analysis searches the positions its start reaches: searched first, only
-    // they are solved, and the others are stored as absent; where the marks fit beside the
-    // largest tier's work under the memory limit (else the whole game is solved, and the
-    // analysis searched after it).
-    let fits =
-        |limit: u64| perfectplay_solve::plan(game).is_some_and(|p| p.analysis_bytes <= limit);
-    let reach_first = analysis
-        && tiered
-        && only.is_none()
-        && options.canonicalize
-        && game.symmetry_count() > 1
-        && options.ranks.is_none()
-        && options.memory_limit.is_none_or(fits);
-    let reached = match reach_first {
-        true => reach_first_search(game, progress, out)?,
-        false => None,
+    // A tiered game's analysis searches the positions its start reaches: searched first (or
+    // given, an MPI worker's), only they are solved, and the others are stored as absent.
+    let reached = match &options.reached {
+        Some(given) => Some(given.clone()),
+        None if analysis && only.is_none() && reaches_first(game, &options) => {
+            reach_first_search(game, progress, out)?
+        }
+        None => None,
     };
     let options =
         SolveOptions { hold_all: in_memory, count: in_memory, reached: reached.clone(), ..options };
@@ -180,10 +172,25 @@ pub fn solve_into(
     Ok(())
 }
 
+/// Whether a solve of `game` that stores its analysis searches what the start reaches first and
+/// solves only that ([`SolveOptions::reached`]): a tiered game reduced by its symmetries, in one
+/// process (an MPI run's workers each search, [`crate::distributed`]), where the marks fit beside
+/// the largest tier's work under the memory limit (else the whole game is solved, and the
+/// analysis searched after it).
+pub fn reaches_first(game: &dyn Game, options: &SolveOptions) -> bool {
+    let fits =
+        |limit: u64| perfectplay_solve::plan(game).is_some_and(|p| p.analysis_bytes <= limit);
+    game.space().is_tiered()
+        && options.canonicalize
+        && game.symmetry_count() > 1
+        && options.ranks.is_none()
+        && options.memory_limit.is_none_or(fits)
+}
+
 /// The positions a tiered game's start reaches, searched before its solve, so that only they are
 /// solved ([`SolveOptions::reached`]); `None` (the whole game solved) where the search does not
 /// support the game's start, said in the summary.
-fn reach_first_search(
+pub fn reach_first_search(
     game: &dyn Game,
     progress: &dyn Progress,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
