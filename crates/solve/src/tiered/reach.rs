@@ -146,16 +146,14 @@ impl Reached {
     /// Whether each of the indices `first..first + out.len()` of tier `t` was reached (by
     /// either side).
     pub fn reached_run(&self, t: Tier, first: u64, out: &mut [bool]) {
-        if self.marks.slot(t).is_some_and(|k| !self.complete[k]) {
-            out.fill(true);
-            return;
-        }
-        let words = self.marks.slot(t).map(|k| &self.marks.bits[k]);
-        for (i, o) in out.iter_mut().enumerate() {
-            let bit = (first + i as u64) * SIDES;
-            *o = words
-                .and_then(|w| w.get((bit / 64) as usize))
-                .is_some_and(|w| w.load(Relaxed) >> (bit % 64) & 3 != 0);
+        match self.marks.slot(t) {
+            None => out.fill(false),
+            Some(k) if !self.complete[k] => out.fill(true),
+            Some(k) => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = is_marked(&self.marks.bits[k], first + i as u64);
+                }
+            }
         }
     }
 
