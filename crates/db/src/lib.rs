@@ -18,6 +18,7 @@ mod fingerprint;
 mod format;
 mod ledger;
 mod lock;
+mod marks;
 mod parts;
 mod reader;
 mod spill;
@@ -33,6 +34,7 @@ pub use format::{
 };
 pub use ledger::{Ledger, LedgerLine};
 pub use lock::{lock_path, Holder, SolveLock};
+pub use marks::KeptReached;
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
 pub use tiers::{finished_tier_files, tier_dir, Shared, TierFiles};
 pub use writer::{

@@ -127,6 +127,11 @@ impl<'g> TierFiles<'g> {
         &self.dir
     }
 
+    /// The game whose tiers these are.
+    pub(crate) fn game(&self) -> &'g dyn Game {
+        self.game
+    }
+
     fn tier_path(&self, tier: Tier) -> PathBuf {
         self.dir.join(format!("tier-{}.ppdb", tier.0))
     }

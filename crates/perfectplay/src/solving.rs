@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use perfectplay_core::{Game, GameExt, Tier, ValueRemoteness};
-use perfectplay_db::{DbError, Holder, SolveLock, TierFiles};
+use perfectplay_db::{DbError, Holder, KeptReached, SolveLock, TierFiles};
 use perfectplay_solve::{Analysis, Progress, Reached, SolveError, SolveOptions, TierReport};
 
 /// The most tiers the summary names as read back; the others are counted.
@@ -41,26 +41,28 @@ pub fn solve_into(
     // (`count_tiered`), so its solve holds only what its tiers need as well.
     let tiered = game.space().is_tiered();
     let in_memory = analysis && !tiered;
+    // Each tier goes to its own file as it is solved; a solve that was killed resumes
+    // from the tiers it finished (unless --force).
+    let mut tiers = TierFiles::new(path, game, options.canonicalize);
+    if force {
+        tiers.clear()?;
+    }
     // A tiered game's analysis searches the positions its start reaches: searched first (or
-    // given, an MPI worker's), only they are solved, and the others are stored as absent.
+    // given, an MPI worker's, or kept by the solve this one resumes), only they are solved, and
+    // the others are stored as absent.
     let reached = match &options.reached {
         Some(given) => Some(given.clone()),
         None if analysis && only.is_none() && reaches_first(game, &options) => {
-            reach_first_search(game, progress, out)?
+            reach_first(game, &tiers, progress, out)?
         }
         None => None,
     };
     let options =
         SolveOptions { hold_all: in_memory, count: in_memory, reached: reached.clone(), ..options };
-    // Each tier goes to its own file as it is solved; a solve that was killed resumes
-    // from the tiers it finished (unless --force).
-    let mut tiers = TierFiles::new(path, game, options.canonicalize);
     if reached.is_some() {
         tiers.reached_only();
     }
-    if force {
-        tiers.clear()?;
-    } else if only.is_none() {
+    if !force && only.is_none() {
         adopt_shared(&mut tiers, out)?;
     }
     let solution = perfectplay_solve::solve(game, options, progress, Some(&mut tiers))?;
@@ -187,6 +189,54 @@ pub fn reaches_first(game: &dyn Game, options: &SolveOptions) -> bool {
         && options.memory_limit.is_none_or(fits)
 }
 
+/// [`reach_first_search`], its marks kept beside the tier files ([`TierFiles::keep_reached`]),
+/// or read back where the solve this one resumes kept them: a stopped solve does not search
+/// again.
+fn reach_first(
+    game: &dyn Game,
+    tiers: &TierFiles<'_>,
+    progress: &dyn Progress,
+    out: &mut dyn FnMut(String) -> std::io::Result<()>,
+) -> Result<Option<Arc<Reached>>> {
+    let started = Instant::now();
+    match tiers.kept_reached()? {
+        KeptReached::Read(reached) => {
+            out(format!(
+                "reached:    {} canonical indices read back from the search of an earlier solve \
+                 ({:.2} s); only they are solved",
+                reached_count(game, &reached),
+                started.elapsed().as_secs_f64()
+            ))?;
+            return Ok(Some(Arc::new(reached)));
+        }
+        KeptReached::Discarded(path) => {
+            out(format!("discarded:  {} failed its checks; searched again", path.display()))?
+        }
+        KeptReached::None => {}
+    }
+    let reached = reach_first_search(game, progress, out)?;
+    if let Some(reached) = &reached {
+        // Kept only to spare a resumed solve the search: a disk too full for them stops nothing
+        // (the tier files then say so, if it stays full).
+        let started = Instant::now();
+        match tiers.keep_reached(reached) {
+            Ok(0) => {}
+            Ok(bytes) => out(format!(
+                "kept:       the marks ({bytes} bytes) for a resumed solve ({:.2} s)",
+                started.elapsed().as_secs_f64()
+            ))?,
+            Err(e) => {
+                out(format!("kept:       not the marks ({e}); a resumed solve searches again"))?
+            }
+        }
+    }
+    Ok(reached)
+}
+
+fn reached_count(game: &dyn Game, reached: &Reached) -> u64 {
+    game.tiers().iter().map(|&t| reached.count(t)).sum()
+}
+
 /// The positions a tiered game's start reaches, searched before its solve, so that only they are
 /// solved ([`SolveOptions::reached`]); `None` (the whole game solved) where the search does not
 /// support the game's start, said in the summary.
@@ -198,7 +248,7 @@ pub fn reach_first_search(
     let started = Instant::now();
     match perfectplay_solve::reach_tiered(game, progress) {
         Ok(reached) => {
-            let count: u64 = game.tiers().iter().map(|&t| reached.count(t)).sum();
+            let count = reached_count(game, &reached);
             out(format!(
                 "reached:    {count} canonical indices searched first ({:.2} s); only they are \
                  solved",

@@ -398,6 +398,46 @@ fn killed_solve_resumes_with_the_same_database() {
     assert!(!tiers.exists(), "the tier files are removed once the database is written");
 }
 
+/// A solve that stores its analysis searches what the start reaches first and keeps the marks
+/// beside its tier files: killed after the search, it resumes with the marks read back, not
+/// searched again, and writes the same database as a solve that was never stopped.
+#[test]
+fn a_solve_killed_after_its_search_reads_the_marks_back() {
+    let base = fresh("kill-search");
+    let solve = ["solve", "tictactwo", "--variant", "3-marks"];
+    let (whole, killed) = (base.join("whole"), base.join("killed"));
+    let o = run_in(&whole, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("canonical indices searched first"), "{}", text(&o).0);
+    assert!(text(&o).0.contains("kept:       the marks"), "{}", text(&o).0);
+    let file = |data: &std::path::Path| data.join("tictactwo").join("3-marks.ppdb");
+    let marks = killed.join("tictactwo").join("3-marks.ppdb.tiers").join("reached.marks");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(solve)
+        .env("PERFECTPLAY_DATA", &killed)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while !marks.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(marks.exists(), "the marks were not kept before the deadline");
+    assert!(!file(&killed).exists(), "the solve finished before it was killed");
+
+    let o = run_in(&killed, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let summary = text(&o).0;
+    assert!(summary.contains("read back from the search of an earlier solve"), "{summary}");
+    assert!(!summary.contains("searched first"), "{summary}");
+    assert_eq!(std::fs::read(file(&killed)).unwrap(), std::fs::read(file(&whole)).unwrap());
+    assert!(!marks.exists(), "the marks go with the tier files once the database is written");
+}
+
 #[test]
 fn chosen_tiers_are_solved_alone_and_the_rest_resumes_from_them() {
     let base = fresh("tiers");

@@ -11,6 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::Server;
+use perfectplay_core::GameExt;
 
 /// A tiered variant the page offers to solve, solved in about a second and a half.
 const GAME: &str = "baghchal";
@@ -19,6 +20,15 @@ const VARIANT: &str = "4x4";
 fn solve_lone(data: &Path) -> Vec<u8> {
     common::perfectplay(data, &["solve", GAME, "--variant", VARIANT]);
     std::fs::read(data.join(GAME).join(format!("{VARIANT}.ppdb"))).unwrap()
+}
+
+/// The bytes of the marks a solve of the variant keeps of its search, at most: two bits an index
+/// and a tier's 24 bytes (its header entry and checksum), and 64 more.
+fn marks_bytes() -> usize {
+    let game = perfectplay_games::lookup(GAME, Some(VARIANT)).unwrap();
+    let tiers = game.tiers();
+    let words: u64 = tiers.iter().map(|&t| perfectplay_solve::marks_words(game.as_ref(), t)).sum();
+    (words * 8 + 24 * tiers.len() as u64 + 64) as usize
 }
 
 fn status_of(server: &Server) -> String {
@@ -194,8 +204,9 @@ fn a_full_disk_stops_a_solve_clearly_and_the_solve_resumes_once_there_is_space()
     let file = disk.join(GAME).join(format!("{VARIANT}.ppdb"));
     let tiers = perfectplay_db::tier_dir(&file);
     let (disk, out, file, tiers) = (disk.display(), out.display(), file.display(), tiers.display());
-    // Step 1 on a third of the database's size; step 3 on the tiers' size and half the
-    // database's (the tier files fit, the final file beside them does not); 2 and 4 on plenty.
+    // Step 1 on a third of the database's size; step 3 on the tiers' size, the search's marks
+    // (kept beside the tier files, [`marks_bytes`]) and half the database's (the tier files fit,
+    // the final file beside them does not); 2 and 4 on plenty.
     let script = format!(
         "mount -t tmpfs -o size={small} tmpfs {disk} || exit 90
          step() {{ $1 > {out}/$2.out 2> {out}/$2.err; echo $? > {out}/$2.rc
@@ -206,7 +217,7 @@ fn a_full_disk_stops_a_solve_clearly_and_the_solve_resumes_once_there_is_space()
          rm -rf {disk}/{GAME} && mount -o remount,size={mid} {disk} && step '{solve}' 3
          mount -o remount,size=256m {disk} && step '{solve}' 4",
         small = db / 3,
-        mid = db * 3 / 2,
+        mid = db * 3 / 2 + marks_bytes(),
     );
     let o =
         Command::new("unshare").args(["-rm", "sh", "-c", &script]).output().unwrap_or_else(|e| {

@@ -31,7 +31,7 @@ use crate::{Solution, SolveError, SolvedTier};
 mod reach;
 pub(crate) use reach::is_marked;
 use reach::{marked_positions, unnamed, Sides, SIDES, WORDS_PER_TASK};
-pub use reach::{reach_tiered, reach_tiered_classes, reach_tiered_one_pass, Reached};
+pub use reach::{marks_words, reach_tiered, reach_tiered_classes, reach_tiered_one_pass, Reached};
 
 /// One tier's line of a tiered analysis. Reachable positions are counted in the tier they lie in
 /// (so both of a pair of exchanged tiers have lines); canonical classes in their canonical tier,

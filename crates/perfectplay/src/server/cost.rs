@@ -9,10 +9,11 @@ use perfectplay_core::Game;
 use perfectplay_solve::SolvePlan;
 use serde_json::{json, Value as JsonValue};
 
-/// Bytes a solve's files take per index, at most: the tier files as it goes and the database
-/// written beside them at the end, each at most a byte an index (Nine Men's Morris's database
-/// holds 0.13 bytes an index, its largest tier files 0.32).
-const DISK_BYTES_PER_INDEX: u64 = 2;
+/// Quarter bytes a solve's files take per index, at most: the tier files as it goes and the
+/// database written beside them at the end, each at most a byte an index (Nine Men's Morris's
+/// database holds 0.13 bytes an index, its largest tier files 0.32), and the marks of a search
+/// run first (a quarter of a byte an index, kept until the database is written).
+const DISK_QUARTER_BYTES_PER_INDEX: u64 = 9;
 
 /// The share of the memory available a solve from the page may hold (the rest stays for the
 /// server's caches and the system).
@@ -77,7 +78,7 @@ impl Cost {
     }
 
     pub(super) fn disk_bytes(&self) -> Option<u64> {
-        self.plan.as_ref().map(|p| p.indices * DISK_BYTES_PER_INDEX)
+        self.plan.as_ref().map(|p| p.indices * DISK_QUARTER_BYTES_PER_INDEX / 4)
     }
 
     /// Seconds the solve should take here.

@@ -25,7 +25,7 @@ impl Marks {
             .iter()
             .zip(wanted)
             .map(|(&t, &wanted)| {
-                let words = if wanted { (game.tier_size(t) * SIDES).div_ceil(64) } else { 0 };
+                let words = if wanted { marks_words(game, t) } else { 0 };
                 (0..words).map(|_| AtomicU64::new(0)).collect()
             })
             .collect();
@@ -43,6 +43,11 @@ impl Marks {
         // A plain read first: most children were seen already, and a read needs no lock.
         words[w].load(Relaxed) & b == 0 && words[w].fetch_or(b, Relaxed) & b == 0
     }
+}
+
+/// The number of 64-bit words of tier `t`'s marks: two bits an index.
+pub fn marks_words<G: Game + ?Sized>(game: &G, t: Tier) -> u64 {
+    (game.tier_size(t) * SIDES).div_ceil(64)
 }
 
 /// The indices marked in word number `word` of a tier's bits, with their sides (bit 0: as is,
@@ -157,10 +162,44 @@ impl Reached {
         }
     }
 
-    /// Tier `t`'s marks, two bits an index, where they are complete; `None` where every index
+    /// Tier `t`'s marks, two bits an index (bit `2i` of the words: index `i` reached as is, bit
+    /// `2i + 1`: exchanged, or mirrored), where they are complete; `None` where every index
     /// counts as reached (or `t` is not a tier of the game).
-    pub(crate) fn tier_marks(&self, t: Tier) -> Option<&[AtomicU64]> {
+    pub fn tier_marks(&self, t: Tier) -> Option<&[AtomicU64]> {
         self.marks.slot(t).filter(|&k| self.complete[k]).map(|k| &self.marks.bits[k][..])
+    }
+
+    /// The marks of a whole search ([`reach_tiered`]) read back from where a solve kept them:
+    /// every tier's [`Reached::tier_marks`], in the order of [`GameExt::tiers`]. An error where
+    /// their number or a tier's length is not what `game`'s index gives, or where the start
+    /// does not allow the search.
+    pub fn from_marks<G: Game + ?Sized>(
+        game: &G,
+        bits: Vec<Vec<AtomicU64>>,
+    ) -> Result<Reached, SolveError> {
+        let tiers = game.tiers();
+        let inconsistent = |what: String| SolveError::Inconsistent { what };
+        if bits.len() != tiers.len() {
+            return Err(inconsistent(format!(
+                "marks of {} tiers for a game of {}",
+                bits.len(),
+                tiers.len()
+            )));
+        }
+        for (&t, words) in tiers.iter().zip(&bits) {
+            if words.len() as u64 != marks_words(game, t) {
+                return Err(inconsistent(format!(
+                    "tier {}: {} words of marks, not {}",
+                    game.tier_name(t),
+                    words.len(),
+                    marks_words(game, t)
+                )));
+            }
+        }
+        let sides = start_sides(game, true)?;
+        let size = tiers.iter().map(|&t| game.tier_size(t)).collect();
+        let complete = vec![true; tiers.len()];
+        Ok(Reached { marks: Marks { tiers, bits }, complete, sides, size })
     }
 
     /// Tier `t`'s indices reached (by either side), a bit each (bit `i % 64` of word `i / 64`);
