@@ -354,6 +354,24 @@ fn a_version_1_database_answers_and_upgrades() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// Runs the binary with `args` on the data directory `data` and kills it (SIGKILL) once `done`
+/// says so, or after 300 s.
+fn kill_once(data: &std::path::Path, args: &[&str], done: impl Fn() -> bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(args)
+        .env("PERFECTPLAY_DATA", data)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while !done() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 /// A solve killed (SIGKILL) after its first tier resumes from the tiers it finished, says so,
 /// and writes the same database, byte for byte, as a solve that was never stopped.
 #[test]
@@ -366,13 +384,6 @@ fn killed_solve_resumes_with_the_same_database() {
     let file = |data: &std::path::Path| data.join("tictactwo").join("3-marks.ppdb");
     let tiers = killed.join("tictactwo").join("3-marks.ppdb.tiers");
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args(solve)
-        .env("PERFECTPLAY_DATA", &killed)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("binary runs");
     let finished_tiers = || {
         std::fs::read_dir(&tiers).map_or(0, |d| {
             d.filter(|e| {
@@ -381,12 +392,7 @@ fn killed_solve_resumes_with_the_same_database() {
             .count()
         })
     };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while finished_tiers() == 0 && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_once(&killed, &solve, || finished_tiers() > 0);
     let kept = finished_tiers();
     assert!(kept >= 1, "no tier was finished before the deadline");
     assert!(!file(&killed).exists(), "the solve finished before it was killed");
@@ -413,19 +419,7 @@ fn a_solve_killed_after_its_search_reads_the_marks_back() {
     let file = |data: &std::path::Path| data.join("tictactwo").join("3-marks.ppdb");
     let marks = killed.join("tictactwo").join("3-marks.ppdb.tiers").join("reached.marks");
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args(solve)
-        .env("PERFECTPLAY_DATA", &killed)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("binary runs");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while !marks.exists() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_once(&killed, &solve, || marks.exists());
     assert!(marks.exists(), "the marks were not kept before the deadline");
     assert!(!file(&killed).exists(), "the solve finished before it was killed");
 
