@@ -187,16 +187,18 @@ impl<'g> TierFiles<'g> {
     }
 
     /// Writes the final database from the tier files, in the solve's order, with `analysis` in
-    /// its header (the whole game's rows, and a tiered game's tier lines, 003 Table B.5), then
-    /// removes the work directory.
+    /// its header (the whole game's rows, and a tiered game's tier lines, 003 Table B.5), the
+    /// tiers in `derived` ([`crate::derivable_tiers`]) as derived tables, then removes the work
+    /// directory.
     pub fn finish(
         self,
         analysis: Option<(&Analysis, &[perfectplay_solve::TierReport])>,
+        derived: &[Tier],
     ) -> Result<Written, DbError> {
         let mut writer = Writer::new(&self.path, self.game, self.canonical);
         for &t in &self.order {
             let db = Database::open(self.tier_path(t))?;
-            writer.add_tables_from(&db)?;
+            writer.add_tables_deriving(&db, derived)?;
         }
         if let Some((a, lines)) = analysis {
             writer.set_analysis(a);

@@ -366,10 +366,24 @@ impl<'g> Writer<'g> {
     /// in another layout than this writer's (a version 1 file's packed codes) are decoded, checked
     /// and compressed again in this writer's layout.
     pub fn add_tables_from(&mut self, db: &crate::reader::Database) -> Result<(), DbError> {
+        self.add_tables_deriving(db, &[])
+    }
+
+    /// [`Writer::add_tables_from`], except that the dense tables of the tiers in `derived`
+    /// ([`derivable_tiers`]) are stored as derived tables: no values, each computed from its
+    /// children's when asked.
+    pub fn add_tables_deriving(
+        &mut self,
+        db: &crate::reader::Database,
+        derived: &[perfectplay_core::Tier],
+    ) -> Result<(), DbError> {
         db.check_game(self.game)?;
         self.unchecked |= db.header().fingerprint == crate::fingerprint::NONE;
-        for t in 0..db.header().tables.len() {
-            self.copy_table(db, t)?;
+        for (t, old) in db.header().tables.iter().enumerate() {
+            match derived_header(old, derived) {
+                Some(header) => self.push(header, Vec::new())?,
+                None => self.copy_table(db, t)?,
+            }
         }
         Ok(())
     }
@@ -437,16 +451,7 @@ impl<'g> Writer<'g> {
         self.unchecked |= db.header().fingerprint == crate::fingerprint::NONE;
         let (level, layout) = (self.level, self.layout);
         for (t, old) in db.header().tables.iter().enumerate() {
-            if old.kind == TableKind::Dense && derived.contains(&perfectplay_core::Tier(old.tier)) {
-                let header = TableHeader {
-                    kind: TableKind::Derived,
-                    dictionary: Vec::new(),
-                    bits: 0,
-                    absent: false,
-                    value_blocks: Vec::new(),
-                    key_blocks: Vec::new(),
-                    ..old.clone()
-                };
+            if let Some(header) = derived_header(old, derived) {
                 self.push(header, Vec::new())?;
                 continue;
             }
@@ -623,6 +628,22 @@ pub fn derivable_tiers(game: &dyn Game) -> Vec<perfectplay_core::Tier> {
         }
     }
     derived
+}
+
+/// The derived table standing for `old` where it is a dense table of a tier in `derived`: its
+/// tier, positions and fingerprint, no values.
+fn derived_header(old: &TableHeader, derived: &[perfectplay_core::Tier]) -> Option<TableHeader> {
+    (old.kind == TableKind::Dense && derived.contains(&perfectplay_core::Tier(old.tier))).then(
+        || TableHeader {
+            kind: TableKind::Derived,
+            dictionary: Vec::new(),
+            bits: 0,
+            absent: false,
+            value_blocks: Vec::new(),
+            key_blocks: Vec::new(),
+            ..old.clone()
+        },
+    )
 }
 
 /// The name the file is written under before it is renamed ([`hidden_name`]).

@@ -6,6 +6,9 @@ use perfectplay_core::{Game, GameExt};
 use perfectplay_db::{tier_dir, KeptReached, TierFiles};
 use perfectplay_solve::{marks_words, reach_tiered, NoProgress};
 
+/// A way to damage the marks file's bytes.
+type Damage = Box<dyn Fn(&mut Vec<u8>)>;
+
 struct Dir(std::path::PathBuf);
 
 impl Drop for Dir {
@@ -44,7 +47,7 @@ fn kept_marks_read_back_bit_for_bit_and_damaged_ones_are_removed() {
     let good = std::fs::read(&marks).unwrap();
     let words: u64 = game.tiers().iter().map(|&t| marks_words(game, t) * 8 + 4).sum();
     let header_crc = good.len() - words as usize - 1;
-    let damaged: [Box<dyn Fn(&mut Vec<u8>)>; 5] = [
+    let damaged: [Damage; 5] = [
         Box::new(|b| {
             let n = b.len();
             b[n - 100] ^= 4

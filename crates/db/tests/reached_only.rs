@@ -1,7 +1,8 @@
 //! A solve of the positions the start reaches only ([`SolveOptions::reached`], what `solve` does
 //! where it stores a tiered game's analysis): every index reached holds the whole solve's value,
-//! every other canonical index reads as absent, never as a value that was not solved; and a
-//! whole solve does not take such tier files for finished tiers.
+//! every other canonical index reads as absent, never as a value that was not solved; written
+//! with the tiers that follow from their children derived, every position reached answers the
+//! same; and a whole solve does not take such tier files for finished tiers.
 
 use std::sync::Arc;
 
@@ -39,7 +40,7 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
     let options =
         SolveOptions { reached: Some(reached.clone()), hold_all: false, ..Default::default() };
     solve(game, options, &NoProgress, Some(&mut files)).unwrap();
-    files.finish(None).unwrap();
+    files.finish(None, &[]).unwrap();
     let db = Database::open(&path).unwrap();
     db.verify().unwrap();
     assert!(db.is_pruned());
@@ -74,6 +75,35 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
         assert_eq!(db.get(game, p).unwrap(), whole.get(game, p).unwrap());
     }
 
+    // The same solve written as `solve` writes it, the tiers that follow in one step from their
+    // child tiers derived: every position reached answers as the whole file does.
+    let derived_path = dir.0.join("derived.ppdb");
+    let mut files = TierFiles::new(&derived_path, game, true);
+    files.reached_only();
+    let options =
+        SolveOptions { reached: Some(reached.clone()), hold_all: false, ..Default::default() };
+    solve(game, options, &NoProgress, Some(&mut files)).unwrap();
+    let derivable = perfectplay_db::derivable_tiers(game);
+    assert!(!derivable.is_empty());
+    files.finish(None, &derivable).unwrap();
+    let derived = Database::open(&derived_path).unwrap();
+    derived.verify().unwrap();
+    let mut answered = 0u64;
+    for t in game.tiers() {
+        let mut marks = vec![false; game.tier_size(t) as usize];
+        reached.reached_run(t, 0, &mut marks);
+        for (i, _) in marks.iter().enumerate().filter(|(_, &m)| m) {
+            let p = game.tier_position(t, i as u64).unwrap();
+            let found = derived.get(game, p).unwrap();
+            assert_eq!(found, whole.get(game, p).unwrap(), "tier {} index {i}", game.tier_name(t));
+            answered += 1;
+        }
+    }
+    let derived_bytes = std::fs::metadata(&derived_path).unwrap().len();
+    eprintln!("derived: {} tiers, {derived_bytes} bytes, {answered} answered", derivable.len());
+    assert_eq!(answered, kept);
+    assert!(derived_bytes < std::fs::metadata(&path).unwrap().len());
+
     // A whole solve finds tier files of the positions reached only and solves those tiers again.
     let again = dir.0.join("again.ppdb");
     let mut files = TierFiles::new(&again, game, true);
@@ -92,7 +122,7 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
     solve(game, options, &NoProgress, Some(&mut files)).unwrap();
     let pruned_redone = files.redone().len();
     assert!(pruned_redone > 0 && pruned_redone <= lower.len(), "{pruned_redone} redone");
-    files.finish(None).unwrap();
+    files.finish(None, &[]).unwrap();
     let again = Database::open(&again).unwrap();
     assert!(!again.is_pruned());
     for t in game.tiers() {

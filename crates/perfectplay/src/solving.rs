@@ -163,13 +163,21 @@ pub fn solve_into(
             Err(e) => return Err(e.into()),
         }
     };
+    // A file of what the start reaches stores no values for the tiers that follow in one step
+    // from their child tiers (`db prune --derive`): a reached position's children are reached.
+    let derived =
+        if reached.is_some() { perfectplay_db::derivable_tiers(game) } else { Vec::new() };
     let started = Instant::now();
-    let written = tiers.finish(analysis.as_ref().map(|(a, lines)| (a, &lines[..])))?;
+    let written = tiers.finish(analysis.as_ref().map(|(a, lines)| (a, &lines[..])), &derived)?;
     out(format!(
-        "database:   {} ({} bytes, {:.2} s to write)",
+        "database:   {} ({} bytes, {:.2} s to write{})",
         written.path.display(),
         written.bytes,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        match derived.len() {
+            0 => String::new(),
+            n => format!("; {n} tiers derived from their children"),
+        }
     ))?;
     Ok(())
 }
