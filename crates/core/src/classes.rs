@@ -236,6 +236,11 @@ impl SetClasses {
     /// The number of distinct images of the pair `(a, b)` under the symmetries: their count over
     /// the number that keep both sets (a class's members, for analysis).
     pub fn pair_orbit_size(&self, a: u32, b: u32) -> u64 {
+        // Only the symmetries that keep `a` can keep the pair, and there are as many as take `a`
+        // to its least image: where that is one, the identity alone.
+        if self.least(a).1.count_ones() == 1 {
+            return self.perms.len() as u64;
+        }
         let keep = (0..self.perms.len())
             .filter(|&s| self.image(s, a) == a && self.image(s, b) == b)
             .count();

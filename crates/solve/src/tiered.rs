@@ -105,11 +105,11 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     let mut lines: Vec<Option<TierReport>> = Vec::new();
     for (k, &t) in tiers.iter().enumerate() {
         let solved = tier_values(t)?;
+        // One `Counts` a fold (a few per worker), not a task: its table of values is large.
         let counts = marks.bits[k]
             .par_chunks(WORDS_PER_TASK)
             .enumerate()
-            .map(|(task, chunk)| -> Result<Counts, SolveError> {
-                let mut counts = Counts::default();
+            .try_fold(Counts::default, |mut counts, (task, chunk)| -> Result<_, SolveError> {
                 let mut images = Vec::new();
                 let words: Vec<u64> = chunk.iter().map(|w| w.load(Relaxed)).collect();
                 let mut located = Vec::new();

@@ -53,10 +53,16 @@ pub fn marks_words<G: Game + ?Sized>(game: &G, t: Tier) -> u64 {
 /// The indices marked in word number `word` of a tier's bits, with their sides (bit 0: as is,
 /// bit 1: exchanged).
 fn marked(word: usize, w: u64) -> impl Iterator<Item = (u64, u64)> {
+    const LOW_BITS: u64 = 0x5555_5555_5555_5555;
     let first = (word * 64) as u64 / SIDES;
-    (0..64 / SIDES).filter_map(move |i| {
-        let sides = w >> (i * SIDES) & 3;
-        (sides != 0).then_some((first + i, sides))
+    // The low bit of each index marked by either side: only those are visited.
+    let mut any = (w | w >> 1) & LOW_BITS;
+    std::iter::from_fn(move || {
+        (any != 0).then(|| {
+            let bit = u64::from(any.trailing_zeros());
+            any &= any - 1;
+            (first + bit / SIDES, w >> bit & 3)
+        })
     })
 }
 

@@ -1,0 +1,94 @@
+//! The analysis's count of the positions reached ([`perfectplay_solve::count_reached`]) on one
+//! Nine Men's Morris tier, timed: what a solve with its analysis spends after its tiers, per
+//! position reached, without the search and the solve before it. The marks are made up: 40% of
+//! the tier's canonical indices, each on one side or both; every other tier has none, as after a
+//! search that reached nothing there (the count still passes over their marks). The values are
+//! made up too; the counts are what they are, not Table 4.3's.
+//!
+//! `cargo run --release -p perfectplay --example count -- '(0,8,7)'` (about 7 GB: two bits an
+//! index of every tier, and the tier's values).
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use perfectplay_core::{random::xorshift, GameExt, Remoteness, Value, ValueRemoteness};
+use perfectplay_solve::{marks_words, NoProgress, Reached, SolvedTier, TierSpace, TierValues};
+use rayon::prelude::*;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Indices a task of the set-up marks.
+const RUN: u64 = 1 << 15;
+
+fn main() {
+    let game = perfectplay_games::lookup("ninemensmorris", None).expect("a catalogued game");
+    let game = game.as_ref();
+    let kernel = game.kernel().expect("Nine Men's Morris has a tier kernel");
+    let tiers = game.tiers();
+    let name = std::env::args().nth(1).unwrap_or_else(|| "(0,8,7)".into());
+    let Some(k) = tiers.iter().position(|&t| game.tier_name(t) == name) else {
+        eprintln!("{name} is not a tier of Nine Men's Morris: a name as `db info` prints it");
+        std::process::exit(2);
+    };
+    let t = tiers[k];
+    let size = game.tier_size(t);
+    let started = Instant::now();
+    let bits: Vec<Vec<AtomicU64>> = tiers
+        .iter()
+        .map(|&u| (0..marks_words(game, u)).map(|_| AtomicU64::new(0)).collect())
+        .collect();
+    let words = &bits[k];
+    (0..size.div_ceil(RUN)).into_par_iter().for_each(|run| {
+        let first = run * RUN;
+        let mut positions = vec![None; RUN.min(size - first) as usize];
+        kernel.tier_positions(t, first, &mut positions);
+        let mut random = xorshift(run + 1);
+        for (j, p) in positions.iter().enumerate() {
+            let Some(p) = *p else { continue };
+            let r = random();
+            if game.canonical(p) == p && r % 10 < 4 {
+                let bit = (first + j as u64) * 2;
+                let sides = 1 + (r >> 8) % 3;
+                words[(bit / 64) as usize].fetch_or(sides << (bit % 64), Relaxed);
+            }
+        }
+    });
+    let values = (0..size)
+        .map(|i| {
+            let value = [Value::Win, Value::Lose, Value::Draw][(i % 3) as usize];
+            ValueRemoteness::new(value, Remoteness((i % 17) as u16))
+        })
+        .collect();
+    let solved = SolvedTier {
+        tier: t,
+        space: TierSpace::Dense { size },
+        values: TierValues::new(values),
+        care: None,
+        reached: None,
+    };
+    let reached = Reached::from_marks(game, bits).expect("marks of the game's tiers");
+    let marked = reached.count(t);
+    eprintln!(
+        "set up in {:.1} s: {marked} of {size} indices marked",
+        started.elapsed().as_secs_f64()
+    );
+    let none = |u| SolvedTier {
+        tier: u,
+        space: TierSpace::Dense { size: 0 },
+        values: TierValues::new(Vec::new()),
+        care: None,
+        reached: None,
+    };
+    let values = |u| Ok(if u == t { Cow::Borrowed(&solved) } else { Cow::Owned(none(u)) });
+    let started = Instant::now();
+    let (analysis, _) = perfectplay_solve::count_reached(game, &reached, &values, &NoProgress)
+        .expect("a count of the marks");
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{name}: {marked} indices marked counted in {secs:.2} s ({:.2} M a second), {} positions",
+        marked as f64 / secs / 1e6,
+        analysis.total()
+    );
+}
