@@ -4,11 +4,12 @@
 //! with the tiers that follow from their children derived, every position reached answers the
 //! same; and a whole solve does not take such tier files for finished tiers.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use perfectplay_core::{Game, GameExt, Position};
 use perfectplay_db::{Database, Fetch, Found, TierFiles, Writer};
-use perfectplay_solve::{reach_tiered, solve, NoProgress, SolveOptions};
+use perfectplay_solve::{reach_tiered, solve, NoProgress, Reached, SolveOptions};
 
 struct Dir(std::path::PathBuf);
 
@@ -16,6 +17,17 @@ impl Drop for Dir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// The positions `reached` holds solved into the tier files of the database `path`, as `solve`
+/// solves them where it stores the analysis.
+fn solve_reached<'g>(game: &'g dyn Game, reached: &Arc<Reached>, path: &Path) -> TierFiles<'g> {
+    let mut files = TierFiles::new(path, game, true);
+    files.reached_only();
+    let options =
+        SolveOptions { reached: Some(reached.clone()), hold_all: false, ..Default::default() };
+    solve(game, options, &NoProgress, Some(&mut files)).unwrap();
+    files
 }
 
 #[test]
@@ -35,12 +47,7 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
 
     let reached = Arc::new(reach_tiered(game, &NoProgress).unwrap());
     let path = dir.0.join("reached.ppdb");
-    let mut files = TierFiles::new(&path, game, true);
-    files.reached_only();
-    let options =
-        SolveOptions { reached: Some(reached.clone()), hold_all: false, ..Default::default() };
-    solve(game, options, &NoProgress, Some(&mut files)).unwrap();
-    files.finish(None, &[]).unwrap();
+    solve_reached(game, &reached, &path).finish(None, &[]).unwrap();
     let db = Database::open(&path).unwrap();
     db.verify().unwrap();
     assert!(db.is_pruned());
@@ -78,14 +85,9 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
     // The same solve written as `solve` writes it, the tiers that follow in one step from their
     // child tiers derived: every position reached answers as the whole file does.
     let derived_path = dir.0.join("derived.ppdb");
-    let mut files = TierFiles::new(&derived_path, game, true);
-    files.reached_only();
-    let options =
-        SolveOptions { reached: Some(reached.clone()), hold_all: false, ..Default::default() };
-    solve(game, options, &NoProgress, Some(&mut files)).unwrap();
     let derivable = perfectplay_db::derivable_tiers(game);
     assert!(!derivable.is_empty());
-    files.finish(None, &derivable).unwrap();
+    solve_reached(game, &reached, &derived_path).finish(None, &derivable).unwrap();
     let derived = Database::open(&derived_path).unwrap();
     derived.verify().unwrap();
     let mut answered = 0u64;
