@@ -428,6 +428,10 @@ impl<G: Game + ?Sized> Round<'_, G> {
     /// Marks the children of the positions marked in `words` (the tier's words from
     /// `first_word` on, taken out of the frontier); what is new in this tier also goes into
     /// `next`. Returns how many marks were new.
+    ///
+    /// A child's marks lie anywhere in its tier, most of them in no cache: their words are asked
+    /// for (prefetched) as soon as a position's children are located, and marked once the next
+    /// position's children are located, by when most have arrived.
     fn reach_from(
         &self,
         first_word: usize,
@@ -440,6 +444,8 @@ impl<G: Game + ?Sized> Round<'_, G> {
         let mut cache = KernelCache::default();
         let mut found = 0u64;
         let mut located = Vec::new();
+        // The children of the position before, and of this one.
+        let (mut waiting, mut fetched): (Vec<Target<'_>>, Vec<Target<'_>>) = (vec![], vec![]);
         // The child tiers' marks, found once: a search of all the tiers for every child cost a
         // third of the time.
         let child_marks: Vec<(Tier, Option<&[AtomicU64]>)> = game
@@ -472,6 +478,7 @@ impl<G: Game + ?Sized> Round<'_, G> {
                     (game.tier(cc), game.tier_index(cc), side)
                 }));
             }
+            fetched.clear();
             for &(ct, ci, exchanged) in &sided {
                 let words = if ct == t {
                     visited
@@ -486,22 +493,54 @@ impl<G: Game + ?Sized> Round<'_, G> {
                     }
                 };
                 let base = ci * SIDES;
-                for side in 0..SIDES {
-                    if sides >> side & 1 == 0 {
-                        continue;
-                    }
-                    let bit = base + (side ^ u64::from(exchanged));
-                    if Marks::set(words, bit) {
-                        found += 1;
-                        if ct == t {
-                            Marks::set(next, bit);
-                        }
-                    }
+                if let Some(word) = words.get((base / 64) as usize) {
+                    prefetch(word);
+                }
+                // The sides the child's canonical form is reached by: exchanged, they swap.
+                let sides = if exchanged { (sides & 1) << 1 | sides >> 1 & 1 } else { sides };
+                fetched.push(Target { words, base, sides, own: ct == t });
+            }
+            found += mark(&waiting, next);
+            std::mem::swap(&mut waiting, &mut fetched);
+        }
+        Ok(found + mark(&waiting, next))
+    }
+}
+
+/// A child's marks to set: its tier's words, its index's first bit, the sides it is reached by
+/// (bit 0: as is, bit 1: exchanged), and whether it is in the tier searched.
+struct Target<'a> {
+    words: &'a [AtomicU64],
+    base: u64,
+    sides: u64,
+    own: bool,
+}
+
+/// Sets the marks of `targets`; what is new in the tier searched also goes into `next`. Returns
+/// how many marks were new.
+fn mark(targets: &[Target<'_>], next: &[AtomicU64]) -> u64 {
+    let mut found = 0;
+    for target in targets {
+        for side in 0..SIDES {
+            if target.sides >> side & 1 == 1 && Marks::set(target.words, target.base + side) {
+                found += 1;
+                if target.own {
+                    Marks::set(next, target.base + side);
                 }
             }
         }
-        Ok(found)
     }
+    found
+}
+
+/// Asks for the cache line of `word` ahead of its use: a hint that changes no result, nothing
+/// where the target has no prefetch.
+#[inline(always)]
+fn prefetch(word: &AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(word);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
 }
 
 /// The error for an index the search marked that names no position: the game's ranking and its
