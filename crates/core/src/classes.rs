@@ -577,9 +577,9 @@ impl SetClasses {
 
     /// The colex rank of `b` among the points `a` leaves (renumbered in order): the sum over
     /// `b`'s points, the `j`-th lowest at position `c` among those points, of `C(c, j)`. `b` is
-    /// compressed to those points and ranked byte by byte through tables: eight reads of small
-    /// tables in all, where counting the positions below each point took a dependent step per
-    /// point (Nine Men's Morris's search 1.2 times as fast, BENCHMARKS.md).
+    /// compressed to those points and ranked byte by byte through tables: eight table reads in
+    /// all, where counting the positions below each point took a dependent step per point (Nine
+    /// Men's Morris's search 1.13 times as fast, BENCHMARKS.md).
     #[inline]
     fn colex_rank(&self, a: u32, b: u32) -> u64 {
         self.colex_of(self.compress(b, !a & self.all_points()))
@@ -599,7 +599,7 @@ impl SetClasses {
         compressed
     }
 
-    /// The colex rank of `set` among all its sets of its size, byte by byte.
+    /// The colex rank of `set` among all sets of its size, byte by byte.
     #[inline]
     fn colex_of(&self, set: u32) -> u64 {
         let mut rank = 0u64;
