@@ -9,6 +9,7 @@ mod counts;
 pub mod discover;
 mod driver;
 mod error;
+mod hint;
 mod packed;
 mod plan;
 pub mod progress;

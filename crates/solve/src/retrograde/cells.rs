@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicUsize;
 
 use super::*;
+use crate::hint::prefetch;
 
 /// One cell per position: a counter of undecided children, or `DECIDED | code`.
 pub(super) enum Cells {
@@ -77,6 +78,15 @@ impl Cells {
             Cells::Narrow(v) => v[i].store(narrow(s), Relaxed),
             Cells::Wide(v) => v[i].store(s, Relaxed),
         }
+    }
+
+    /// Asks for cell `i`'s cache line ahead of an update ([`crate::hint::prefetch`]).
+    #[inline]
+    pub(super) fn prefetch(&self, i: usize) {
+        match self {
+            Cells::Narrow(v) => v.get(i).map(prefetch),
+            Cells::Wide(v) => v.get(i).map(prefetch),
+        };
     }
 
     /// Compare-and-swap; on failure, the current state.

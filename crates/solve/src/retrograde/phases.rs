@@ -16,6 +16,10 @@ use super::initialise::Scratch;
 use super::parts::{PartCells, Parts, Queues};
 use super::seeded::Seeding;
 use super::*;
+use crate::hint::prefetch;
+
+/// How many entries of a level ahead of the one located its own cell is asked for.
+const OWN_AHEAD: usize = 16;
 
 /// Codes left in a one-byte dictionary below which a whole tier's cells are widened.
 const WIDEN_MARGIN: usize = 24;
@@ -113,6 +117,19 @@ impl PartCells {
                 Some(best.remoteness_or_zero())
             }
             Value::Draw => None,
+        }
+    }
+
+    /// Asks for what [`PartCells::propagate`] reads of position `i` for a child `child`: its
+    /// cell, and for a loss or tie its best result from outside (a win's parent reads that only
+    /// when its last child is decided).
+    #[inline]
+    fn prefetch(&self, i: usize, child: Value) {
+        self.cells.prefetch(i);
+        if matches!(child, Value::Lose | Value::Tie) {
+            if let Some(e) = self.external.get(i) {
+                prefetch(e);
+            }
         }
     }
 
@@ -302,40 +319,66 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     let mut seed_scratch = Scratch::default();
                     let mut out: Decided = (Vec::new(), Vec::new(), Vec::new());
                     let Some(own) = cells[k].as_ref() else { return out };
-                    for c in entries {
-                        let s = own.cells.load(c as usize);
-                        let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
-                            continue;
-                        };
-                        let child = vr.value();
-                        self.parents(first + c, reverse, &mut scratch, &mut parents, &mut cache);
-                        for &j in &parents {
+                    // What a child decided as `child` does to its parents.
+                    let mut update = |child: Value, parents: &[u64]| {
+                        for &j in parents {
                             let (p, local) = plan.of(j);
-                            match cells.get(p).and_then(Option::as_ref) {
-                                Some(target) => {
-                                    // A win's parent is counted before it is updated, in a
-                                    // tier initialised from its children.
-                                    if let Some(s) = seeding.filter(|_| child == Value::Win) {
-                                        let start = s.start(target, codes);
-                                        if let Err(e) =
-                                            self.touch(&start, s.kernel, j, &mut seed_scratch)
-                                        {
-                                            s.fail(e);
-                                        }
-                                    }
-                                    match target.propagate(codes, &step, local as usize, child) {
-                                        Some(l) if l == next => out.0.push(j),
-                                        Some(l) => out.1.push((l, j)),
-                                        None => {}
-                                    }
+                            let Some(target) = cells.get(p).and_then(Option::as_ref) else {
+                                if child != Value::Draw {
+                                    let m = (local as u32) << 1 | u32::from(child == Value::Win);
+                                    out.2.push((p as u32, m));
                                 }
-                                None if child != Value::Draw => out.2.push((
-                                    p as u32,
-                                    (local as u32) << 1 | u32::from(child == Value::Win),
-                                )),
+                                continue;
+                            };
+                            // A win's parent is counted before it is updated, in a tier
+                            // initialised from its children.
+                            if let Some(s) = seeding.filter(|_| child == Value::Win) {
+                                let start = s.start(target, codes);
+                                if let Err(e) = self.touch(&start, s.kernel, j, &mut seed_scratch) {
+                                    s.fail(e);
+                                }
+                            }
+                            match target.propagate(codes, &step, local as usize, child) {
+                                Some(l) if l == next => out.0.push(j),
+                                Some(l) => out.1.push((l, j)),
                                 None => {}
                             }
                         }
+                    };
+                    // Each entry's parents are located, and their cells asked for, before the
+                    // entry before it updates them: by then most of those cells have arrived.
+                    // The entries' own cells, far apart in a large tier, are asked for
+                    // [`OWN_AHEAD`] entries ahead.
+                    let entries: Vec<u64> = entries.collect();
+                    let mut waiting: Option<Value> = None;
+                    let mut located = Vec::new();
+                    for (e, c) in entries.iter().map(|&c| Some(c)).chain([None]).enumerate() {
+                        if let Some(&a) = entries.get(e + OWN_AHEAD) {
+                            own.cells.prefetch(a as usize);
+                        }
+                        let ahead = match c {
+                            Some(c) => {
+                                let s = own.cells.load(c as usize);
+                                let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
+                                    continue;
+                                };
+                                let (scratch, cache) = (&mut scratch, &mut cache);
+                                self.parents(first + c, reverse, scratch, &mut located, cache);
+                                for &j in &located {
+                                    let (p, local) = plan.of(j);
+                                    if let Some(target) = cells.get(p).and_then(Option::as_ref) {
+                                        target.prefetch(local as usize, vr.value());
+                                    }
+                                }
+                                Some(vr.value())
+                            }
+                            None => None,
+                        };
+                        if let Some(child) = waiting {
+                            update(child, &parents);
+                        }
+                        std::mem::swap(&mut parents, &mut located);
+                        waiting = ahead;
                     }
                     progress.advance(len as u64);
                     out

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use perfectplay_core::{Game, GameExt, KernelCache, Position, Tier};
 use rayon::prelude::*;
 
+use crate::hint::prefetch;
 use crate::progress::Progress;
 use crate::SolveError;
 
@@ -531,16 +532,6 @@ fn mark(targets: &[Target<'_>], next: &[AtomicU64]) -> u64 {
         }
     }
     found
-}
-
-/// Asks for the cache line of `word` ahead of its use: a hint that changes no result, nothing
-/// where the target has no prefetch.
-#[inline(always)]
-fn prefetch(word: &AtomicU64) {
-    #[cfg(target_arch = "x86_64")]
-    safe_arch::prefetch_t0(word);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
 }
 
 /// The error for an index the search marked that names no position: the game's ranking and its
