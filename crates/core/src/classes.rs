@@ -59,6 +59,19 @@ pub struct Neighbours {
     generation: u32,
     /// The set last asked of [`SetClasses::neighbours_if_repeated`] (`u32::MAX`: none).
     asked: u32,
+    /// The fewest points in which the set and another of its images differ: 0 where a symmetry
+    /// other than the identity keeps it.
+    spread: u32,
+}
+
+impl Neighbours {
+    /// The fewest points in which the set held and another of its images differ (the points of
+    /// either not in the other): 0 where a symmetry other than the identity keeps the set.
+    /// Two sets one move (a point removed, one added) from it are then images of each other only
+    /// where it is at most 4.
+    pub fn spread(&self) -> u32 {
+        self.spread
+    }
 }
 
 impl Default for Neighbours {
@@ -71,6 +84,7 @@ impl Default for Neighbours {
             stamps: Vec::new(),
             generation: 0,
             asked: u32::MAX,
+            spread: 0,
         }
     }
 }
@@ -374,6 +388,11 @@ impl SetClasses {
             near.entries[point] = self.entry(set ^ 1 << point);
         }
         near.entries[32] = self.entry(set);
+        near.spread = (0..self.symmetry_count())
+            .filter(|&s| 1 << s != self.identity_mask)
+            .map(|s| (self.image(s, set) ^ set).count_ones())
+            .min()
+            .unwrap_or(u32::MAX);
         near.owner = self.id;
         near.set = set;
         if near.moved.is_empty() {

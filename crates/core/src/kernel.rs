@@ -59,6 +59,20 @@ pub trait TierKernel: Send + Sync {
         out: &mut Locations,
         cache: &mut KernelCache,
     );
+    /// The number of distinct canonical forms of a position's children inside its own tier,
+    /// where the kernel can count them without locating them, with the (tier, index) of the
+    /// canonical forms of its children outside that tier in `out`, as
+    /// [`TierKernel::child_locations_unsorted`] gives them. For a game with undo-moves, whose
+    /// engine finds the edges inside a tier from the child's side. `None` (the default): not
+    /// counted, `out` unspecified.
+    fn children_outside(
+        &self,
+        _position: Position,
+        _out: &mut Locations,
+        _cache: &mut KernelCache,
+    ) -> Option<u32> {
+        None
+    }
     /// The (tier, index) of the canonical forms of a position's children, each with whether it is
     /// the canonical form of the child's exchange ([`Exchange::canonical_exchanged`]); repeats
     /// allowed. `false` where the kernel does not give them (the caller canonicalizes each child).

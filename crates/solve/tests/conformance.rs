@@ -265,7 +265,26 @@ fn tier_kernels_agree_with_their_composition() {
             unsorted.sort_unstable();
             unsorted.dedup();
             prop_assert_eq!(inside, unsorted.iter().filter(|l| l.0 == t).count());
-            prop_assert_eq!(unsorted, expected, "children of {}", game.position_to_string(p));
+            prop_assert_eq!(&unsorted, &expected, "children of {}", game.position_to_string(p));
+            // Those inside counted, those outside located.
+            let mut outside = Vec::new();
+            if let Some(counted) = game
+                .primitive(p)
+                .is_none()
+                .then(|| kernel.children_outside(p, &mut outside, &mut cache))
+                .flatten()
+            {
+                prop_assert_eq!(
+                    counted as usize,
+                    inside,
+                    "children of {}",
+                    game.position_to_string(p)
+                );
+                outside.sort_unstable();
+                outside.dedup();
+                let expected: Vec<_> = expected.iter().copied().filter(|l| l.0 != t).collect();
+                prop_assert_eq!(outside, expected, "children of {}", game.position_to_string(p));
+            }
             // With sides: whether each child's canonical form is its exchange's.
             let mut sided = Vec::new();
             if game.primitive(p).is_none()

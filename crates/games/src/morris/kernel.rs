@@ -82,7 +82,7 @@ impl Morris {
             return false;
         }
         if in_hand == 0 {
-            self.moving_children(q, cache, emit);
+            self.moving_children(q, cache, None, emit);
         } else {
             self.placement_children(q, cache, emit);
         }
@@ -225,6 +225,7 @@ impl Morris {
         &self,
         q: Parts,
         cache: &mut KernelCache,
+        mut inside: Option<&mut u32>,
         mut emit: impl FnMut(Tier, u64, bool),
     ) {
         let classes = &self.layout.classes;
@@ -244,12 +245,17 @@ impl Morris {
             let removable = self.removable(q.black);
             // With as many pieces a side, a move that removes nothing gives a child whose
             // canonical form leads with black's set, the same set for every such move: its least
-            // image and rank are found once.
-            let lead = (w == b).then(|| classes.least_ranked_cached(q.black, least));
+            // image and rank are found once (unless those moves are only counted).
+            let lead =
+                (w == b && inside.is_none()).then(|| classes.least_ranked_cached(q.black, least));
             each_piece(q.white, w, &mut |from, to| {
                 let white = q.white ^ (1 << from | 1 << to);
                 let mill = self.forms_mill(white, to as usize);
                 Self::each_removal(mill, removable, |gone| {
+                    if let (None, Some(n)) = (gone, inside.as_deref_mut()) {
+                        *n += 1;
+                        return;
+                    }
                     let black = gone.map_or(q.black, |x| q.black & !(1 << x));
                     let bc = black.count_ones();
                     if w > bc {
@@ -272,6 +278,10 @@ impl Morris {
                 let black = q.black ^ (1 << from | 1 << to);
                 let mill = self.forms_mill(black, to as usize);
                 Self::each_removal(mill, removable, |gone| {
+                    if let (None, Some(n)) = (gone, inside.as_deref_mut()) {
+                        *n += 1;
+                        return;
+                    }
                     let wc = if gone.is_some() { w - 1 } else { w };
                     if wc >= b {
                         let i = classes.neighbour_pair_index(near, gone, black).unwrap_or(u64::MAX);
@@ -425,6 +435,41 @@ impl TierKernel for Morris {
         if Parts::of(p).in_hand() == 0 {
             distinct_inside(out, self.canonical_tier(Tiers::tier(self, p)));
         }
+    }
+
+    /// A moving position's moves that remove nothing keep the other side's set and move one
+    /// piece of the mover's: two such moves' children are images of each other only under a
+    /// symmetry that keeps the other side's set and takes the mover's set to one of its images
+    /// at most four points from it. Where there is none (the mover is white and its set is
+    /// further from its every other image, or the other side's set is kept by the identity
+    /// alone), the children are distinct: each such move is counted, and only the removals'
+    /// children, outside the tier, located.
+    fn children_outside(
+        &self,
+        p: Position,
+        out: &mut Locations,
+        cache: &mut KernelCache,
+    ) -> Option<u32> {
+        let q = Parts::of(p);
+        if q.in_hand() != 0 || self.mill_wins() {
+            return None;
+        }
+        let classes = &self.layout.classes;
+        // White's set leads the tier's runs: what is known of it is found once a run.
+        classes.neighbours(q.white, &mut cache.near);
+        let spread = cache.near.spread();
+        let distinct = if q.black_to_move {
+            spread > 0
+        } else {
+            spread > 4 || classes.least_ranked_cached(q.black, &mut cache.least).1.count_ones() == 1
+        };
+        if !distinct {
+            return None;
+        }
+        out.clear();
+        let mut inside = 0;
+        self.moving_children(q, cache, Some(&mut inside), |t, i, _| out.push((t, i)));
+        Some(inside)
     }
 
     fn child_locations_sided(

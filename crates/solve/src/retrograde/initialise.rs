@@ -4,6 +4,7 @@
 //! offers one; each child tier's values as its parents read them.
 
 use super::*;
+use crate::hint::prefetch;
 use crate::space::NOT_FOUND;
 
 impl<G: Game + ?Sized> TierProblem<'_, G> {
@@ -173,9 +174,13 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 continue;
             }
             match self.kernel {
-                Some(kernel) => {
-                    self.initialise_position(kernel, start, p, index, &mut scratch, &mut edges)?
-                }
+                Some(kernel) => self.initialise_ahead(
+                    kernel,
+                    start,
+                    Some((p, index)),
+                    &mut scratch,
+                    &mut edges,
+                )?,
                 None => {
                     self.expand_position(start, p, index, &mut batch)?;
                     if batch.children.len() >= BATCH_CHILDREN {
@@ -183,6 +188,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     }
                 }
             }
+        }
+        if let Some(kernel) = self.kernel {
+            self.initialise_ahead(kernel, start, None, &mut scratch, &mut edges)?;
         }
         self.initialise_batch(start, &mut batch, &mut edges)?;
         start.store_care(chunk, &care);
@@ -230,9 +238,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                         cells.store(index as usize, DECIDED | DRAW_CODE);
                         return;
                     }
-                    done =
-                        self.initialise_position(kernel, start, p, index, &mut scratch, &mut edges);
+                    let next = Some((p, index));
+                    done = self.initialise_ahead(kernel, start, next, &mut scratch, &mut edges);
                 });
+                if done.is_ok() {
+                    done = self.initialise_ahead(kernel, start, None, &mut scratch, &mut edges);
+                }
                 let share = |k: usize| n as u64 * k as u64 / walk_parts as u64;
                 progress.advance(share(k + 1) - share(k));
                 done.map(|()| edges)
@@ -256,26 +267,58 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         Ok(found)
     }
 
-    /// Initialises the cell of canonical position `p` at `index` from the kernel's locations of
-    /// its children: decided where it is primitive or has no children inside the tier, else the
-    /// count of its children inside the tier, with its best result from outside the tier kept; its
-    /// edges inside the tier go to `edges`.
+    /// Initialises the cells of canonical positions from the kernel's locations of their children
+    /// (where edges are not listed and the kernel can, of those outside the tier alone, those
+    /// inside counted: [`TierKernel::children_outside`]), one position behind: `next` (at its index) is located and its children's values outside
+    /// the tier asked for (prefetched), then the position located before it is settled, its
+    /// children's values read, by when most have arrived. `None` settles the last one. A position
+    /// is decided where it is primitive or has no children inside the tier, else its cell counts
+    /// its children inside the tier, with its best result from outside the tier kept; its edges
+    /// inside the tier go to `edges`.
     #[inline]
-    fn initialise_position(
+    fn initialise_ahead(
         &self,
         kernel: &dyn TierKernel,
         start: &Start<'_, '_>,
-        p: Position,
-        index: u64,
+        next: Option<(Position, u64)>,
         scratch: &mut Scratch,
         edges: &mut ChunkStart,
     ) -> Result<(), Fail> {
-        let i = (index - start.part.first) as usize;
-        let state = match self.primitive_cell(p, start.codes) {
-            Some(state) => state,
-            None => self.position_state(kernel, start, p, index, scratch, edges)?,
+        let cells = &start.part.cells;
+        let next = match next {
+            Some((p, index)) => match self.primitive_cell(p, start.codes) {
+                Some(state) => {
+                    cells.store((index - start.part.first) as usize, state);
+                    None
+                }
+                None => {
+                    let Scratch { ahead, cache, .. } = scratch;
+                    // Where edges are not listed, children inside the tier may be counted alone.
+                    let counted = (!start.collect_edges)
+                        .then(|| kernel.children_outside(p, ahead, cache))
+                        .flatten();
+                    if counted.is_none() {
+                        kernel.child_locations_unsorted(p, ahead, cache);
+                    }
+                    for &(child_tier, ci) in ahead.iter() {
+                        if child_tier != self.tier {
+                            start.child_tiers.prefetch(child_tier, ci);
+                        }
+                    }
+                    Some((p, index, counted.unwrap_or(0)))
+                }
+            },
+            None => None,
         };
-        start.part.cells.store(i, state);
+        if let Some((p, index, counted)) = scratch.waiting.take() {
+            let Scratch { locations, blocks, .. } = scratch;
+            let state = self.settle_located(start, p, index, counted, locations, blocks, edges)?;
+            cells.store((index - start.part.first) as usize, state);
+        }
+        if next.is_some() {
+            std::mem::swap(&mut scratch.locations, &mut scratch.ahead);
+            scratch.waiting = next;
+        }
         Ok(())
     }
 
@@ -299,14 +342,32 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         scratch: &mut Scratch,
         edges: &mut ChunkStart,
     ) -> Result<u16, Fail> {
-        let i = (index - start.part.first) as usize;
-        let Scratch { locations, cache, blocks } = scratch;
+        let Scratch { locations, cache, blocks, .. } = scratch;
         kernel.child_locations_unsorted(p, locations, cache);
-        if locations.is_empty() {
+        self.settle_located(start, p, index, 0, locations, blocks, edges)
+    }
+
+    /// [`TierProblem::position_state`] given the locations of `p`'s children, or of those
+    /// outside the tier with the `counted` children inside it
+    /// ([`TierKernel::children_outside`]).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn settle_located(
+        &self,
+        start: &Start<'_, '_>,
+        p: Position,
+        index: u64,
+        counted: u32,
+        locations: &[(Tier, u64)],
+        blocks: &mut BlockCache,
+        edges: &mut ChunkStart,
+    ) -> Result<u16, Fail> {
+        let i = (index - start.part.first) as usize;
+        if locations.is_empty() && counted == 0 {
             return Err(SolveError::NoMoves { position: p }.into());
         }
-        let (mut best, mut best_key, mut inside) = (None, i32::MIN, 0u32);
-        for &(child_tier, ci) in locations.iter() {
+        let (mut best, mut best_key, mut inside) = (None, i32::MIN, counted);
+        for &(child_tier, ci) in locations {
             if child_tier == self.tier {
                 inside += 1;
                 if start.collect_edges {
@@ -566,6 +627,25 @@ impl<'v> ChildTiers<'v> {
             .ok_or(SolveError::ChildNotSolved { position: p })
     }
 
+    /// Asks for the value of the child at `index` of `tier` ahead of [`ChildTiers::parent_value`]
+    /// (values held as codes a byte or a pair a position; nothing for packed ones).
+    #[inline]
+    pub fn prefetch(&self, tier: Tier, index: u64) {
+        let Some(c) = self.find(tier) else { return };
+        let Some(i) = index.checked_sub(c.first).and_then(|i| usize::try_from(i).ok()) else {
+            return;
+        };
+        match c.values {
+            TierValues::Narrow { codes, .. } => {
+                codes.get(i).map(prefetch);
+            }
+            TierValues::Wide(v) => {
+                v.get(i).map(prefetch);
+            }
+            TierValues::Packed(_) => {}
+        }
+    }
+
     #[inline]
     fn find(&self, tier: Tier) -> Option<&ChildTier<'v>> {
         if self.by_number.is_empty() {
@@ -679,6 +759,11 @@ pub(super) struct Scratch {
     pub locations: Vec<(Tier, u64)>,
     pub cache: KernelCache,
     pub blocks: BlockCache,
+    /// [`TierProblem::initialise_ahead`]'s position located and not yet settled, with its
+    /// children inside the tier where they were counted alone (its children's locations in
+    /// `locations`), and the next one's locations.
+    waiting: Option<(Position, u64, u32)>,
+    ahead: Vec<(Tier, u64)>,
 }
 
 /// Children gathered from a batch of positions before any is looked up.

@@ -236,7 +236,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         p: Position,
         scratch: &mut Scratch,
     ) -> Result<Option<bool>, Fail> {
-        let Scratch { locations, cache, blocks } = scratch;
+        let Scratch { locations, cache, blocks, .. } = scratch;
         locations.clear();
         kernel.unseeded_children(p, locations, cache);
         if locations.is_empty() {
