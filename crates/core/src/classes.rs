@@ -251,6 +251,13 @@ impl SetClasses {
         self.perms.len()
     }
 
+    /// Whether no symmetry but the identity keeps `set`, found from its images (for sets of any
+    /// size: no table, no rank).
+    pub fn kept_by_identity_alone(&self, set: u32) -> bool {
+        (0..self.symmetry_count())
+            .all(|s| 1 << s == self.identity_mask || self.image(s, set) != set)
+    }
+
     /// The number of distinct images of the pair `(a, b)` under the symmetries: their count over
     /// the number that keep both sets (a class's members, for analysis).
     pub fn pair_orbit_size(&self, a: u32, b: u32) -> u64 {

@@ -141,6 +141,47 @@ impl TierKernel for BaghChal {
         });
     }
 
+    /// In the moving phase a goat's move keeps the tigers' set, and a tiger's step keeps the
+    /// goats': two such moves' children are images of each other only under a symmetry that
+    /// keeps that set (and, for the tigers, takes their set to one of its images at most four
+    /// points from it). Where there is none, each such move is counted, and only the jumps'
+    /// children, outside the tier (a goat captured), located.
+    fn children_outside(
+        &self,
+        p: Position,
+        out: &mut Locations,
+        cache: &mut KernelCache,
+    ) -> Option<u32> {
+        let q = Parts::of(p);
+        if q.hand != 0 {
+            return None;
+        }
+        let classes = &self.layout.classes;
+        classes.neighbours(q.tigers, &mut cache.near);
+        let spread = cache.near.spread();
+        let distinct = if q.tigers_to_move {
+            spread > 4 || classes.kept_by_identity_alone(q.goats)
+        } else {
+            spread > 0
+        };
+        if !distinct {
+            return None;
+        }
+        out.clear();
+        let (mut inside, goats) = (0, q.goats.count_ones());
+        let near = &mut cache.near;
+        self.each_move(q, |from, to| {
+            let child = self.apply(q, from, to);
+            if child.goats.count_ones() == goats {
+                inside += 1;
+            } else {
+                let pair = classes.moved_pair_index(near, from, to, child.goats);
+                out.push(self.located(child, pair));
+            }
+        });
+        Some(inside)
+    }
+
     /// The children as [`TierKernel::child_locations_unsorted`] finds them, none exchanged
     /// (Bagh-Chal has no exchange): the analysis's search for reachable positions walks these
     /// instead of canonicalizing every child.
