@@ -258,6 +258,26 @@ impl SetClasses {
             .all(|s| 1 << s == self.identity_mask || self.image(s, set) != set)
     }
 
+    /// Whether the pairs that moves of one piece each (a point removed, an empty one added) make
+    /// of a pair of sets are never images of one another, so that they need no canonical form to
+    /// be told apart. `near` holds the pair's first set, `second` is the other, and
+    /// `first_moves` says which set the moves change. Two such pairs are images only under a
+    /// symmetry that keeps the set not moved and takes the moved set to an image at most four
+    /// points from it ([`Neighbours::spread`]); where no symmetry but the identity can, they are
+    /// distinct. (A `false` may be cautious.)
+    pub fn one_piece_moves_distinct(
+        &self,
+        near: &Neighbours,
+        second: u32,
+        first_moves: bool,
+    ) -> bool {
+        if first_moves {
+            near.spread > 4 || self.kept_by_identity_alone(second)
+        } else {
+            near.spread > 0
+        }
+    }
+
     /// The number of distinct images of the pair `(a, b)` under the symmetries: their count over
     /// the number that keep both sets (a class's members, for analysis).
     pub fn pair_orbit_size(&self, a: u32, b: u32) -> u64 {

@@ -322,6 +322,43 @@ pub(crate) fn assert_refused(game: &dyn perfectplay_core::Game, texts: &[&str]) 
     }
 }
 
+/// For tests: compares a kernel's [`TierKernel::children_outside`] with the children it locates,
+/// for each (index, position) of `positions` in `tier` not primitive and accepted by `keep`;
+/// returns how many positions had their children inside counted, and how many did not.
+///
+/// [`TierKernel::children_outside`]: perfectplay_core::TierKernel::children_outside
+#[cfg(test)]
+pub(crate) fn check_children_outside<G: perfectplay_core::Game + perfectplay_core::TierKernel>(
+    game: &G,
+    tier: perfectplay_core::Tier,
+    positions: impl IntoIterator<Item = (u64, perfectplay_core::Position)>,
+    mut keep: impl FnMut(u64, perfectplay_core::Position, &mut perfectplay_core::KernelCache) -> bool,
+) -> (u64, u64) {
+    let (mut counted, mut located) = (0, 0);
+    let mut cache = perfectplay_core::KernelCache::default();
+    for (i, p) in positions {
+        if game.primitive(p).is_some() || !keep(i, p, &mut cache) {
+            continue;
+        }
+        let mut all = Vec::new();
+        game.child_locations_unsorted(p, &mut all, &mut cache);
+        let mut outside = Vec::new();
+        let Some(inside) = game.children_outside(p, &mut outside, &mut cache) else {
+            located += 1;
+            continue;
+        };
+        counted += 1;
+        assert_eq!(inside as usize, all.iter().filter(|l| l.0 == tier).count());
+        all.retain(|l| l.0 != tier);
+        for v in [&mut all, &mut outside] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        assert_eq!(outside, all, "{}", game.position_to_string(p));
+    }
+    (counted, located)
+}
+
 #[cfg(test)]
 mod rules_tests {
     #[test]

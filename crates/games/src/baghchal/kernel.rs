@@ -158,13 +158,7 @@ impl TierKernel for BaghChal {
         }
         let classes = &self.layout.classes;
         classes.neighbours(q.tigers, &mut cache.near);
-        let spread = cache.near.spread();
-        let distinct = if q.tigers_to_move {
-            spread > 4 || classes.kept_by_identity_alone(q.goats)
-        } else {
-            spread > 0
-        };
-        if !distinct {
+        if !classes.one_piece_moves_distinct(&cache.near, q.goats, q.tigers_to_move) {
             return None;
         }
         out.clear();

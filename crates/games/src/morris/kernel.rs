@@ -457,13 +457,7 @@ impl TierKernel for Morris {
         let classes = &self.layout.classes;
         // White's set leads the tier's runs: what is known of it is found once a run.
         classes.neighbours(q.white, &mut cache.near);
-        let spread = cache.near.spread();
-        let distinct = if q.black_to_move {
-            spread > 0
-        } else {
-            spread > 4 || classes.least_ranked_cached(q.black, &mut cache.least).1.count_ones() == 1
-        };
-        if !distinct {
+        if !classes.one_piece_moves_distinct(&cache.near, q.black, !q.black_to_move) {
             return None;
         }
         out.clear();

@@ -63,7 +63,7 @@ fn bad_positions_are_refused_with_a_reason() {
 
 #[test]
 fn moves_that_remove_nothing_are_counted_where_their_children_are_distinct() {
-    use perfectplay_core::{KernelCache, TierKernel};
+    use perfectplay_core::TierKernel;
     let g = Morris::nine("regular").unwrap();
     // A point's orbit is kept by every symmetry: no spread. Without the point, it is two points
     // from its image under a symmetry that moves the point, and kept by one that does not.
@@ -76,34 +76,16 @@ fn moves_that_remove_nothing_are_counted_where_their_children_are_distinct() {
     let kept = (0..classes.symmetry_count()).filter(|&s| classes.image(s, 1) == 1).count();
     assert_eq!(near.spread(), if kept > 1 { 0 } else { 2 });
     let (mut counted, mut located) = (0, 0);
-    let mut cache = KernelCache::default();
     for (w, b) in [(3, 3), (4, 3), (5, 4), (7, 7), (9, 8)] {
         let tier = Morris::tier_of(0, w, b, false);
         let n = perfectplay_core::TierIndex::tier_size(&g, tier).min(200_000);
         let mut positions = vec![None; n as usize];
         g.tier_positions(tier, 0, &mut positions);
-        for (i, p) in positions.into_iter().enumerate() {
-            let Some(p) = p else { continue };
-            if g.primitive(p).is_some() || !g.is_canonical_at(tier, i as u64, p, &mut cache) {
-                continue;
-            }
-            let mut all = Vec::new();
-            g.child_locations_unsorted(p, &mut all, &mut cache);
-            let mut outside = Vec::new();
-            match g.children_outside(p, &mut outside, &mut cache) {
-                Some(inside) => {
-                    counted += 1;
-                    assert_eq!(inside as usize, all.iter().filter(|l| l.0 == tier).count());
-                    all.retain(|l| l.0 != tier);
-                    for v in [&mut all, &mut outside] {
-                        v.sort_unstable();
-                        v.dedup();
-                    }
-                    assert_eq!(outside, all, "{}", g.position_to_string(p));
-                }
-                None => located += 1,
-            }
-        }
+        let positions = (0..).zip(positions).filter_map(|(i, p)| Some((i, p?)));
+        let (c, l) = crate::check_children_outside(&g, tier, positions, |i, p, cache| {
+            g.is_canonical_at(tier, i, p, cache)
+        });
+        (counted, located) = (counted + c, located + l);
     }
     // Both ways are taken: most positions counted, the nearly symmetric ones located.
     assert!(counted > 2 * located && located > 0, "{counted} counted, {located} located");
