@@ -322,20 +322,23 @@ pub(crate) fn assert_refused(game: &dyn perfectplay_core::Game, texts: &[&str]) 
     }
 }
 
+#[cfg(test)]
+use perfectplay_core::KernelCache;
+
 /// For tests: compares a kernel's [`TierKernel::children_outside`] with the children it locates,
 /// for each (index, position) of `positions` in `tier` not primitive and accepted by `keep`;
 /// returns how many positions had their children inside counted, and how many did not.
 ///
 /// [`TierKernel::children_outside`]: perfectplay_core::TierKernel::children_outside
 #[cfg(test)]
-pub(crate) fn check_children_outside<G: perfectplay_core::Game + perfectplay_core::TierKernel>(
+pub(crate) fn check_children_outside<G: Game + perfectplay_core::TierKernel>(
     game: &G,
     tier: perfectplay_core::Tier,
     positions: impl IntoIterator<Item = (u64, perfectplay_core::Position)>,
-    mut keep: impl FnMut(u64, perfectplay_core::Position, &mut perfectplay_core::KernelCache) -> bool,
+    mut keep: impl FnMut(u64, perfectplay_core::Position, &mut KernelCache) -> bool,
 ) -> (u64, u64) {
     let (mut counted, mut located) = (0, 0);
-    let mut cache = perfectplay_core::KernelCache::default();
+    let mut cache = KernelCache::default();
     for (i, p) in positions {
         if game.primitive(p).is_some() || !keep(i, p, &mut cache) {
             continue;

@@ -269,12 +269,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
 
     /// Initialises the cells of canonical positions from the kernel's locations of their children
     /// (where edges are not listed and the kernel can, of those outside the tier alone, those
-    /// inside counted: [`TierKernel::children_outside`]), one position behind: `next` (at its index) is located and its children's values outside
-    /// the tier asked for (prefetched), then the position located before it is settled, its
-    /// children's values read, by when most have arrived. `None` settles the last one. A position
-    /// is decided where it is primitive or has no children inside the tier, else its cell counts
-    /// its children inside the tier, with its best result from outside the tier kept; its edges
-    /// inside the tier go to `edges`.
+    /// inside counted: [`TierKernel::children_outside`]), one position behind: `next` (at its
+    /// index) is located and its children's values outside the tier asked for (prefetched),
+    /// then the position located before it is settled, its children's values read, by when most
+    /// have arrived. `None` settles the last one. A position is decided where it is primitive or
+    /// has no children inside the tier, else its cell counts its children inside the tier, with
+    /// its best result from outside the tier kept; its edges inside the tier go to `edges`.
     #[inline]
     fn initialise_ahead(
         &self,

@@ -239,8 +239,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
 
     /// Widens a whole tier's one-byte cells to two bytes, in place, where its dictionary has
     /// fewer than [`WIDEN_MARGIN`] codes left (between two levels: no update is under way) and
-    /// the memory limit leaves room for both copies. A level gives a few new values, so the codes do not overflow; where one does all the same,
-    /// the attempt is abandoned as before and the tier solved again.
+    /// the memory limit leaves room for both copies. A level gives a few new values, so the codes
+    /// do not overflow; where one does all the same, the attempt is abandoned as before and the
+    /// tier solved again.
     fn widen_if_full(
         &self,
         parts: &mut Parts<'_>,
