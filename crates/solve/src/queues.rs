@@ -212,20 +212,23 @@ pub(crate) enum Slice<'a> {
 }
 
 impl Slice<'_> {
-    /// Maps consecutive runs of at most `size` entries in parallel, in order.
-    pub(crate) fn par_map_chunks<R: Send>(
+    /// Maps consecutive runs of at most `size` entries in parallel, in order, each with a
+    /// worker's state from `init` (made once per worker's share, not per run).
+    pub(crate) fn par_map_chunks<T, R: Send>(
         self,
         size: usize,
-        f: impl Fn(&mut dyn Iterator<Item = u64>, usize) -> R + Sync + Send,
+        init: impl Fn() -> T + Sync + Send,
+        f: impl Fn(&mut T, &mut dyn Iterator<Item = u64>, usize) -> R + Sync + Send,
     ) -> Vec<R> {
         match self {
             Slice::Short(s) => s
                 .par_chunks(size)
-                .map(|c| f(&mut c.iter().map(|&i| u64::from(i)), c.len()))
+                .map_init(init, |t, c| f(t, &mut c.iter().map(|&i| u64::from(i)), c.len()))
                 .collect(),
-            Slice::Long(s) => {
-                s.par_chunks(size).map(|c| f(&mut c.iter().copied(), c.len())).collect()
-            }
+            Slice::Long(s) => s
+                .par_chunks(size)
+                .map_init(init, |t, c| f(t, &mut c.iter().copied(), c.len()))
+                .collect(),
         }
     }
 }
@@ -262,7 +265,7 @@ mod tests {
     fn entries(level: &Level) -> Vec<u64> {
         let mut all = Vec::new();
         level.slices(3, |s| {
-            for run in s.par_map_chunks(2, |it, _| it.collect::<Vec<u64>>()) {
+            for run in s.par_map_chunks(2, || (), |_, it, _| it.collect::<Vec<u64>>()) {
                 all.extend(run);
             }
         });

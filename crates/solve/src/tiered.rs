@@ -19,7 +19,6 @@
 //! [`PositionSpace::Tiered`]: perfectplay_core::PositionSpace::Tiered
 
 use std::borrow::Cow;
-use std::sync::atomic::Ordering::Relaxed;
 
 use perfectplay_core::{Game, GameExt, KernelCache, Position, Tier, Value, ValueRemoteness};
 use rayon::prelude::*;
@@ -30,8 +29,8 @@ use crate::{Solution, SolveError, SolvedTier};
 
 mod reach;
 pub(crate) use reach::is_marked;
-use reach::{marked_positions, unnamed, Sides, SIDES, WORDS_PER_TASK};
 pub use reach::{marks_words, reach_tiered, reach_tiered_classes, reach_tiered_one_pass, Reached};
+use reach::{unnamed, Located, Sides, SIDES, WORDS_PER_TASK};
 
 /// One tier's line of a tiered analysis. Reachable positions are counted in the tier they lie in
 /// (so both of a pair of exchanged tiers have lines); canonical classes in their canonical tier,
@@ -105,16 +104,15 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     let mut lines: Vec<Option<TierReport>> = Vec::new();
     for (k, &t) in tiers.iter().enumerate() {
         let solved = tier_values(t)?;
-        // One `Counts` a fold (a few per worker), not a task: its table of values is large.
+        // One `Counts` a fold (a few per worker), not a task: its table of values is large. So
+        // are the buffers ([`Located`]).
+        let fold = || (Counts::default(), Located::default(), Vec::new());
         let counts = marks.bits[k]
             .par_chunks(WORDS_PER_TASK)
             .enumerate()
-            .try_fold(Counts::default, |mut counts, (task, chunk)| -> Result<_, SolveError> {
-                let mut images = Vec::new();
-                let words: Vec<u64> = chunk.iter().map(|w| w.load(Relaxed)).collect();
-                let mut located = Vec::new();
-                marked_positions(game, t, task * WORDS_PER_TASK, &words, &mut located);
-                for &(index, sides, p) in &located {
+            .try_fold(fold, |(mut counts, mut located, mut images), (task, chunk)| {
+                located.find(game, t, task * WORDS_PER_TASK, chunk, false);
+                for &(index, sides, p) in &located.found {
                     let p = p.ok_or_else(|| unnamed(game, t, index))?;
                     let vr = solved.values.get(index as usize);
                     let members =
@@ -135,8 +133,9 @@ pub fn count_reached<'s, G: Game + ?Sized>(
                     }
                 }
                 progress.advance(chunk.len() as u64 * 64 / SIDES);
-                Ok(counts)
+                Ok::<_, SolveError>((counts, located, images))
             })
+            .map(|folded| folded.map(|(counts, ..)| counts))
             .try_reduce(Counts::default, |a, b| Ok(a.sum(b)))?;
         for (bits, &(all, canonical)) in counts.values.iter().enumerate() {
             if all > 0 || canonical > 0 {
@@ -263,12 +262,10 @@ pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
         let tier_counts = reached.marks.bits[k]
             .par_chunks(WORDS_PER_TASK)
             .enumerate()
-            .map(|(task, chunk)| -> Result<[[u64; 4]; 2], SolveError> {
+            .map_init(Located::default, |located, (task, chunk)| {
                 let mut counts = [[0u64; 4]; 2];
-                let words: Vec<u64> = chunk.iter().map(|w| w.load(Relaxed)).collect();
-                let mut located = Vec::new();
-                marked_positions(game, t, task * WORDS_PER_TASK, &words, &mut located);
-                for &(index, sides, p) in &located {
+                located.find(game, t, task * WORDS_PER_TASK, chunk, false);
+                for &(index, sides, p) in &located.found {
                     let p = p.ok_or_else(|| unnamed(game, t, index))?;
                     let value = solved.values.get(index as usize).value() as usize;
                     // Where the exchange merges classes, a class is one state whichever sides
@@ -282,7 +279,7 @@ pub fn count_classes_by_mover<'s, G: Game + ?Sized>(
                     }
                 }
                 progress.advance(chunk.len() as u64 * 64 / SIDES);
-                Ok(counts)
+                Ok::<_, SolveError>(counts)
             })
             .try_reduce(|| [[0u64; 4]; 2], |a, b| Ok(add_by_mover(a, b)))?;
         counts = add_by_mover(counts, tier_counts);

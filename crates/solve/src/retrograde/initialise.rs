@@ -73,7 +73,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                             ..range.end.div_ceil(CHUNK as u64) as usize;
                         chunks
                             .into_par_iter()
-                            .map(|chunk| self.initialise(&start, chunk, progress))
+                            .map_init(Scratch::default, |scratch, chunk| {
+                                self.initialise(&start, chunk, scratch, progress)
+                            })
                             .collect::<Result<_, Fail>>()?
                     }
                 };
@@ -120,11 +122,13 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     }
 
     /// Initialises one chunk of the tier: its cells, external results and words of the bitmap of
-    /// canonical indices; returns its edges inside the tier.
+    /// canonical indices; returns its edges inside the tier. `scratch` is the worker's, kept from
+    /// chunk to chunk ([`Scratch`]).
     fn initialise(
         &self,
         start: &Start<'_, '_>,
         chunk: usize,
+        scratch: &mut Scratch,
         progress: &dyn Progress,
     ) -> Result<ChunkStart, Fail> {
         if progress.stopped() {
@@ -132,22 +136,23 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         }
         let part = start.part;
         let n = part.first + part.cells.len() as u64;
-        let mut scratch = Scratch::default();
+        scratch.waiting = None;
         let mut edges = Vec::new();
         let first = (chunk * CHUNK) as u64;
         let last = (first + CHUNK as u64).min(n);
         let mut care = [0u64; CHUNK / 64];
-        let positions: Vec<Option<Position>> = if let Some(kernel) = self.kernel {
-            let mut positions = vec![None; (last - first) as usize];
+        let mut positions = std::mem::take(&mut scratch.positions);
+        positions.clear();
+        if let Some(kernel) = self.kernel {
+            positions.resize((last - first) as usize, None);
             kernel.tier_positions(self.tier, first, &mut positions);
-            positions
         } else if start.dense {
-            (first..last).map(|i| self.game.tier_position(self.tier, i)).collect()
+            positions.extend((first..last).map(|i| self.game.tier_position(self.tier, i)));
         } else {
             let mut keys = Vec::with_capacity(CHUNK);
             self.space.positions_into(first..last, &mut keys);
-            keys.iter().map(|&k| Some(Position(k))).collect()
-        };
+            positions.extend(keys.iter().map(|&k| Some(Position(k))));
+        }
         let mut batch = Batch::default();
         for (k, &p) in positions.iter().enumerate() {
             let index = first + k as u64;
@@ -174,13 +179,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 continue;
             }
             match self.kernel {
-                Some(kernel) => self.initialise_ahead(
-                    kernel,
-                    start,
-                    Some((p, index)),
-                    &mut scratch,
-                    &mut edges,
-                )?,
+                Some(kernel) => {
+                    self.initialise_ahead(kernel, start, Some((p, index)), scratch, &mut edges)?
+                }
                 None => {
                     self.expand_position(start, p, index, &mut batch)?;
                     if batch.children.len() >= BATCH_CHILDREN {
@@ -190,11 +191,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             }
         }
         if let Some(kernel) = self.kernel {
-            self.initialise_ahead(kernel, start, None, &mut scratch, &mut edges)?;
+            self.initialise_ahead(kernel, start, None, scratch, &mut edges)?;
         }
         self.initialise_batch(start, &mut batch, &mut edges)?;
         start.store_care(chunk, &care);
         progress.advance(positions.len() as u64);
+        scratch.positions = positions;
         Ok(edges)
     }
 
@@ -753,7 +755,9 @@ impl Start<'_, '_> {
     }
 }
 
-/// One chunk's buffers and caches.
+/// A worker's buffers and caches, kept from chunk to chunk: a solve under a memory limit gives
+/// freed memory back to the system at once, and buffers taken anew each chunk were cleared again
+/// by the kernel each time.
 #[derive(Default)]
 pub(super) struct Scratch {
     pub locations: Vec<(Tier, u64)>,
@@ -764,6 +768,8 @@ pub(super) struct Scratch {
     /// `locations`), and the next one's locations.
     waiting: Option<(Position, u64, u32)>,
     ahead: Vec<(Tier, u64)>,
+    /// A chunk's positions.
+    positions: Vec<Option<Position>>,
 }
 
 /// Children gathered from a batch of positions before any is looked up.

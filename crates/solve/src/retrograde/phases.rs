@@ -24,6 +24,19 @@ const OWN_AHEAD: usize = 16;
 /// Codes left in a one-byte dictionary below which a whole tier's cells are widened.
 const WIDEN_MARGIN: usize = 24;
 
+/// What a worker of a level keeps from chunk to chunk (see [`Scratch`]).
+#[derive(Default)]
+struct Worker {
+    scratch: Vec<Position>,
+    /// The parents of the entry waiting to update them, and of the entry located last.
+    parents: Vec<u64>,
+    located: Vec<u64>,
+    cache: KernelCache,
+    seed_scratch: Scratch,
+    /// The chunk's entries.
+    entries: Vec<u64>,
+}
+
 /// What one level needs: the dictionary as of its start, and what the next level's positions
 /// get. Their codes are taken when a position first gets one (one-byte cells hold 127 codes: a
 /// code for every level's win and loss, used or not, would run out in a tier with a remoteness
@@ -313,77 +326,78 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             level.sort();
             level.slices(SLICE, |slice| {
                 let cells = &parts.cells;
-                let results: Vec<Decided> = slice.par_map_chunks(CHUNK, |entries, len| {
-                    let mut scratch = Vec::new();
-                    let mut parents = Vec::new();
-                    let mut cache = KernelCache::default();
-                    let mut seed_scratch = Scratch::default();
-                    let mut out: Decided = (Vec::new(), Vec::new(), Vec::new());
-                    let Some(own) = cells[k].as_ref() else { return out };
-                    // What a child decided as `child` does to its parents.
-                    let mut update = |child: Value, parents: &[u64]| {
-                        for &j in parents {
-                            let (p, local) = plan.of(j);
-                            let Some(target) = cells.get(p).and_then(Option::as_ref) else {
-                                if child != Value::Draw {
-                                    let m = (local as u32) << 1 | u32::from(child == Value::Win);
-                                    out.2.push((p as u32, m));
-                                }
-                                continue;
-                            };
-                            // A win's parent is counted before it is updated, in a tier
-                            // initialised from its children.
-                            if let Some(s) = seeding.filter(|_| child == Value::Win) {
-                                let start = s.start(target, codes);
-                                if let Err(e) = self.touch(&start, s.kernel, j, &mut seed_scratch) {
-                                    s.fail(e);
-                                }
-                            }
-                            match target.propagate(codes, &step, local as usize, child) {
-                                Some(l) if l == next => out.0.push(j),
-                                Some(l) => out.1.push((l, j)),
-                                None => {}
-                            }
-                        }
-                    };
-                    // Each entry's parents are located, and their cells asked for, before the
-                    // entry before it updates them: by then most of those cells have arrived.
-                    // The entries' own cells, far apart in a large tier, are asked for
-                    // [`OWN_AHEAD`] entries ahead.
-                    let entries: Vec<u64> = entries.collect();
-                    let mut waiting: Option<Value> = None;
-                    let mut located = Vec::new();
-                    for (e, c) in entries.iter().map(|&c| Some(c)).chain([None]).enumerate() {
-                        if let Some(&a) = entries.get(e + OWN_AHEAD) {
-                            own.cells.prefetch(a as usize);
-                        }
-                        let ahead = match c {
-                            Some(c) => {
-                                let s = own.cells.load(c as usize);
-                                let Some(&vr) = step.table.get(usize::from(s & !DECIDED)) else {
+                let results: Vec<Decided> =
+                    slice.par_map_chunks(CHUNK, Worker::default, |w, e, len| {
+                        let Worker { scratch, parents, located, cache, seed_scratch, entries } = w;
+                        let mut out: Decided = (Vec::new(), Vec::new(), Vec::new());
+                        let Some(own) = cells[k].as_ref() else { return out };
+                        // What a child decided as `child` does to its parents.
+                        let mut update = |child: Value, parents: &[u64]| {
+                            for &j in parents {
+                                let (p, local) = plan.of(j);
+                                let Some(target) = cells.get(p).and_then(Option::as_ref) else {
+                                    if child != Value::Draw {
+                                        let m =
+                                            (local as u32) << 1 | u32::from(child == Value::Win);
+                                        out.2.push((p as u32, m));
+                                    }
                                     continue;
                                 };
-                                let (scratch, cache) = (&mut scratch, &mut cache);
-                                self.parents(first + c, reverse, scratch, &mut located, cache);
-                                for &j in &located {
-                                    let (p, local) = plan.of(j);
-                                    if let Some(target) = cells.get(p).and_then(Option::as_ref) {
-                                        target.prefetch(local as usize, vr.value());
+                                // A win's parent is counted before it is updated, in a tier
+                                // initialised from its children.
+                                if let Some(s) = seeding.filter(|_| child == Value::Win) {
+                                    let start = s.start(target, codes);
+                                    if let Err(e) = self.touch(&start, s.kernel, j, seed_scratch) {
+                                        s.fail(e);
                                     }
                                 }
-                                Some(vr.value())
+                                match target.propagate(codes, &step, local as usize, child) {
+                                    Some(l) if l == next => out.0.push(j),
+                                    Some(l) => out.1.push((l, j)),
+                                    None => {}
+                                }
                             }
-                            None => None,
                         };
-                        if let Some(child) = waiting {
-                            update(child, &parents);
+                        // Each entry's parents are located, and their cells asked for, before the
+                        // entry before it updates them: by then most of those cells have arrived.
+                        // The entries' own cells, far apart in a large tier, are asked for
+                        // [`OWN_AHEAD`] entries ahead.
+                        entries.clear();
+                        entries.extend(e);
+                        let mut waiting: Option<Value> = None;
+                        parents.clear();
+                        for (e, c) in entries.iter().map(|&c| Some(c)).chain([None]).enumerate() {
+                            if let Some(&a) = entries.get(e + OWN_AHEAD) {
+                                own.cells.prefetch(a as usize);
+                            }
+                            let ahead = match c {
+                                Some(c) => {
+                                    let s = own.cells.load(c as usize);
+                                    let Some(&vr) = step.table.get(usize::from(s & !DECIDED))
+                                    else {
+                                        continue;
+                                    };
+                                    self.parents(first + c, reverse, scratch, located, cache);
+                                    for &j in located.iter() {
+                                        let (p, local) = plan.of(j);
+                                        if let Some(target) = cells.get(p).and_then(Option::as_ref)
+                                        {
+                                            target.prefetch(local as usize, vr.value());
+                                        }
+                                    }
+                                    Some(vr.value())
+                                }
+                                None => None,
+                            };
+                            if let Some(child) = waiting {
+                                update(child, parents);
+                            }
+                            std::mem::swap(parents, located);
+                            waiting = ahead;
                         }
-                        std::mem::swap(&mut parents, &mut located);
-                        waiting = ahead;
-                    }
-                    progress.advance(len as u64);
-                    out
-                });
+                        progress.advance(len as u64);
+                        out
+                    });
                 for (now, later, mail) in results {
                     for (l, j) in now.into_iter().map(|j| (next, j)).chain(later) {
                         let (p, local) = plan.of(j);

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use perfectplay_core::{Game, GameExt, KernelCache, Position, Tier};
+use perfectplay_core::{Game, GameExt, KernelCache, Position, SidedLocations, Tier};
 use rayon::prelude::*;
 
 use crate::hint::prefetch;
@@ -74,34 +74,63 @@ pub(crate) fn is_marked(words: &[AtomicU64], index: u64) -> bool {
     words.get((bit / 64) as usize).is_some_and(|w| w.load(Relaxed) >> (bit % 64) & 3 != 0)
 }
 
-/// The marked indices of a run of words of a tier's bits (the first is word number
-/// `first_word`), with their sides and positions. Where the marks are dense the game's kernel
-/// walks the range in order ([`perfectplay_core::TierKernel::tier_positions`]); else each index
-/// is unranked.
-pub(super) fn marked_positions<G: Game + ?Sized>(
-    game: &G,
-    t: Tier,
-    first_word: usize,
-    words: &[u64],
-    out: &mut Vec<(u64, u64, Option<Position>)>,
-) {
-    out.clear();
-    for (j, &w) in words.iter().enumerate() {
-        out.extend(marked(first_word + j, w).map(|(index, sides)| (index, sides, None)));
-    }
-    let (Some(&(lo, ..)), Some(&(hi, ..))) = (out.first(), out.last()) else { return };
-    match game.kernel() {
-        // A walk costs a few steps per index; an unranking, some tens.
-        Some(kernel) if (hi - lo) < 16 * out.len() as u64 => {
-            let mut run = vec![None; (hi - lo + 1) as usize];
-            kernel.tier_positions(t, lo, &mut run);
-            for e in out.iter_mut() {
-                e.2 = run[(e.0 - lo) as usize];
+/// The marked indices of a task's run of a tier's words, with their sides and positions
+/// ([`Located::find`]), and the buffers that find them: a worker keeps one from task to task.
+/// (A solve under a memory limit gives freed memory back to the system at once, and buffers taken
+/// anew each task were cleared again by the kernel each time: most of such a solve's page
+/// faults.)
+#[derive(Debug, Default)]
+pub(super) struct Located {
+    words: Vec<u64>,
+    /// (index, sides, position) of each index marked, in order.
+    pub(super) found: Vec<(u64, u64, Option<Position>)>,
+    run: Vec<Option<Position>>,
+}
+
+impl Located {
+    /// Finds the indices marked in `chunk`, the tier's words from word number `first_word` on
+    /// (taken out, leaving them clear, where `take`), with their sides and positions. Where the
+    /// marks are dense the game's kernel walks the range in order
+    /// ([`perfectplay_core::TierKernel::tier_positions`]); else each index is unranked.
+    pub(super) fn find<G: Game + ?Sized>(
+        &mut self,
+        game: &G,
+        t: Tier,
+        first_word: usize,
+        chunk: &[AtomicU64],
+        take: bool,
+    ) {
+        let Located { words, found, run } = self;
+        words.clear();
+        // Nothing else writes a frontier's words in its round: a word is read, and cleared only
+        // where it has marks (a swap of every word, a locked instruction each, waited for every
+        // line of a tier's words alone, round after round).
+        words.extend(chunk.iter().map(|w| {
+            let v = w.load(Relaxed);
+            if take && v != 0 {
+                w.store(0, Relaxed);
             }
+            v
+        }));
+        found.clear();
+        for (j, &w) in words.iter().enumerate() {
+            found.extend(marked(first_word + j, w).map(|(index, sides)| (index, sides, None)));
         }
-        _ => {
-            for e in out.iter_mut() {
-                e.2 = game.tier_position(t, e.0);
+        let (Some(&(lo, ..)), Some(&(hi, ..))) = (found.first(), found.last()) else { return };
+        match game.kernel() {
+            // A walk costs a few steps per index; an unranking, some tens.
+            Some(kernel) if (hi - lo) < 16 * found.len() as u64 => {
+                run.clear();
+                run.resize((hi - lo + 1) as usize, None);
+                kernel.tier_positions(t, lo, run);
+                for e in found.iter_mut() {
+                    e.2 = run[(e.0 - lo) as usize];
+                }
+            }
+            _ => {
+                for e in found.iter_mut() {
+                    e.2 = game.tier_position(t, e.0);
+                }
             }
         }
     }
@@ -330,14 +359,13 @@ fn reach<G: Game + ?Sized>(
             visited.iter().map(|w| AtomicU64::new(w.load(Relaxed))).collect();
         let mut next: Vec<AtomicU64> = (0..visited.len()).map(|_| AtomicU64::new(0)).collect();
         loop {
+            let search = Round { game, t, visited, marks: &marks, complete: &complete, mirrored };
             let found: Result<u64, SolveError> = current
                 .par_chunks(WORDS_PER_TASK)
                 .enumerate()
-                .map(|(task, chunk)| {
-                    let words: Vec<u64> = chunk.iter().map(|w| w.swap(0, Relaxed)).collect();
-                    let search =
-                        Round { game, t, visited, marks: &marks, complete: &complete, mirrored };
-                    let found = search.reach_from(task * WORDS_PER_TASK, &words, &next)?;
+                .map_init(Worker::default, |worker, (task, chunk)| {
+                    worker.located.find(game, t, task * WORDS_PER_TASK, chunk, true);
+                    let found = search.reach_from(worker, &next)?;
                     progress.advance(found);
                     Ok(found)
                 })
@@ -425,28 +453,30 @@ struct Round<'a, G: ?Sized> {
     mirrored: bool,
 }
 
-impl<G: Game + ?Sized> Round<'_, G> {
-    /// Marks the children of the positions marked in `words` (the tier's words from
-    /// `first_word` on, taken out of the frontier); what is new in this tier also goes into
-    /// `next`. Returns how many marks were new.
+/// What one worker of the search keeps from task to task (see [`Located`]).
+#[derive(Default)]
+struct Worker<'a> {
+    located: Located,
+    children: Vec<Position>,
+    sided: SidedLocations,
+    cache: KernelCache,
+    /// The children of the position before, and of this one.
+    waiting: Vec<Target<'a>>,
+    fetched: Vec<Target<'a>>,
+}
+
+impl<'a, G: Game + ?Sized> Round<'a, G> {
+    /// Marks the children of the positions `worker.located` found (taken out of the frontier);
+    /// what is new in this tier also goes into `next`. Returns how many marks were new.
     ///
     /// A child's marks lie anywhere in its tier, most of them in no cache: their words are asked
     /// for (prefetched) as soon as a position's children are located, and marked once the next
     /// position's children are located, by when most have arrived.
-    fn reach_from(
-        &self,
-        first_word: usize,
-        words: &[u64],
-        next: &[AtomicU64],
-    ) -> Result<u64, SolveError> {
+    fn reach_from(&self, worker: &mut Worker<'a>, next: &[AtomicU64]) -> Result<u64, SolveError> {
         let Round { game, t, visited, marks, complete, mirrored } = *self;
-        let mut children = Vec::new();
-        let mut sided = Vec::new();
-        let mut cache = KernelCache::default();
+        let Worker { located, children, sided, cache, waiting, fetched } = worker;
         let mut found = 0u64;
-        let mut located = Vec::new();
-        // The children of the position before, and of this one.
-        let (mut waiting, mut fetched): (Vec<Target<'_>>, Vec<Target<'_>>) = (vec![], vec![]);
+        waiting.clear();
         // The child tiers' marks, found once: a search of all the tiers for every child cost a
         // third of the time.
         let child_marks: Vec<(Tier, Option<&[AtomicU64]>)> = game
@@ -454,20 +484,19 @@ impl<G: Game + ?Sized> Round<'_, G> {
             .into_iter()
             .filter_map(|c| marks.slot(c).map(|k| (c, complete[k].then_some(&marks.bits[k][..]))))
             .collect();
-        marked_positions(game, t, first_word, words, &mut located);
-        for &(index, sides, p) in &located {
+        for &(index, sides, p) in &located.found {
             let p = p.ok_or_else(|| unnamed(game, t, index))?;
             if game.primitive(p).is_some() {
                 continue;
             }
             sided.clear();
             let by_kernel = game.kernel().is_some_and(|k| match mirrored {
-                true => k.child_locations_mirrored(p, &mut sided, &mut cache),
-                false => k.child_locations_sided(p, &mut sided, &mut cache),
+                true => k.child_locations_mirrored(p, sided, cache),
+                false => k.child_locations_sided(p, sided, cache),
             });
             if !by_kernel {
                 children.clear();
-                game.children(p, &mut children);
+                game.children(p, children);
                 sided.extend(children.iter().map(|&child| {
                     let (cc, side) = match mirrored {
                         true => {
@@ -480,7 +509,7 @@ impl<G: Game + ?Sized> Round<'_, G> {
                 }));
             }
             fetched.clear();
-            for &(ct, ci, exchanged) in &sided {
+            for &(ct, ci, exchanged) in sided.iter() {
                 let words = if ct == t {
                     visited
                 } else {
@@ -501,10 +530,10 @@ impl<G: Game + ?Sized> Round<'_, G> {
                 let sides = if exchanged { (sides & 1) << 1 | sides >> 1 & 1 } else { sides };
                 fetched.push(Target { words, base, sides, own: ct == t });
             }
-            found += mark(&waiting, next);
-            std::mem::swap(&mut waiting, &mut fetched);
+            found += mark(waiting, next);
+            std::mem::swap(waiting, fetched);
         }
-        Ok(found + mark(&waiting, next))
+        Ok(found + mark(waiting, next))
     }
 }
 
