@@ -47,6 +47,7 @@ use crate::space::TierSpace;
 use crate::{BlockCache, SolveError, TierValues};
 
 mod cells;
+mod children;
 mod initialise;
 mod kept;
 mod parts;
@@ -54,7 +55,7 @@ mod phases;
 mod seeded;
 mod shared;
 use cells::{Cells, Codes};
-use initialise::{ChildTier, ChildTiers};
+use children::{ChildTier, ChildTiers};
 use parts::{PartCells, Parts, Plan, Queues};
 use seeded::Seeding;
 

@@ -19,7 +19,8 @@
 //! positions are never initialised: their children are never located, and no child's value is
 //! read for them.
 
-use super::initialise::{ChildTier, ChildTiers, Scratch, Start};
+use super::children::{ChildTier, ChildTiers};
+use super::initialise::{Scratch, Start};
 use super::*;
 
 /// A tier is initialised from its children where their decided positions (in the windows its
