@@ -365,6 +365,15 @@ pub trait TierIndex: Tiers {
         let _ = tier;
         true
     }
+    /// Where `tier`'s index puts the turns of one side after the other's, and every move from
+    /// a position of the later turns leads to a position that no tier's `derivable_from` names
+    /// (the earlier turns here, or in another tier): the first index of the later turns. Their
+    /// values follow in one step from their children's, so a database need not store them
+    /// (`db upgrade --derive`). The default, `None`, claims nothing.
+    fn derivable_from(&self, tier: Tier) -> Option<u64> {
+        let _ = tier;
+        None
+    }
     /// The number of indices of a tier.
     fn tier_size(&self, tier: Tier) -> u64;
     /// The index of a canonical position within its tier, in `0..tier_size`.
@@ -491,6 +500,10 @@ pub trait GameExt: Game {
     /// See [`TierIndex::moves_within`]; `true` for games without a tier index.
     fn moves_within(&self, tier: Tier) -> bool {
         self.space().tier_index().is_none_or(|t| t.moves_within(tier))
+    }
+    /// See [`TierIndex::derivable_from`]; `None` for games without a tier index.
+    fn derivable_from(&self, tier: Tier) -> Option<u64> {
+        self.space().tier_index().and_then(|t| t.derivable_from(tier))
     }
     /// The number of indices of a tier (of the one tier of a dense game; 0 for sparse games).
     fn tier_size(&self, tier: Tier) -> u64 {

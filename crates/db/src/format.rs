@@ -11,7 +11,7 @@ use perfectplay_core::ValueRemoteness;
 pub const MAGIC: [u8; 8] = [0x89, b'P', b'P', b'D', b'B', b'\r', b'\n', 0x1a];
 
 /// The format version this build writes (it reads this one and every earlier one).
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// The oldest format version this build reads.
 pub const OLDEST_VERSION: u32 = 1;
@@ -83,6 +83,12 @@ pub struct TableHeader {
     pub kind: TableKind,
     /// The number of positions (indices).
     pub positions: u64,
+    /// The positions whose values the value blocks hold: the first ones (version 5). From there
+    /// on a position's value is derived from its children, as in a derived table: a dense table
+    /// of a tier whose index puts the turns of the side whose every move leads to the other
+    /// side's turns last ([`perfectplay_core::TierIndex::derivable_from`]). `positions` where
+    /// every value is stored, 0 in a derived table.
+    pub stored: u64,
     /// The distinct value-remoteness pairs; a stored code is an index into this list.
     pub dictionary: Vec<ValueRemoteness>,
     /// Bits per code: the fewest that hold `dictionary.len()` codes, one more in a pruned table
@@ -193,7 +199,13 @@ impl TableHeader {
     /// The number of positions in value block `block`.
     pub fn value_block_positions(&self, block: usize) -> u64 {
         let per = 1u64 << self.value_block_shift;
-        (self.positions - block as u64 * per).min(per)
+        (self.stored - block as u64 * per).min(per)
+    }
+
+    /// Whether index `index` names a position whose value is derived from its children's
+    /// rather than stored (a derived table's every index, a dense table's from `stored` on).
+    pub fn derives(&self, index: u64) -> bool {
+        self.kind != TableKind::Sorted && index >= self.stored && index < self.positions
     }
 
     /// The code of position `i` of value block `block`, from the block's decoded words
@@ -255,6 +267,7 @@ impl Header {
                 TableKind::Derived => 2,
             });
             put_u64(&mut b, t.positions);
+            put_u64(&mut b, t.stored);
             put_u16(&mut b, t.dictionary.len() as u16);
             for v in &t.dictionary {
                 put_u16(&mut b, v.to_bits());
@@ -382,6 +395,11 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
             k => return Err(HeaderProblem::Invalid(format!("table kind {k}"))),
         };
         let positions = r.u64()?;
+        let stored = match (version, kind) {
+            (5.., _) => r.u64()?,
+            (_, TableKind::Derived) => 0,
+            _ => positions,
+        };
         let dict_len = r.u16()? as usize;
         let mut dictionary = Vec::with_capacity(dict_len);
         for _ in 0..dict_len {
@@ -421,6 +439,7 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
             tier,
             kind,
             positions,
+            stored,
             dictionary,
             bits,
             layout,
@@ -443,11 +462,14 @@ pub fn decode_header(b: &[u8]) -> Result<Header, HeaderProblem> {
 fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), HeaderProblem> {
     let bad = |what: String| Err(HeaderProblem::Invalid(format!("tier {}: {what}", t.tier)));
     if t.kind == TableKind::Derived {
-        let stores = !t.dictionary.is_empty() || t.bits > 0 || t.absent;
+        let stores = !t.dictionary.is_empty() || t.bits > 0 || t.absent || t.stored > 0;
         if stores || !t.value_blocks.is_empty() || !t.key_blocks.is_empty() {
             return bad("a derived table with values".into());
         }
         return Ok(());
+    }
+    if t.stored > t.positions || (t.kind == TableKind::Sorted && t.stored != t.positions) {
+        return bad(format!("{} of {} positions stored", t.stored, t.positions));
     }
     if t.dictionary.is_empty() && t.positions > 0 && !t.absent {
         return bad("empty dictionary".into());
@@ -458,9 +480,9 @@ fn check_table(t: &TableHeader, header_len: u64, file_len: u64) -> Result<(), He
     if !(6..=32).contains(&t.value_block_shift) || !(6..=32).contains(&t.key_block_shift) {
         return bad("block size".into());
     }
-    let want_values = if t.bits == 0 { 0 } else { t.positions.div_ceil(1 << t.value_block_shift) };
+    let want_values = if t.bits == 0 { 0 } else { t.stored.div_ceil(1 << t.value_block_shift) };
     if t.value_blocks.len() as u64 != want_values {
-        return bad(format!("{} value blocks for {} positions", t.value_blocks.len(), t.positions));
+        return bad(format!("{} value blocks for {} positions", t.value_blocks.len(), t.stored));
     }
     let want_keys = match t.kind {
         TableKind::Dense | TableKind::Derived => 0,
@@ -667,6 +689,7 @@ pub fn decode_keys(first: u64, payload: &[u8], count: usize) -> Option<Vec<u64>>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perfectplay_core::{Remoteness, Value};
     use proptest::prelude::*;
 
     /// A dense table of `positions` codes of `bits` in `layout`, with no blocks.
@@ -675,6 +698,7 @@ mod tests {
             tier: 0,
             kind: TableKind::Dense,
             positions,
+            stored: positions,
             dictionary: Vec::new(),
             bits,
             layout,
@@ -722,11 +746,16 @@ mod tests {
 
     #[test]
     fn tier_lines_pruned_and_derived_tables_read_back() {
-        let derived =
-            TableHeader { tier: 7, kind: TableKind::Derived, ..bare(1000, 0, CodeLayout::Bytes) };
+        let derived = TableHeader {
+            tier: 7,
+            kind: TableKind::Derived,
+            stored: 0,
+            ..bare(1000, 0, CodeLayout::Bytes)
+        };
         let pruned = TableHeader {
             tier: 9,
             kind: TableKind::Dense,
+            stored: 1000,
             dictionary: vec![ValueRemoteness::DRAW],
             bits: 1,
             absent: true,
@@ -757,6 +786,49 @@ mod tests {
         assert!(matches!(decode_header(&bad.encode()), Err(HeaderProblem::Invalid(_))));
         let mut bad = header;
         bad.tables[1].bits = 0;
+        assert!(matches!(decode_header(&bad.encode()), Err(HeaderProblem::Invalid(_))));
+    }
+
+    #[test]
+    fn a_table_stored_in_part_reads_back() {
+        let blocks = |n: usize| vec![BlockRef { offset: 0, len: 10, crc: 0 }; n];
+        let table = TableHeader {
+            tier: 3,
+            stored: 70_000,
+            dictionary: vec![
+                ValueRemoteness::DRAW,
+                ValueRemoteness::new(Value::Win, Remoteness(1)),
+            ],
+            value_blocks: blocks(2),
+            ..bare(100_000, 1, CodeLayout::Bytes)
+        };
+        assert_eq!(table.value_block_positions(1), 70_000 - 65_536);
+        assert_eq!(
+            [69_999, 70_000, 99_999, 100_000].map(|i| table.derives(i)),
+            [false, true, true, false]
+        );
+        let mut header = Header {
+            game: "g".into(),
+            variant: "v".into(),
+            canonical: true,
+            file_len: 0,
+            fingerprint: 0,
+            analysis: Vec::new(),
+            tier_lines: Vec::new(),
+            tables: vec![table],
+        };
+        let len = header.encoded_len() as u64;
+        for (k, r) in header.tables[0].value_blocks.iter_mut().enumerate() {
+            r.offset = len + 10 * k as u64;
+        }
+        header.file_len = len + 20;
+        assert_eq!(decode_header(&header.encode()), Ok(header.clone()));
+        // More stored than there are positions, or blocks for another number stored: refused.
+        let mut bad = header.clone();
+        bad.tables[0].stored = 100_001;
+        assert!(matches!(decode_header(&bad.encode()), Err(HeaderProblem::Invalid(_))));
+        let mut bad = header;
+        bad.tables[0].stored = 60_000;
         assert!(matches!(decode_header(&bad.encode()), Err(HeaderProblem::Invalid(_))));
     }
 

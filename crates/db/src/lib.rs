@@ -38,7 +38,7 @@ pub use marks::KeptReached;
 pub use reader::{Database, Fetch, Found, Info, DEFAULT_CACHE_BYTES};
 pub use tiers::{finished_tier_files, tier_dir, Shared, TierFiles};
 pub use writer::{
-    derivable_tiers, Writer, Written, KEY_BLOCK_SHIFT, KEY_ZSTD_LEVEL, PRUNED_ZSTD_LEVEL,
+    derivable, Derivable, Writer, Written, KEY_BLOCK_SHIFT, KEY_ZSTD_LEVEL, PRUNED_ZSTD_LEVEL,
     VALUE_BLOCK_SHIFT, ZSTD_LEVEL,
 };
 
@@ -115,10 +115,10 @@ pub enum DbError {
         /// This build's.
         expected: u64,
     },
-    /// A derived table read by index: its values are computed per position
-    /// ([`Database::get`], [`Database::load_tier_of`]).
-    #[error("{}: tier {tier} is derived from its child tiers; its values are read per position",
-            path.display())]
+    /// A derived table, or a derived position of a table stored in part, read by index: such
+    /// values are computed per position ([`Database::get`], [`Database::load_tier_of`]).
+    #[error("{}: tier {tier} is derived, in whole or in part, from its children; its values \
+             are read per position", path.display())]
     Derived {
         /// The file.
         path: PathBuf,

@@ -64,8 +64,10 @@ pub struct Info {
     pub file_bytes: u64,
     /// Bytes of header (directory included).
     pub header_bytes: u64,
-    /// Positions stored (indices of all tables).
+    /// Positions indexed (indices of all tables).
     pub positions: u64,
+    /// Positions whose values are stored, not derived ([`crate::TableHeader::stored`]).
+    pub stored: u64,
     /// Reachable positions, if the header holds an analysis.
     pub reachable: Option<u64>,
     /// Canonical reachable positions, if the header holds an analysis.
@@ -283,26 +285,54 @@ impl Database {
         fetch: Fetch,
     ) -> Result<Found, DbError> {
         let p = if self.header.canonical { game.canonical(p) } else { p };
+        self.found(game, p, fetch, 0)
+    }
+
+    /// The value of `p` (in the form the file holds), stored or derived; `steps`: how many
+    /// derivations this one lies under.
+    fn found<G: Game + ?Sized>(
+        &self,
+        game: &G,
+        p: Position,
+        fetch: Fetch,
+        steps: u32,
+    ) -> Result<Found, DbError> {
         let tier = game.tier(p);
-        match self.by_tier.get(&tier.0).map(|&t| self.header.tables[t].kind) {
-            Some(TableKind::Derived) => self.derived(game, p, fetch),
+        let Some(&t) = self.by_tier.get(&tier.0) else { return Ok(Found::Absent) };
+        let table = &self.header.tables[t];
+        let index = match table.kind {
+            TableKind::Derived => return self.derived(game, p, fetch, steps),
             // A dense table numbers positions by the game's index within the tier.
-            Some(TableKind::Dense) => {
-                self.get_stored_with(tier, Position(game.tier_index(p)), fetch)
-            }
-            _ => self.get_stored_with(tier, p, fetch),
+            TableKind::Dense => game.tier_index(p),
+            TableKind::Sorted => return self.get_stored_with(tier, p, fetch),
+        };
+        match table.derives(index) {
+            true => self.derived(game, p, fetch, steps),
+            false => self.get_stored_with(tier, Position(index), fetch),
         }
     }
 
-    /// The value of a position of a derived table: its primitive value, else the best over its
-    /// children, each read from a stored table (absent if a child is: the start does not reach
-    /// the position).
+    /// The value of a position whose value is derived (a derived table's, or one of a dense
+    /// table's positions past those stored): its primitive value, else the best over its
+    /// children's (absent if a child is: the start does not reach the position). A derived
+    /// tier's children may lie past a table's stored positions, whose children are stored: two
+    /// derivations deep at most.
     fn derived<G: Game + ?Sized>(
         &self,
         game: &G,
         p: Position,
         fetch: Fetch,
+        steps: u32,
     ) -> Result<Found, DbError> {
+        if steps >= 2 {
+            return Err(DbError::Corrupt {
+                path: self.path.clone(),
+                what: format!(
+                    "tier {}: a position derived from derived positions of derived positions",
+                    game.tier(p).0
+                ),
+            });
+        }
         if let Some(v) = game.primitive(p) {
             return Ok(Found::Value(ValueRemoteness::new(v, Remoteness(0))));
         }
@@ -311,32 +341,14 @@ impl Database {
         let mut best: Option<ValueRemoteness> = None;
         for c in children {
             let c = if self.header.canonical { game.canonical(c) } else { c };
-            let tier = game.tier(c);
-            let found = match self.by_tier.get(&tier.0).map(|&t| self.header.tables[t].kind) {
-                Some(TableKind::Dense) => {
-                    self.get_stored_with(tier, Position(game.tier_index(c)), fetch)?
-                }
-                Some(TableKind::Sorted) => self.get_stored_with(tier, c, fetch)?,
-                Some(TableKind::Derived) => {
-                    return Err(DbError::Corrupt {
-                        path: self.path.clone(),
-                        what: format!(
-                            "derived tier {} has a child in derived tier {}",
-                            game.tier(p).0,
-                            tier.0
-                        ),
-                    })
-                }
-                None => Found::Absent,
-            };
-            match found {
+            match self.found(game, c, fetch, steps + 1)? {
                 Found::Value(v) => best = best.max(Some(v.to_parent())),
                 other => return Ok(other),
             }
         }
         best.map(Found::Value).ok_or_else(|| DbError::Corrupt {
             path: self.path.clone(),
-            what: format!("a position of derived tier {} has no moves", game.tier(p).0),
+            what: format!("a derived position of tier {} has no moves", game.tier(p).0),
         })
     }
 
@@ -361,6 +373,9 @@ impl Database {
             TableKind::Dense => {
                 if p.0 >= table.positions {
                     return Ok(Found::Absent);
+                }
+                if table.derives(p.0) {
+                    return Err(derived_by_index(&self.path, table.tier));
                 }
                 p.0
             }
@@ -558,9 +573,10 @@ impl Database {
         Ok(Solution::from_tiers(tiers, self.header.canonical))
     }
 
-    /// [`Database::load_tier`], computing a derived table's values position by position from
-    /// its child tiers (indices that name no position, or a position the start does not reach,
-    /// get placeholders).
+    /// [`Database::load_tier`], computing derived values (a derived table's, and those of a
+    /// table stored in part past its stored positions) position by position from their
+    /// children (indices that name no position, or a position the start does not reach, get
+    /// placeholders).
     pub fn load_tier_of<G: Game + Sync + ?Sized>(
         &self,
         game: &G,
@@ -568,7 +584,7 @@ impl Database {
     ) -> Result<Option<SolvedTier>, DbError> {
         let Some(&t) = self.by_tier.get(&tier.0) else { return Ok(None) };
         let table = &self.header.tables[t];
-        if table.kind != TableKind::Derived {
+        if table.stored == table.positions {
             return self.load_table(t).map(Some);
         }
         if table.positions != game.tier_size(tier) {
@@ -583,8 +599,16 @@ impl Database {
             });
         }
         let mut values = vec![ValueRemoteness::DRAW; table.positions as usize];
-        values.par_chunks_mut(1 << 12).enumerate().try_for_each(|(k, out)| {
-            let first = (k as u64) << 12;
+        if table.stored > 0 {
+            let part = self.load_values(t)?;
+            values[..table.stored as usize]
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(i, v)| *v = part.values.get(i));
+        }
+        let stored = table.stored as usize;
+        values[stored..].par_chunks_mut(1 << 12).enumerate().try_for_each(|(k, out)| {
+            let first = stored as u64 + ((k as u64) << 12);
             let mut positions = vec![None; out.len()];
             match game.kernel() {
                 Some(kernel) => kernel.tier_positions(tier, first, &mut positions),
@@ -596,7 +620,7 @@ impl Database {
             }
             for (v, p) in out.iter_mut().zip(positions) {
                 if let Some(Found::Value(found)) =
-                    p.map(|p| self.get_with(game, p, Fetch::Read)).transpose()?
+                    p.map(|p| self.derived(game, p, Fetch::Read, 0)).transpose()?
                 {
                     *v = found;
                 }
@@ -621,6 +645,16 @@ impl Database {
     }
 
     fn load_table(&self, t: usize) -> Result<SolvedTier, DbError> {
+        let table = &self.header.tables[t];
+        if table.stored < table.positions {
+            return Err(derived_by_index(&self.path, table.tier));
+        }
+        self.load_values(t)
+    }
+
+    /// Table `t`'s stored values in index order; a position past those stored gets a
+    /// placeholder.
+    fn load_values(&self, t: usize) -> Result<SolvedTier, DbError> {
         let table = &self.header.tables[t];
         {
             let space = match table.kind {
@@ -651,9 +685,10 @@ impl Database {
             let values = if dictionary.len() <= 256 {
                 let mut codes = vec![0u8; n];
                 codes.par_chunks_mut(per).enumerate().try_for_each(|(b, out)| {
-                    if table.bits > 0 {
+                    if table.bits > 0 && b < table.value_blocks.len() {
                         let words = self.decode_value_block(t, b)?;
-                        for (i, c) in out.iter_mut().enumerate() {
+                        let held = table.value_block_positions(b) as usize;
+                        for (i, c) in out[..held].iter_mut().enumerate() {
                             *c = code_at(&words, b, i)? as u8;
                         }
                     }
@@ -663,8 +698,12 @@ impl Database {
             } else {
                 let mut values = vec![dictionary[0]; n];
                 values.par_chunks_mut(per).enumerate().try_for_each(|(b, out)| {
+                    if b >= table.value_blocks.len() {
+                        return Ok(());
+                    }
                     let words = self.decode_value_block(t, b)?;
-                    for (i, v) in out.iter_mut().enumerate() {
+                    let held = table.value_block_positions(b) as usize;
+                    for (i, v) in out[..held].iter_mut().enumerate() {
                         *v = dictionary[code_at(&words, b, i)?];
                     }
                     Ok::<_, DbError>(())
@@ -691,7 +730,8 @@ impl Database {
 
     /// The highest remoteness (draws count 0), from the header alone: the stored analysis's if
     /// there is one (a pruned file may keep values no reachable position has), else the highest
-    /// in any dictionary, one more if a derived table's values go one move beyond its children's.
+    /// in any dictionary, one more if derived values (a derived table's, or a table's past those
+    /// stored) go one move beyond their children's.
     pub fn highest_remoteness(&self) -> u16 {
         if let Some(a) = self.analysis() {
             return a.rows().map(|r| r.value.remoteness_or_zero()).max().unwrap_or(0);
@@ -699,7 +739,7 @@ impl Database {
         let tables = self.header.tables.iter();
         let stored =
             tables.flat_map(|t| &t.dictionary).map(|v| v.remoteness_or_zero()).max().unwrap_or(0);
-        let derived = self.header.tables.iter().any(|t| t.kind == TableKind::Derived);
+        let derived = self.header.tables.iter().any(|t| t.stored < t.positions);
         stored + u16::from(derived)
     }
 
@@ -712,9 +752,10 @@ impl Database {
             file_bytes: h.file_len,
             header_bytes: h.encoded_len() as u64,
             positions: sum(&|t| t.positions),
+            stored: sum(&|t| t.stored),
             reachable: analysis.as_ref().map(Analysis::total),
             canonical_reachable: analysis.as_ref().map(Analysis::canonical_total),
-            packed_bytes: sum(&|t| (t.positions * u64::from(t.bits)).div_ceil(8)),
+            packed_bytes: sum(&|t| (t.stored * u64::from(t.bits)).div_ceil(8)),
             value_bytes: sum(&|t| t.value_blocks.iter().map(|b| u64::from(b.len)).sum()),
             key_bytes: sum(&|t| t.key_blocks.iter().map(|k| u64::from(k.block.len)).sum()),
             value_blocks: sum(&|t| t.value_blocks.len() as u64),

@@ -187,13 +187,13 @@ impl<'g> TierFiles<'g> {
     }
 
     /// Writes the final database from the tier files, in the solve's order, with `analysis` in
-    /// its header (the whole game's rows, and a tiered game's tier lines, 003 Table B.5), the
-    /// tiers in `derived` ([`crate::derivable_tiers`]) as derived tables, then removes the work
-    /// directory.
+    /// its header (the whole game's rows, and a tiered game's tier lines, 003 Table B.5), what
+    /// `derived` names ([`crate::derivable`]) left to be derived from children, then removes the
+    /// work directory.
     pub fn finish(
         self,
         analysis: Option<(&Analysis, &[perfectplay_solve::TierReport])>,
-        derived: &[Tier],
+        derived: &crate::Derivable,
     ) -> Result<Written, DbError> {
         let mut writer = Writer::new(&self.path, self.game, self.canonical);
         for &t in &self.order {
@@ -224,6 +224,7 @@ impl<'g> TierFiles<'g> {
             t.tier == tier.0
                 && t.kind == crate::TableKind::Dense
                 && !t.absent
+                && t.stored == t.positions
                 && t.positions == self.game.tier_size(tier)
         });
         let (true, Some(table), false) = (shares, table, self.tier_path(tier).exists()) else {

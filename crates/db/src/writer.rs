@@ -341,6 +341,7 @@ impl<'g> Writer<'g> {
             tier: tier.tier.0,
             kind,
             positions: n,
+            stored: n,
             dictionary,
             bits,
             layout,
@@ -366,25 +367,69 @@ impl<'g> Writer<'g> {
     /// in another layout than this writer's (a version 1 file's packed codes) are decoded, checked
     /// and compressed again in this writer's layout.
     pub fn add_tables_from(&mut self, db: &crate::reader::Database) -> Result<(), DbError> {
-        self.add_tables_deriving(db, &[])
+        self.add_tables_deriving(db, &Derivable::NONE)
     }
 
-    /// [`Writer::add_tables_from`], except that the dense tables of the tiers in `derived`
-    /// ([`derivable_tiers`]) are stored as derived tables: no values, each computed from its
-    /// children's when asked.
+    /// [`Writer::add_tables_from`], except that what `derived` names ([`derivable`]) is left to
+    /// be derived from children: the dense tables of its tiers stored as derived tables (no
+    /// values), and its other dense tables' values stored up to its index for them only
+    /// ([`TableHeader::stored`]).
     pub fn add_tables_deriving(
         &mut self,
         db: &crate::reader::Database,
-        derived: &[perfectplay_core::Tier],
+        derived: &Derivable,
     ) -> Result<(), DbError> {
         db.check_game(self.game)?;
         self.unchecked |= db.header().fingerprint == crate::fingerprint::NONE;
         for (t, old) in db.header().tables.iter().enumerate() {
-            match derived_header(old, derived) {
-                Some(header) => self.push(header, Vec::new())?,
-                None => self.copy_table(db, t)?,
+            match (derived_header(old, &derived.tiers), derived.stored(old)) {
+                (Some(header), _) => self.push(header, Vec::new())?,
+                (None, stored) if stored < old.stored => self.copy_table_part(db, t, stored)?,
+                (None, _) => self.copy_table(db, t)?,
             }
         }
+        Ok(())
+    }
+
+    /// Copies dense table `t` of `db` with the values of its first `stored` positions only
+    /// (fewer than it stores): its blocks before `stored` as they are, as
+    /// [`Writer::add_tables_from`] copies them, the block across it cut there and compressed
+    /// again (every block, where `db` holds another layout than this writer's).
+    fn copy_table_part(
+        &mut self,
+        db: &crate::reader::Database,
+        t: usize,
+        stored: u64,
+    ) -> Result<(), DbError> {
+        let old = &db.header().tables[t];
+        let mut header = TableHeader { stored, ..old.clone() };
+        let per = 1u64 << old.value_block_shift;
+        let blocks = if old.bits == 0 { 0 } else { stored.div_ceil(per) as usize };
+        header.value_blocks.truncate(blocks);
+        let same = old.layout == self.layout;
+        // The blocks copied as they are: all but a last one cut short.
+        let copied = if same { (stored / per) as usize } else { 0 }.min(blocks);
+        let (level, layout) = (self.level, self.layout);
+        let recoded = (copied..blocks)
+            .into_par_iter()
+            .map_init(Packer::new(level), |packer, b| {
+                let codes = db.value_block_codes(t, b)?;
+                let n = (stored - b as u64 * per).min(per) as usize;
+                let raw = encode_codes(codes[..n].iter().copied(), n, old.bits, layout);
+                packer.compress(&raw).map_err(compressing)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        header.layout = if blocks > copied { layout } else { old.layout };
+        for (r, p) in header.value_blocks[copied..].iter_mut().zip(&recoded) {
+            *r = BlockRef { offset: 0, len: p.len() as u32, crc: crc32fast::hash(p) };
+        }
+        let source = old.value_blocks[..copied].to_vec();
+        self.place(&mut header);
+        if !source.is_empty() {
+            self.spill.append_from(db.path(), source);
+        }
+        self.spill.append(recoded)?;
+        self.tables.push(header);
         Ok(())
     }
 
@@ -439,19 +484,19 @@ impl<'g> Writer<'g> {
     /// `first..first + out.len()` of a tier whether to keep it. The others are stored as absent
     /// (the table becomes pruned, [`TableHeader::absent`]), and the dictionary is recounted over
     /// the kept values; a table left with no absent index is copied as it is. Sorted tables,
-    /// whose keys already name only what they hold, are copied as they are too. The tables of the
-    /// tiers in `derived` ([`derivable_tiers`]) keep no values at all ([`TableKind::Derived`]).
+    /// whose keys already name only what they hold, are copied as they are too. What `derived`
+    /// names ([`derivable`]) keeps no values, as [`Writer::add_tables_deriving`] writes it.
     pub fn add_tables_pruned(
         &mut self,
         db: &crate::reader::Database,
         keep: &(dyn Fn(perfectplay_core::Tier, u64, &mut [bool]) + Sync),
-        derived: &[perfectplay_core::Tier],
+        derived: &Derivable,
     ) -> Result<(), DbError> {
         db.check_game(self.game)?;
         self.unchecked |= db.header().fingerprint == crate::fingerprint::NONE;
         let (level, layout) = (self.level, self.layout);
         for (t, old) in db.header().tables.iter().enumerate() {
-            if let Some(header) = derived_header(old, derived) {
+            if let Some(header) = derived_header(old, &derived.tiers) {
                 self.push(header, Vec::new())?;
                 continue;
             }
@@ -460,15 +505,17 @@ impl<'g> Writer<'g> {
                 continue;
             }
             let tier = perfectplay_core::Tier(old.tier);
+            let stored = derived.stored(old);
             let per = 1u64 << old.value_block_shift;
-            let blocks = old.positions.div_ceil(per) as usize;
+            let blocks = stored.div_ceil(per) as usize;
             let absent_old = old.dictionary.len() as u16;
             // One block's codes in the old dictionary, with `absent_old` where not kept.
             let kept_codes = |b: usize| -> Result<Vec<u16>, DbError> {
                 let first = b as u64 * per;
-                let n = per.min(old.positions - first) as usize;
+                let n = per.min(stored - first) as usize;
                 let mut codes =
                     if old.bits == 0 { vec![0u16; n] } else { db.value_block_codes(t, b)? };
+                codes.truncate(n);
                 let mut kept = vec![false; n];
                 keep(tier, first, &mut kept);
                 // An index not kept may hold its value or the absent code, both true: it takes
@@ -500,8 +547,11 @@ impl<'g> Writer<'g> {
                     },
                 )?;
             if counts[old.dictionary.len()] == 0 {
-                // Every index kept: the table as it is.
-                self.copy_table(db, t)?;
+                // Every index kept: the table as it is, or its part stored.
+                match stored < old.stored {
+                    true => self.copy_table_part(db, t, stored)?,
+                    false => self.copy_table(db, t)?,
+                }
                 continue;
             }
             let mut present: Vec<usize> =
@@ -533,6 +583,7 @@ impl<'g> Writer<'g> {
                     .collect::<Result<_, _>>()?
             };
             let header = TableHeader {
+                stored,
                 dictionary,
                 bits,
                 layout,
@@ -612,19 +663,60 @@ impl ResultSink for Writer<'_> {
     }
 }
 
-/// The tiers a database may leave to be derived from their child tiers: children first, each tier
-/// none of whose moves stays in it ([`perfectplay_core::TierIndex::moves_within`]) that has child
-/// tiers, all of them kept. In Nine Men's Morris: the placement tiers with an odd number of pieces
-/// in hand, whose children (one piece fewer in hand) are kept.
-pub fn derivable_tiers(game: &dyn Game) -> Vec<perfectplay_core::Tier> {
-    let mut derived = Vec::new();
+/// What a database may leave to be derived from children rather than store ([`derivable`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Derivable {
+    /// Tiers stored as derived tables ([`TableKind::Derived`]): none of whose moves stays in
+    /// the tier, each of whose child tiers is stored, in whole or in part.
+    pub tiers: Vec<perfectplay_core::Tier>,
+    /// Tiers whose dense tables store the values of the positions before an index only
+    /// ([`TableHeader::stored`], [`perfectplay_core::TierIndex::derivable_from`]).
+    pub from: Vec<(perfectplay_core::Tier, u64)>,
+}
+
+impl Derivable {
+    /// Nothing derived.
+    pub const NONE: Derivable = Derivable { tiers: Vec::new(), from: Vec::new() };
+
+    /// What is derived, in words: "" where nothing is.
+    pub fn describe(&self) -> String {
+        match (self.tiers.len(), self.from.len()) {
+            (0, 0) => String::new(),
+            (n, 0) => format!("{n} tiers derived from their children"),
+            (n, m) => format!("{n} tiers derived from their children, {m} in part"),
+        }
+    }
+
+    /// How many of `table`'s positions keep their values stored: fewer where the table is
+    /// dense and its tier's positions are derivable from an index on.
+    fn stored(&self, table: &TableHeader) -> u64 {
+        let from = self.from.iter().find(|(t, _)| t.0 == table.tier).map(|&(_, from)| from);
+        match (table.kind, from) {
+            (TableKind::Dense, Some(from)) => from.min(table.stored),
+            _ => table.stored,
+        }
+    }
+}
+
+/// What a database may leave to be derived from children: the tiers (children first) none of
+/// whose moves stays in the tier ([`perfectplay_core::TierIndex::moves_within`]) that have child
+/// tiers, none of them derived whole; and the positions of each tier from the index its game
+/// says on ([`perfectplay_core::TierIndex::derivable_from`]), whose children are all stored. In
+/// Nine Men's Morris: the placement tiers with an odd number of pieces in hand, whose children
+/// (one piece fewer in hand) are stored, and black's turns in the moving tiers where white has
+/// more pieces, each of whose moves leads to white's turn. A derived tier's child may then be
+/// derived itself: two steps, each child of that one stored.
+pub fn derivable(game: &dyn Game) -> Derivable {
+    let mut derived = Derivable::default();
     for t in game.tiers() {
         let children = game.child_tiers(t);
         if !game.moves_within(t)
             && !children.is_empty()
-            && children.iter().all(|c| !derived.contains(c))
+            && children.iter().all(|c| !derived.tiers.contains(c))
         {
-            derived.push(t);
+            derived.tiers.push(t);
+        } else if let Some(from) = game.derivable_from(t).filter(|&f| f < game.tier_size(t)) {
+            derived.from.push((t, from));
         }
     }
     derived
@@ -636,6 +728,7 @@ fn derived_header(old: &TableHeader, derived: &[perfectplay_core::Tier]) -> Opti
     (old.kind == TableKind::Dense && derived.contains(&perfectplay_core::Tier(old.tier))).then(
         || TableHeader {
             kind: TableKind::Derived,
+            stored: 0,
             dictionary: Vec::new(),
             bits: 0,
             absent: false,

@@ -2,6 +2,7 @@
 //!
 //! `data/*-v1.ppdb` were written by `perfectplay solve` at format version 1 (bit-packed codes):
 //! Tic-Tac-Toe (a sorted table) and Five Field Kono 4x4 (dense tables of several blocks).
+//! `data/tictactoe-regular-v4.ppdb` was written at version 4 (no count of positions stored).
 
 use std::path::PathBuf;
 
@@ -52,6 +53,35 @@ fn version_1_files_read_and_upgrade_to_byte_codes() {
         new.verify().unwrap();
         assert_eq!(agrees_with_a_solve(&new, id, variant), checked);
     }
+}
+
+#[test]
+fn version_4_files_read_and_upgrade_block_for_block() {
+    let old = Database::open(fixture("tictactoe-regular-v4.ppdb")).unwrap();
+    assert_eq!(old.version(), 4);
+    old.verify().unwrap();
+    assert!(old.header().tables.iter().all(|t| t.stored == t.positions));
+    let checked = agrees_with_a_solve(&old, "tictactoe", "regular");
+    assert!(checked > 700, "{checked} positions");
+
+    let dir = tempfile::tempdir().unwrap();
+    let game = perfectplay_games::lookup("tictactoe", Some("regular")).unwrap();
+    let path = dir.path().join("tictactoe.ppdb");
+    let mut w = Writer::new(&path, game.as_ref(), true);
+    w.add_tables_from(&old).unwrap();
+    w.finish().unwrap();
+    let new = Database::open(&path).unwrap();
+    assert_eq!(new.version(), perfectplay_db::VERSION);
+    // The same blocks, byte for byte (their checksums), and the same answers.
+    let crcs = |db: &Database| -> Vec<u32> {
+        let tables = db.header().tables.iter();
+        tables
+            .flat_map(|t| t.value_blocks.iter().chain(t.key_blocks.iter().map(|k| &k.block)))
+            .map(|b| b.crc)
+            .collect()
+    };
+    assert_eq!(crcs(&new), crcs(&old));
+    assert_eq!(agrees_with_a_solve(&new, "tictactoe", "regular"), checked);
 }
 
 /// Sorted tables' key blocks are compressed at their own level ([`perfectplay_db::KEY_ZSTD_LEVEL`],

@@ -172,7 +172,7 @@ fn a_tier_of_other_rules_is_neither_copied_nor_resumed() {
     let four_path = perfectplay_db::variant_path(&path, "4-geese");
     let mut files = TierFiles::new(&four_path, &four, true);
     solve(&four, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
 
     // The 4-geese file as a build with other rules for one tier would have written it.
     let stale = four.tiers()[5];
@@ -199,7 +199,7 @@ fn a_tier_of_other_rules_is_neither_copied_nor_resumed() {
     let mut files = TierFiles::new(&path, &five, true);
     solve(&five, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
     assert_eq!(files.discarded(), &[tier_file]);
-    let written = files.finish(None, &[]).unwrap();
+    let written = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     let db = Database::open(&written.path).unwrap();
     db.check_game(&five).unwrap();
     let fingerprints = db.header().tables.iter().map(|t| (t.tier, t.fingerprint));

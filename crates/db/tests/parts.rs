@@ -67,7 +67,7 @@ fn solved_whole(dir: &std::path::Path) -> Vec<u8> {
     let game = game();
     let mut files = TierFiles::new(dir.join("whole.ppdb"), &game, true);
     solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    std::fs::read(files.finish(None, &[]).unwrap().path).unwrap()
+    std::fs::read(files.finish(None, &perfectplay_db::Derivable::NONE).unwrap().path).unwrap()
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn tiers_in_parts_give_the_same_database_byte_for_byte() {
     let parted = watch.noted(" parts of ");
     assert!(parted >= 2, "tiers solved in parts: {parted}");
     assert!(watch.noted("parts swapped back in") >= 2);
-    let written = files.finish(None, &[]).unwrap();
+    let written = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     assert!(std::fs::read(&written.path).unwrap() == whole, "the same bytes as the whole solve");
     // The solve without a store for parts refuses such a tier, as before.
     let refused = solve(
@@ -122,7 +122,7 @@ fn a_solve_stopped_mid_tier_resumes_from_its_parts() {
         (words[k - 1].parse::<usize>().unwrap(), words[k + 1].parse::<usize>().unwrap())
     };
     assert!(kept >= 1 && kept <= of, "{}", read_back[0]);
-    let written = files.finish(None, &[]).unwrap();
+    let written = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     assert!(std::fs::read(&written.path).unwrap() == whole, "the same bytes as the whole solve");
 }
 
@@ -186,6 +186,6 @@ fn tiers_in_parts_shared_over_ranks_give_the_same_database() {
     let watch = Watch::default();
     solve(&game, options, &watch, Some(&mut files)).unwrap();
     assert_eq!(watch.noted("finished by an earlier solve"), game.tiers().len());
-    let written = files.finish(None, &[]).unwrap();
+    let written = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     assert!(std::fs::read(&written.path).unwrap() == whole, "the same bytes as the whole solve");
 }

@@ -37,7 +37,8 @@ fn pruning_keeps_every_reachable_value_and_only_true_values() {
 
     let reached = reach_tiered(game, &NoProgress).unwrap();
     let mut w = Writer::new(&pruned_path, game, true);
-    w.add_tables_pruned(&whole, &|t, first, out| reached.reached_run(t, first, out), &[]).unwrap();
+    let keep = |t, first, out: &mut [bool]| reached.reached_run(t, first, out);
+    w.add_tables_pruned(&whole, &keep, &perfectplay_db::Derivable::NONE).unwrap();
     w.finish().unwrap();
     let pruned = Database::open(&pruned_path).unwrap();
     pruned.verify().unwrap();
@@ -107,16 +108,22 @@ fn derived_tiers_answer_every_reachable_position_from_their_children() {
     let whole = Database::open(&whole_path).unwrap();
 
     // Six Men's Morris: the placements with an odd number of pieces in hand, whose children
-    // (one fewer in hand) are kept.
-    let derived = perfectplay_db::derivable_tiers(game);
-    assert!(!derived.is_empty());
-    for &t in &derived {
+    // (one fewer in hand) are kept; and black's turns in the moving tiers where white has more
+    // pieces.
+    let derivable = perfectplay_db::derivable(game);
+    let derived = &derivable.tiers;
+    assert!(!derived.is_empty() && !derivable.from.is_empty());
+    for &t in derived {
         assert!(!game.moves_within(t) && game.tier_name(t).starts_with('('));
         assert!(game.child_tiers(t).iter().all(|c| !derived.contains(c)));
     }
+    let from = |t| derivable.from.iter().find(|&&(u, _)| u == t).map(|&(_, f)| f);
+    for &(t, f) in &derivable.from {
+        assert!(game.moves_within(t) && f < game.tier_size(t));
+    }
     let reached = reach_tiered(game, &NoProgress).unwrap();
     let mut w = Writer::new(&derived_path, game, true);
-    w.add_tables_pruned(&whole, &|t, first, out| reached.reached_run(t, first, out), &derived)
+    w.add_tables_pruned(&whole, &|t, first, out| reached.reached_run(t, first, out), &derivable)
         .unwrap();
     w.finish().unwrap();
     let db = Database::open(&derived_path).unwrap();
@@ -136,12 +143,17 @@ fn derived_tiers_answer_every_reachable_position_from_their_children() {
             );
             checked += 1;
         }
-        if derived.contains(&t) {
+        if derived.contains(&t) || from(t).is_some() {
             // By index it is an error, not an answer; whole, it is computed.
+            let first = from(t).unwrap_or(0);
             assert!(matches!(
-                db.get_stored_with(t, Position(0), Fetch::Read),
+                db.get_stored_with(t, Position(first), Fetch::Read),
                 Err(perfectplay_db::DbError::Derived { .. })
             ));
+            if first > 0 {
+                assert!(db.get_stored_with(t, Position(first - 1), Fetch::Read).is_ok());
+                assert!(matches!(db.load_tier(t), Err(perfectplay_db::DbError::Derived { .. })));
+            }
             let loaded = db.load_tier_of(game, t).unwrap().unwrap();
             let full = whole.load_tier(t).unwrap().unwrap();
             for (i, _) in marks.iter().enumerate().filter(|(_, &m)| m) {
@@ -154,9 +166,10 @@ fn derived_tiers_answer_every_reachable_position_from_their_children() {
         std::fs::metadata(&derived_path).unwrap().len(),
     );
     eprintln!(
-        "six men's morris: {} tiers derived, {checked} reached positions answered; {whole_len} \
-         bytes -> {derived_len}",
-        derived.len()
+        "six men's morris: {} tiers derived, {} in part, {checked} reached positions answered; \
+         {whole_len} bytes -> {derived_len}",
+        derived.len(),
+        derivable.from.len()
     );
     assert!(derived_len * 2 < whole_len, "{derived_len} bytes against {whole_len}");
 }
@@ -190,8 +203,8 @@ fn a_search_through_the_placements_alone_prunes_them_and_keeps_the_moving_phase_
         }
     }
     let mut w = Writer::new(&pruned_path, game, true);
-    w.add_tables_pruned(&whole, &|t, first, out| placements.reached_run(t, first, out), &[])
-        .unwrap();
+    let keep = |t, first, out: &mut [bool]| placements.reached_run(t, first, out);
+    w.add_tables_pruned(&whole, &keep, &perfectplay_db::Derivable::NONE).unwrap();
     w.finish().unwrap();
     let pruned = Database::open(&pruned_path).unwrap();
     pruned.verify().unwrap();
@@ -225,4 +238,35 @@ fn a_search_through_the_placements_alone_prunes_them_and_keeps_the_moving_phase_
     );
     eprintln!("six men's morris, placements pruned: {whole_len} bytes -> {pruned_len}");
     assert!(pruned_len * 10 < whole_len * 7, "{pruned_len} bytes against {whole_len}");
+}
+
+#[test]
+fn a_whole_file_derived_answers_every_position_as_before() {
+    // `db upgrade --derive` of a whole solve's file: every canonical position (a sample of
+    // each tier's indices) answers as before, stored or derived.
+    let (dir, game, whole_path) = six_mens_morris("upgrade");
+    let game: &dyn Game = game.as_ref();
+    let whole = Database::open(&whole_path).unwrap();
+    let path = dir.0.join("derived.ppdb");
+    let derivable = perfectplay_db::derivable(game);
+    let mut w = Writer::new(&path, game, true);
+    w.add_tables_deriving(&whole, &derivable).unwrap();
+    w.finish().unwrap();
+    let db = Database::open(&path).unwrap();
+    db.verify().unwrap();
+    let mut checked = 0u64;
+    for t in game.tiers() {
+        for i in (0..game.tier_size(t)).step_by(5) {
+            let Some(p) = game.tier_position(t, i).filter(|&p| game.canonical(p) == p) else {
+                continue;
+            };
+            let before = whole.get(game, p).unwrap();
+            assert_eq!(db.get(game, p).unwrap(), before, "{}", game.position_to_string(p));
+            checked += 1;
+        }
+    }
+    let (before, after) =
+        (std::fs::metadata(&whole_path).unwrap().len(), std::fs::metadata(&path).unwrap().len());
+    eprintln!("{}: {checked} positions answered; {before} bytes -> {after}", derivable.describe());
+    assert!(checked > 100_000 && after < before, "{checked}: {before} -> {after}");
 }

@@ -47,7 +47,7 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
 
     let reached = Arc::new(reach_tiered(game, &NoProgress).unwrap());
     let path = dir.0.join("reached.ppdb");
-    solve_reached(game, &reached, &path).finish(None, &[]).unwrap();
+    solve_reached(game, &reached, &path).finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     let db = Database::open(&path).unwrap();
     db.verify().unwrap();
     assert!(db.is_pruned());
@@ -85,8 +85,8 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
     // The same solve written as `solve` writes it, the tiers that follow in one step from their
     // child tiers derived: every position reached answers as the whole file does.
     let derived_path = dir.0.join("derived.ppdb");
-    let derivable = perfectplay_db::derivable_tiers(game);
-    assert!(!derivable.is_empty());
+    let derivable = perfectplay_db::derivable(game);
+    assert!(!derivable.tiers.is_empty() && !derivable.from.is_empty());
     solve_reached(game, &reached, &derived_path).finish(None, &derivable).unwrap();
     let derived = Database::open(&derived_path).unwrap();
     derived.verify().unwrap();
@@ -102,7 +102,7 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
         }
     }
     let derived_bytes = std::fs::metadata(&derived_path).unwrap().len();
-    eprintln!("derived: {} tiers, {derived_bytes} bytes, {answered} answered", derivable.len());
+    eprintln!("derived: {}, {derived_bytes} bytes, {answered} answered", derivable.describe());
     assert_eq!(answered, kept);
     assert!(derived_bytes < std::fs::metadata(&path).unwrap().len());
 
@@ -124,7 +124,7 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
     solve(game, options, &NoProgress, Some(&mut files)).unwrap();
     let pruned_redone = files.redone().len();
     assert!(pruned_redone > 0 && pruned_redone <= lower.len(), "{pruned_redone} redone");
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     let again = Database::open(&again).unwrap();
     assert!(!again.is_pruned());
     for t in game.tiers() {

@@ -76,7 +76,7 @@ fn killed_solve_resumes_and_writes_the_same_database() {
     let whole = dir.path().join("whole.ppdb");
     let mut files = TierFiles::new(&whole, &game, true);
     solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     assert!(!tier_dir(&whole).exists(), "the work directory is removed");
 
     let path = dir.path().join("resumed.ppdb");
@@ -99,7 +99,7 @@ fn killed_solve_resumes_and_writes_the_same_database() {
     assert_eq!(files.written(), &tiers[finished..]);
     let solved: Vec<String> = tiers[finished..].iter().map(|&t| game.tier_name(t)).collect();
     assert_eq!(phases.solved_tiers(), solved, "finished tiers are not solved again");
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&whole).unwrap());
     Database::open(&path).unwrap().verify().unwrap();
 }
@@ -129,7 +129,7 @@ fn a_damaged_tier_file_is_solved_again() {
     assert_eq!(files.resumed(), &tiers[..1]);
     assert_eq!(files.discarded(), &[damaged]);
     assert_eq!(files.written(), &tiers[1..]);
-    let written = files.finish(None, &[]).unwrap();
+    let written = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     Database::open(&written.path).unwrap().verify().unwrap();
 }
 
@@ -143,7 +143,7 @@ fn a_damaged_tier_file_is_solved_again_under_a_memory_limit() {
     let dir = tempfile::tempdir().unwrap();
     let mut files = TierFiles::new(dir.path().join("whole.ppdb"), &game, true);
     solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    let whole = files.finish(None, &[]).unwrap().path;
+    let whole = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap().path;
     let options = SolveOptions { memory_limit: Some(1 << 30), ..SolveOptions::default() };
     // The first tier finished, and the last.
     for victim in [0, tiers.len() - 2] {
@@ -168,7 +168,7 @@ fn a_damaged_tier_file_is_solved_again_under_a_memory_limit() {
         let mut redone = vec![tiers[victim]];
         redone.push(*tiers.last().unwrap());
         assert_eq!(files.written(), &redone[..]);
-        let written = files.finish(None, &[]).unwrap();
+        let written = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
         assert!(std::fs::read(&written.path).unwrap() == std::fs::read(&whole).unwrap());
     }
 }
@@ -231,7 +231,7 @@ fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
     let mut files = TierFiles::new(dir.path().join("whole.ppdb"), &game, true);
     let whole = solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
     let whole_bytes = whole.heap_bytes() as u64;
-    let whole_path = files.finish(None, &[]).unwrap().path;
+    let whole_path = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap().path;
     // Room for the largest tier's own work (the engine's estimate: 5 bytes an index in a tier
     // below 2^32 indices, and a bit for the bitmap of canonical indices) and a tenth of the
     // values: tiers held sparse where one value holds seven in eight of their indices, in
@@ -263,7 +263,7 @@ fn memory_limit_compresses_held_tiers_and_changes_no_byte() {
         } else {
             assert!(squeezed > 0, "{notes:?}");
         }
-        let packed_path = files.finish(None, &[]).unwrap().path;
+        let packed_path = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap().path;
         assert!(std::fs::read(&whole_path).unwrap() == std::fs::read(packed_path).unwrap());
     }
 }
@@ -281,7 +281,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     let data = dir.path().join("foxandgeese");
     let mut files = TierFiles::new(dir.path().join("alone.ppdb"), &game, true);
     solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    let alone = files.finish(None, &[]).unwrap().path;
+    let alone = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap().path;
 
     let path = data.join("5-geese.ppdb");
     let mut files = TierFiles::new(&path, &game, true);
@@ -289,7 +289,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     let mut small_files =
         TierFiles::new(perfectplay_db::variant_path(&path, "4-geese"), &small, true);
     solve(&small, SolveOptions::default(), &NoProgress, Some(&mut small_files)).unwrap();
-    small_files.finish(None, &[]).unwrap();
+    small_files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
 
     let four = "4-geese".to_string();
     let shared: Vec<Tier> =
@@ -308,7 +308,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
         .map(|t| game.tier_name(t))
         .collect();
     assert_eq!(phases.solved_tiers(), solved, "the shared tiers are not solved");
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     assert!(std::fs::read(&path).unwrap() == std::fs::read(&alone).unwrap());
 
     // 6 geese finds every tier it shares in the database of 5 geese.
@@ -330,7 +330,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     assert_eq!(passed.passed_over.len(), 1, "{passed:?}");
     assert!(files.adopted().len() < shared.len(), "{passed:?}");
     solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     assert!(std::fs::read(&damaged).unwrap() == std::fs::read(&alone).unwrap());
 
     // Another game's database under the name of 4 geese is passed over.
@@ -339,7 +339,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     let named = perfectplay_db::variant_path(&elsewhere, "4-geese");
     let mut files = TierFiles::new(named, &other, true);
     solve(&other, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     let mut files = TierFiles::new(&elsewhere, &game, true);
     assert_eq!(files.adopt_shared(), Shared::default());
 
@@ -354,7 +354,7 @@ fn a_variant_copies_the_tiers_it_shares_from_a_solved_one() {
     let phases = Phases::default();
     solve(&small, SolveOptions::default(), &phases, Some(&mut files)).unwrap();
     assert!(phases.solved_tiers().is_empty(), "{:?}", phases.solved_tiers());
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
     let four_path = perfectplay_db::variant_path(&path, "4-geese");
     assert!(std::fs::read(&smaller).unwrap() == std::fs::read(four_path).unwrap());
 }
@@ -398,11 +398,11 @@ fn a_solve_without_hold_all_reads_no_tier_it_does_not_need() {
     let dir = tempfile::tempdir().unwrap();
     let mut files = TierFiles::new(dir.path().join("alone.ppdb"), &small, true);
     solve(&small, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    let alone = files.finish(None, &[]).unwrap().path;
+    let alone = files.finish(None, &perfectplay_db::Derivable::NONE).unwrap().path;
     let five = dir.path().join("data").join("5-geese.ppdb");
     let mut files = TierFiles::new(&five, &game, true);
     solve(&game, SolveOptions::default(), &NoProgress, Some(&mut files)).unwrap();
-    files.finish(None, &[]).unwrap();
+    files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
 
     for (hold_all, reads) in [(false, 0), (true, small.tiers().len())] {
         let path = dir.path().join(format!("hold-{hold_all}")).join("4-geese.ppdb");
@@ -416,7 +416,7 @@ fn a_solve_without_hold_all_reads_no_tier_it_does_not_need() {
         let solution = solve(&small, options, &NoProgress, Some(&mut counting)).unwrap();
         assert_eq!(counting.reads, reads, "hold_all {hold_all}");
         assert_eq!(solution.tiers().len(), reads);
-        files.finish(None, &[]).unwrap();
+        files.finish(None, &perfectplay_db::Derivable::NONE).unwrap();
         assert!(std::fs::read(&path).unwrap() == std::fs::read(&alone).unwrap());
     }
 }
@@ -444,7 +444,7 @@ fn a_sparse_solve_counting_as_it_goes_writes_the_same_database() {
         let analysis = perfectplay_solve::analyze(game, &solution, &NoProgress).unwrap();
         assert!(solution.analysis().is_none());
         drop(solution);
-        files.finish(Some((&analysis, &[])), &[]).unwrap();
+        files.finish(Some((&analysis, &[])), &perfectplay_db::Derivable::NONE).unwrap();
 
         // Under the limit, and without one (as `perfectplay solve` runs it).
         for memory_limit in [Some(limit), None] {
@@ -464,7 +464,9 @@ fn a_sparse_solve_counting_as_it_goes_writes_the_same_database() {
             assert_eq!(aside, memory_limit.is_some(), "{case}: {notes:?}");
             let counted = solution.analysis().cloned();
             drop(solution);
-            files.finish(counted.as_ref().map(|a| (a, &[][..])), &[]).unwrap();
+            files
+                .finish(counted.as_ref().map(|a| (a, &[][..])), &perfectplay_db::Derivable::NONE)
+                .unwrap();
             assert!(std::fs::read(&lean).unwrap() == std::fs::read(&whole).unwrap(), "{case}");
         }
     }

@@ -14,8 +14,14 @@ pub fn db_info(db: &Database) -> String {
     let _ = writeln!(s, "game:         {} ({})", h.game, h.variant);
     let _ = writeln!(
         s,
-        "positions:    {} stored{}",
-        i.positions,
+        "positions:    {}{}",
+        match i.stored < i.positions {
+            true => format!(
+                "{} indexed, {} of them stored (the others derived from their children)",
+                i.positions, i.stored
+            ),
+            false => format!("{} stored", i.positions),
+        },
         if h.canonical { ", canonical forms (others are don't-care)" } else { "" }
     );
     let _ = match db.analysis() {
@@ -48,11 +54,17 @@ pub fn db_info(db: &Database) -> String {
         };
         let _ = writeln!(
             s,
-            "  tier {:>4}{name}:  {:?}, {} positions, {} values{} in {} bits ({:?}), {} value \
+            "  tier {:>4}{name}:  {:?}, {} positions{}, {} values{} in {} bits ({:?}), {} value \
              blocks ({value_bytes} bytes), {} key blocks; highest win {}, lose {}",
             t.tier,
             t.kind,
             t.positions,
+            match t.kind {
+                perfectplay_db::TableKind::Dense if t.stored < t.positions => {
+                    format!(" (the first {} stored, the rest derived)", t.stored)
+                }
+                _ => String::new(),
+            },
             t.dictionary.len(),
             if t.absent { " and absent" } else { "" },
             t.bits,
@@ -78,7 +90,7 @@ pub fn db_info(db: &Database) -> String {
         i.packed_bytes as f64 / i.value_bytes.max(1) as f64
     );
     let per = |n: u64| i.file_bytes as f64 * 8.0 / n.max(1) as f64;
-    let _ = writeln!(s, "bits/position: {:.4} per stored", per(i.positions));
+    let _ = writeln!(s, "bits/position: {:.4} per indexed", per(i.positions));
     if let (Some(r), Some(c)) = (i.reachable, i.canonical_reachable) {
         let _ = writeln!(
             s,

@@ -110,9 +110,10 @@ enum Command {
         /// reach is then answered "not reachable", or where that cost nothing, with its value).
         #[arg(long)]
         prune: bool,
-        /// With `--prune`: also store no values for the tiers whose values follow in one step
-        /// from their child tiers' (tiers without moves inside, such as Nine Men's Morris's
-        /// placements with an odd number of pieces in hand); a query there reads the children.
+        /// With `--prune`: also store no values for the positions whose values follow in one
+        /// step from their children's (tiers without moves inside, such as Nine Men's Morris's
+        /// placements with an odd number of pieces in hand, and black's turns in its moving
+        /// tiers where white has more pieces); a query there reads the children.
         #[arg(long, requires = "prune")]
         derive: bool,
     },
@@ -202,6 +203,13 @@ enum DbCommand {
     Upgrade {
         /// The database file.
         file: PathBuf,
+        /// Also store no values for the positions whose values follow in one step from their
+        /// children's, as a solve with its analysis writes them: the tiers without moves inside
+        /// whose child tiers are stored, and the part of a tier its game names (black's turns
+        /// in Nine Men's Morris's moving tiers where white has more pieces). Their values are
+        /// the same; a query there reads the children.
+        #[arg(long)]
+        derive: bool,
     },
     /// Rewrite a tiered game's database with only the values of positions the start reaches in
     /// the tiers a search through the tiers without moves inside reaches completely (Nine Men's
@@ -210,7 +218,8 @@ enum DbCommand {
     Prune {
         /// The database file.
         file: PathBuf,
-        /// Also store no values for the tiers that follow in one step from their child tiers'.
+        /// Also store no values for the positions that follow in one step from their
+        /// children's (as `db upgrade --derive`).
         #[arg(long)]
         derive: bool,
     },

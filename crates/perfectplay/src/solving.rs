@@ -163,10 +163,12 @@ pub fn solve_into(
             Err(e) => return Err(e.into()),
         }
     };
-    // A file of what the start reaches stores no values for the tiers that follow in one step
-    // from their child tiers (`db prune --derive`): a reached position's children are reached.
-    let derived =
-        if reached.is_some() { perfectplay_db::derivable_tiers(game) } else { Vec::new() };
+    // A file of what the start reaches stores no values for the positions that follow in one
+    // step from their children (`db prune --derive`): a reached position's children are reached.
+    let derived = match reached.is_some() {
+        true => perfectplay_db::derivable(game),
+        false => perfectplay_db::Derivable::NONE,
+    };
     let started = Instant::now();
     let written = tiers.finish(analysis.as_ref().map(|(a, lines)| (a, &lines[..])), &derived)?;
     out(format!(
@@ -174,9 +176,9 @@ pub fn solve_into(
         written.path.display(),
         written.bytes,
         started.elapsed().as_secs_f64(),
-        match derived.len() {
-            0 => String::new(),
-            n => format!("; {n} tiers derived from their children"),
+        match derived.describe() {
+            d if d.is_empty() => d,
+            d => format!("; {d}"),
         }
     ))?;
     Ok(())

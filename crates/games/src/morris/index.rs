@@ -114,6 +114,15 @@ impl TierIndex for Morris {
         self.tier_parts(t).0 == 0
     }
 
+    /// A moving tier where white has more pieces holds white's turns, then black's. Black's
+    /// every move leads to white's turn: in this tier, or after a capture in the tier with a
+    /// white piece fewer, where white still has at least as many as black (as many: a tier
+    /// of white's turns alone, colors exchanged).
+    fn derivable_from(&self, t: Tier) -> Option<u64> {
+        let (in_hand, w, b, flip) = self.tier_parts(t);
+        (in_hand == 0 && !flip && w > b).then(|| self.pair_size(w, b))
+    }
+
     fn child_tiers(&self, t: Tier) -> Vec<Tier> {
         let (in_hand, w, b, _) = self.tier_parts(t);
         let tiers = self.all_tiers();

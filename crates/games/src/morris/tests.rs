@@ -90,3 +90,50 @@ fn moves_that_remove_nothing_are_counted_where_their_children_are_distinct() {
     // Both ways are taken: most positions counted, the nearly symmetric ones located.
     assert!(counted > 2 * located && located > 0, "{counted} counted, {located} located");
 }
+
+#[test]
+fn black_turns_in_moving_tiers_lead_to_positions_stored() {
+    use perfectplay_core::TierKernel;
+    // Where a tier says its positions from an index on may be derived, every child of one of
+    // them lies where no tier says so: one step of derivation reads stored values only.
+    for g in [Morris::nine("regular").unwrap(), Morris::six("regular").unwrap()] {
+        let game: &dyn perfectplay_core::Game = &g;
+        let (mut derivable, mut children_seen) = (0u64, 0u64);
+        let mut children = Vec::new();
+        for t in game.tiers() {
+            let size = game.tier_size(t);
+            let Some(from) = game.derivable_from(t) else {
+                // Only the moving tiers with more white pieces split their index so.
+                let (in_hand, w, b, _) = g.tier_parts(t);
+                assert!(in_hand > 0 || w == b, "{}", game.tier_name(t));
+                continue;
+            };
+            assert!(from > 0 && from < size, "{}: {from} of {size}", game.tier_name(t));
+            // Black's turns: from `from` on, each a position with black to move.
+            let n = (size - from).min(20_000);
+            let mut positions = vec![None; n as usize];
+            g.tier_positions(t, from, &mut positions);
+            let mut before = vec![None; 1];
+            g.tier_positions(t, from - 1, &mut before);
+            assert!(before[0].is_none_or(|p| !Parts::of(p).black_to_move), "{}", game.tier_name(t));
+            for p in positions.into_iter().flatten() {
+                assert!(Parts::of(p).black_to_move, "{}", game.tier_name(t));
+                derivable += 1;
+                children.clear();
+                game.children(p, &mut children);
+                for &c in &children {
+                    let c = game.canonical(c);
+                    let (ct, ci) = (game.tier(c), game.tier_index(c));
+                    assert!(
+                        game.derivable_from(ct).is_none_or(|f| ci < f),
+                        "{} -> {}",
+                        game.position_to_string(p),
+                        game.position_to_string(c)
+                    );
+                    children_seen += 1;
+                }
+            }
+        }
+        assert!(derivable > 100_000 && children_seen > derivable, "{derivable} {children_seen}");
+    }
+}

@@ -193,12 +193,15 @@ fn store_analysis(
     let mut writer = perfectplay_db::Writer::new(db.path(), game, db.header().canonical);
     match prune {
         Some((reached, derive)) => {
-            let derived = if derive { perfectplay_db::derivable_tiers(game) } else { Vec::new() };
+            let derived = match derive {
+                true => perfectplay_db::derivable(game),
+                false => perfectplay_db::Derivable::NONE,
+            };
             writer = writer.with_level(perfectplay_db::PRUNED_ZSTD_LEVEL);
             let keep = |t, first, out: &mut [bool]| reached.reached_run(t, first, out);
             writer.add_tables_pruned(db, &keep, &derived)?;
             if derive {
-                eprintln!("{} tiers derived from their children", derived.len());
+                eprintln!("{}", derived.describe());
             }
         }
         None => writer.add_tables_from(db)?,

@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 use perfectplay_core::{Game, GameExt, Player, Value};
-use perfectplay_db::TableKind;
 
 use crate::store::Store;
 use crate::{db_info, progress, solving, DbCommand};
@@ -27,7 +26,7 @@ pub fn db(command: DbCommand, out: &mut impl Write) -> Result<()> {
                 anyhow::bail!("{}: {} has no tier index to count by", file.display(), game.id());
             }
             db.check_game(game)?;
-            let derived = db.header().tables.iter().any(|t| t.kind == TableKind::Derived);
+            let derived = db.header().tables.iter().any(|t| t.stored < t.positions);
             if db.is_pruned() || derived {
                 anyhow::bail!(
                     "{}: pruned (it holds only the values of positions the start reaches); count \
@@ -71,7 +70,10 @@ pub fn db(command: DbCommand, out: &mut impl Write) -> Result<()> {
             }
             let reached = perfectplay_solve::reach_tiered_one_pass(game, &progress::Bar::new())?;
             let searched = started.elapsed().as_secs_f64();
-            let derived = if derive { perfectplay_db::derivable_tiers(game) } else { Vec::new() };
+            let derived = match derive {
+                true => perfectplay_db::derivable(game),
+                false => perfectplay_db::Derivable::NONE,
+            };
             let mut writer = perfectplay_db::Writer::new(&file, game, db.header().canonical)
                 .with_level(perfectplay_db::PRUNED_ZSTD_LEVEL);
             let keep = |t, first, out: &mut [bool]| reached.reached_run(t, first, out);
@@ -86,15 +88,18 @@ pub fn db(command: DbCommand, out: &mut impl Write) -> Result<()> {
             writeln!(
                 out,
                 "{}: {before} bytes -> {} bytes; {searched_tiers} tiers searched through and \
-                 pruned where the start misses indices, {} derived ({searched:.1} s to search, \
-                 {:.1} s in all)",
+                 pruned where the start misses indices{} ({searched:.1} s to search, {:.1} s in \
+                 all)",
                 file.display(),
                 written.bytes,
-                derived.len(),
+                match derived.describe() {
+                    d if d.is_empty() => d,
+                    d => format!("; {d}"),
+                },
                 started.elapsed().as_secs_f64()
             )?;
         }
-        DbCommand::Upgrade { file } => {
+        DbCommand::Upgrade { file, derive } => {
             let db = Store::file(&file)?;
             // A rewrite of the database holds the variant's lock, as a solve does.
             let _lock = perfectplay_db::SolveLock::acquire(&file, &solving::command_line())?;
@@ -102,9 +107,13 @@ pub fn db(command: DbCommand, out: &mut impl Write) -> Result<()> {
             let (before, version) = (db.header().file_len, db.version());
             let game = perfectplay_games::lookup(&db.header().game, Some(&db.header().variant))
                 .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let derived = match derive {
+                true => perfectplay_db::derivable(game.as_ref()),
+                false => perfectplay_db::Derivable::NONE,
+            };
             let mut writer =
                 perfectplay_db::Writer::new(&file, game.as_ref(), db.header().canonical);
-            writer.add_tables_from(&db)?;
+            writer.add_tables_deriving(&db, &derived)?;
             if let Some(a) = db.analysis() {
                 writer.set_analysis(&a);
             }
@@ -112,11 +121,15 @@ pub fn db(command: DbCommand, out: &mut impl Write) -> Result<()> {
             let written = writer.finish()?;
             writeln!(
                 out,
-                "{}: version {version}, {before} bytes -> version {}, {} bytes ({:.1} s)",
+                "{}: version {version}, {before} bytes -> version {}, {} bytes ({:.1} s{})",
                 file.display(),
                 perfectplay_db::VERSION,
                 written.bytes,
-                started.elapsed().as_secs_f64()
+                started.elapsed().as_secs_f64(),
+                match derived.describe() {
+                    d if d.is_empty() => d,
+                    d => format!("; {d}"),
+                }
             )?;
         }
     }
