@@ -20,7 +20,9 @@
 
 use std::borrow::Cow;
 
-use perfectplay_core::{Game, GameExt, KernelCache, Position, Tier, Value, ValueRemoteness};
+use perfectplay_core::{
+    Game, GameExt, KernelCache, Position, Tier, TierKernel, Value, ValueRemoteness,
+};
 use rayon::prelude::*;
 
 use crate::counts::Analysis;
@@ -102,6 +104,8 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     progress.begin("count", Some(total));
     let mut analysis = Analysis::default();
     let mut lines: Vec<Option<TierReport>> = Vec::new();
+    // Asked once, not per position: what counts a class's members.
+    let kernel = game.kernel();
     for (k, &t) in tiers.iter().enumerate() {
         let solved = tier_values(t)?;
         // One `Counts` a fold (a few per worker), not a task: its table of values is large. So
@@ -115,8 +119,9 @@ pub fn count_reached<'s, G: Game + ?Sized>(
                 for &(index, sides, p) in &located.found {
                     let p = p.ok_or_else(|| unnamed(game, t, index))?;
                     let vr = solved.values.get(index as usize);
-                    let members =
-                        class_members(game, reached.sides, p, sides, vr, &mut counts, &mut images);
+                    let class = Class { t, p, sides, vr };
+                    let (members, exchanged) =
+                        class_members(game, kernel, reached.sides, class, &mut counts, &mut images);
                     if merges {
                         counts.value(vr, members, 1);
                         counts.canonical_in(t.0 as usize);
@@ -127,8 +132,9 @@ pub fn count_reached<'s, G: Game + ?Sized>(
                             counts.canonical_in(t.0 as usize);
                         }
                         if sides & 2 == 2 {
-                            let e = game.exchange(p).unwrap_or(p);
-                            counts.canonical_in(game.tier(e).0 as usize);
+                            let e = exchanged
+                                .unwrap_or_else(|| game.tier(game.exchange(p).unwrap_or(p)));
+                            counts.canonical_in(e.0 as usize);
                         }
                     }
                 }
@@ -150,20 +156,29 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     Ok((analysis, lines.into_iter().flatten().collect()))
 }
 
-/// Counts the members of the class of canonical `p` (value `vr`) on the `sides` it was
-/// reached by, each in its own tier; returns how many.
-fn class_members<G: Game + ?Sized>(
-    game: &G,
-    sides_told: Sides,
+/// A class reached: canonical position `p` at an index of tier `t`, its value, and the sides
+/// it was reached by.
+#[derive(Clone, Copy)]
+struct Class {
+    t: Tier,
     p: Position,
     sides: u64,
     vr: ValueRemoteness,
+}
+
+/// Counts the members of a class on the sides it was reached by, each in its own tier (`kernel`:
+/// the game's); returns how many, and the tier of the exchanged form where it was found.
+fn class_members<G: Game + ?Sized>(
+    game: &G,
+    kernel: Option<&dyn TierKernel>,
+    sides_told: Sides,
+    Class { t, p, sides, vr }: Class,
     counts: &mut Counts,
     images: &mut Vec<Position>,
-) -> u64 {
+) -> (u64, Option<Tier>) {
     let mut members = 0u64;
     let side_class_size = match sides_told {
-        Sides::Exchanged => game.kernel().and_then(|k| k.side_class_size(p)),
+        Sides::Exchanged => kernel.and_then(|k| k.side_class_size(p)),
         _ => None,
     };
     if sides_told == Sides::Mirrored {
@@ -180,15 +195,16 @@ fn class_members<G: Game + ?Sized>(
             }
         }
     } else if let Some(size) = side_class_size {
-        // The class's members on each side reached, in their tiers.
+        // The class's members on each side reached, in their tiers (`p`'s is `t`).
         if sides & 1 == 1 {
             members += size;
-            counts.tier_many(game.tier(p).0 as usize, vr, size);
+            counts.tier_many(t.0 as usize, vr, size);
         }
         if sides & 2 == 2 {
-            let e = game.exchange(p).unwrap_or(p);
+            let e = game.tier(game.exchange(p).unwrap_or(p));
             members += size;
-            counts.tier_many(game.tier(e).0 as usize, vr, size);
+            counts.tier_many(e.0 as usize, vr, size);
+            return (members, Some(e));
         }
     } else {
         images.clear();
@@ -206,7 +222,7 @@ fn class_members<G: Game + ?Sized>(
             }
         }
     }
-    members
+    (members, None)
 }
 
 /// Adds a tier's counts per tier to the report's lines (by tier number).
