@@ -258,7 +258,8 @@ fn a_database_in_the_data_directory_is_served() {
 
 /// A pruned database with derived tiers (`analyze --prune --derive`): positions the start reaches
 /// answer as before, every move's value agreeing with its child's answer (the start's moves lead
-/// into a derived tier); one it does not reach is a 404 that says so.
+/// into a derived tier); one it does not reach is a 404 that says so, or where its value and its
+/// children's can be read or derived, its true value.
 #[test]
 fn a_pruned_database_with_derived_tiers_is_served() {
     let data =
@@ -281,6 +282,14 @@ fn a_pruned_database_with_derived_tiers_is_served() {
         let p = encode(m["position"].as_str().unwrap());
         walk.push(whole.get(&format!("/api/sixmensmorris/regular/positions/?p={p}")).1);
     }
+    // Two positions the start does not reach: one stored as absent once pruned; one that keeps its
+    // value (it repeats the code before it), whose children are black's turns, derived from
+    // theirs.
+    let unreached = ["www---bbb------- w 3 3", "wwww-ww---bbb--- w 0 0"];
+    let truth: Vec<_> = unreached
+        .iter()
+        .map(|u| whole.get(&format!("/api/sixmensmorris/regular/positions/?p={}", encode(u))).1)
+        .collect();
     drop(whole);
     cli(&["analyze", "sixmensmorris", "--prune", "--derive"]);
     let server = Server::start_in(data);
@@ -291,13 +300,24 @@ fn a_pruned_database_with_derived_tiers_is_served() {
         assert_eq!(after["moves"], before["moves"]);
         check_position(&server, "sixmensmorris", "regular", &after);
     }
-    // One stored as absent; one that kept its value (it repeats the code before it) but has a
-    // child stored as absent (found by a scan of the pruned file).
-    for unreached in ["www---bbb------- w 3 3", "wwww-ww---bbb--- w 0 0"] {
+    // The one stored as absent is a 404 that says so; the other is answered with its true value
+    // and its moves' where all of them can be read or derived, else a 404 too: never a value that
+    // was not solved.
+    for (k, (unreached, truth)) in unreached.iter().zip(&truth).enumerate() {
         let path = format!("/api/sixmensmorris/regular/positions/?p={}", encode(unreached));
         let (status, e) = server.get(&path);
-        assert_eq!(status, 404, "{unreached}: {e}");
-        assert!(e["error"].as_str().unwrap().contains("not reachable from the start"), "{e}");
+        match status {
+            404 => {
+                let error = e["error"].as_str().unwrap();
+                assert!(error.contains("not reachable from the start"), "{e}");
+            }
+            200 if k == 1 => {
+                for field in ["positionValue", "remoteness", "moves"] {
+                    assert_eq!(e[field], truth[field], "{unreached}: {field}");
+                }
+            }
+            _ => panic!("{unreached}: {status} {e}"),
+        }
     }
 }
 
