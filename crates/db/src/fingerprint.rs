@@ -1,4 +1,4 @@
-//! Fingerprints of the rules and the index a database was solved with (format version 4).
+//! Fingerprints of the rules and the index a database was solved with (format versions 4 and 5).
 //!
 //! A database's values are only right for the rules and the index of the build that wrote them.
 //! A file left behind by an older build, whose game has since changed (a rule, a start layout, the
@@ -17,7 +17,7 @@
 //! change it (in a dense or sparse game a position's code is its index). It is a sample: a change
 //! of rules that no sampled position shows goes unnoticed, though most rules show within a few
 //! positions of the start or at a tier's first and last index. The recipe (the samples, the
-//! mixer) is part of format version 4: changing it needs a new format version.
+//! mixer) is part of format versions 4 and 5: changing it needs a new format version.
 
 use std::collections::{HashSet, VecDeque};
 

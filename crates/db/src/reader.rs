@@ -164,7 +164,7 @@ impl Database {
     }
 
     /// Refuses a database written for another game or variant, or by a build whose rules or index
-    /// of the game differ from this one's (its fingerprints, where it has them: version 4).
+    /// of the game differ from this one's (its fingerprints, where it has them: versions 4 and 5).
     pub fn check_game(&self, game: &dyn Game) -> Result<(), DbError> {
         if self.header.game != game.id() || self.header.variant != game.variant() {
             return Err(DbError::WrongGame {
