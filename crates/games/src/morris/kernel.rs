@@ -64,6 +64,68 @@ impl Morris {
             }
         }
     }
+
+    /// The indices of a moving position's parents in its own tier (unsorted, repeats kept):
+    /// the last mover's slides and flights back that form no mill. Such a parent keeps both
+    /// sets' sizes and empty hands, so it is legal where `q` is, and it is never over: its mover
+    /// has three pieces or more and the move back to `q`. `false` (nothing written) where that
+    /// does not hold (Three Men's Morris, placements, a side with fewer than three pieces): the
+    /// caller then takes [`Morris::each_parent`]. A parent that keeps white's set (black moved
+    /// last, white with more pieces) pairs it with each black set through white's least image,
+    /// found once.
+    #[inline]
+    pub(super) fn slide_parent_indices(
+        &self,
+        q: Parts,
+        out: &mut Vec<u64>,
+        least: &mut LeastCache,
+    ) -> bool {
+        let (w, b) = (q.white.count_ones(), q.black.count_ones());
+        if q.in_hand() != 0 || self.mill_wins() || w < 3 || b < 3 || w < b {
+            return false;
+        }
+        out.clear();
+        let classes = &self.layout.classes;
+        let empty = self.all() & !(q.white | q.black);
+        // The last mover's set before each move back, as (from, to): its piece went from `from`
+        // to `to` without forming a mill there.
+        let each_back = |y: u32, f: &mut dyn FnMut(u32)| {
+            let count = y.count_ones();
+            for to in points(y) {
+                if self.forms_mill(y, to as usize) {
+                    continue;
+                }
+                for from in points(self.targets(to as usize, count, empty)) {
+                    f(y & !(1 << to) | 1 << from);
+                }
+            }
+        };
+        let missing = u64::MAX;
+        if q.black_to_move {
+            // White moved last: the parent has white to move, white's set changed.
+            each_back(q.white, &mut |white| {
+                out.push(
+                    classes.canonical_pair_index_cached(white, q.black, least).unwrap_or(missing),
+                )
+            });
+        } else if w > b {
+            // Black moved last: black to move in the parent, white's set kept.
+            let lead = classes.least_ranked_cached(q.white, least);
+            let offset = self.pair_size(w, b);
+            each_back(q.black, &mut |black| {
+                out.push(classes.ranked_pair_index(lead, black).map_or(missing, |i| offset + i))
+            });
+        } else {
+            // As many a side, black to move in the parent: its canonical form has the colors
+            // exchanged, black's set leading and white to move.
+            each_back(q.black, &mut |black| {
+                out.push(
+                    classes.canonical_pair_index_cached(black, q.white, least).unwrap_or(missing),
+                )
+            });
+        }
+        true
+    }
 }
 
 impl Morris {
@@ -484,6 +546,11 @@ impl TierKernel for Morris {
     }
 
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
+        if self.slide_parent_indices(Parts::of(p), out, &mut cache.least) {
+            out.sort_unstable();
+            out.dedup();
+            return;
+        }
         indices_in_tier(tier, out, |found| {
             self.each_parent(p, true, |parent| {
                 found.push(self.locate_parts(parent, &mut cache.least))

@@ -137,3 +137,48 @@ fn black_turns_in_moving_tiers_lead_to_positions_stored() {
         assert!(derivable > 100_000 && children_seen > derivable, "{derivable} {children_seen}");
     }
 }
+
+#[test]
+fn slide_parents_in_a_tier_are_those_undoing_a_move_finds() {
+    use perfectplay_core::TierKernel;
+    // Positions spread over moving tiers with as many pieces a side and with more white ones
+    // (both turns), flying sides among them: the parents found by sliding back agree with those
+    // each undone move locates.
+    let nine = Morris::nine("regular").unwrap();
+    let six = Morris::six("regular").unwrap();
+    let no_flying = Morris::nine("no-flying").unwrap();
+    let mut cache = KernelCache::default();
+    let (mut checked, mut parents_seen) = (0u64, 0usize);
+    for (g, w, b) in [
+        (&nine, 3, 3),
+        (&nine, 4, 3),
+        (&nine, 5, 5),
+        (&nine, 7, 4),
+        (&nine, 9, 8),
+        (&six, 5, 3),
+        (&six, 6, 6),
+        (&no_flying, 6, 3),
+    ] {
+        let tier = Morris::tier_of(0, w, b, false);
+        let size = perfectplay_core::TierIndex::tier_size(g, tier);
+        let step = (size / 3_000).max(1);
+        for i in (0..size).step_by(step as usize) {
+            let Some(p) = perfectplay_core::TierIndex::tier_position(g, tier, i) else { continue };
+            let mut got = Vec::new();
+            g.parent_indices(tier, p, &mut got, &mut cache);
+            let mut expected = Vec::new();
+            g.each_parent(p, true, |parent| {
+                let (t, index) = g.locate_parts(parent, &mut cache.least);
+                if t == tier {
+                    expected.push(index);
+                }
+            });
+            expected.sort_unstable();
+            expected.dedup();
+            assert_eq!(got, expected, "{}", g.position_to_string(p));
+            checked += 1;
+            parents_seen += got.len();
+        }
+    }
+    assert!(checked > 20_000 && parents_seen > 5 * checked as usize, "{checked} {parents_seen}");
+}
