@@ -62,6 +62,10 @@ pub struct Neighbours {
     /// The fewest points in which the set and another of its images differ: 0 where a symmetry
     /// other than the identity keeps it.
     spread: u32,
+    /// The symmetries but the identity that take the set to an image at most four points from
+    /// it, as a mask: the only ones under which one-piece moves' results can be images of each
+    /// other ([`SetClasses::one_piece_moves_distinct`]).
+    close: u32,
 }
 
 impl Neighbours {
@@ -85,6 +89,7 @@ impl Default for Neighbours {
             generation: 0,
             asked: u32::MAX,
             spread: 0,
+            close: 0,
         }
     }
 }
@@ -251,31 +256,35 @@ impl SetClasses {
         self.perms.len()
     }
 
-    /// Whether no symmetry but the identity keeps `set`, found from its images (for sets of any
-    /// size: no table, no rank).
-    pub fn kept_by_identity_alone(&self, set: u32) -> bool {
-        (0..self.symmetry_count())
-            .all(|s| 1 << s == self.identity_mask || self.image(s, set) != set)
-    }
-
     /// Whether the pairs that moves of one piece each (a point removed, an empty one added) make
     /// of a pair of sets are never images of one another, so that they need no canonical form to
     /// be told apart. `near` holds the pair's first set, `second` is the other, and
     /// `first_moves` says which set the moves change. Two such pairs are images only under a
     /// symmetry that keeps the set not moved and takes the moved set to an image at most four
-    /// points from it ([`Neighbours::spread`]); where no symmetry but the identity can, they are
-    /// distinct. (A `false` may be cautious.)
+    /// points from it (two points from the image of each result, each two points from the set);
+    /// where no symmetry but the identity does both, they are distinct. Only the symmetries
+    /// [`Neighbours`] found close to its set are looked at, most sets having none.
     pub fn one_piece_moves_distinct(
         &self,
         near: &Neighbours,
         second: u32,
         first_moves: bool,
     ) -> bool {
-        if first_moves {
-            near.spread > 4 || self.kept_by_identity_alone(second)
-        } else {
-            near.spread > 0
+        let mut close = near.close;
+        while close != 0 {
+            let s = close.trailing_zeros() as usize;
+            close &= close - 1;
+            let images_meet = if first_moves {
+                self.image(s, second) == second
+            } else {
+                self.image(s, near.set) == near.set
+                    && (self.image(s, second) ^ second).count_ones() <= 4
+            };
+            if images_meet {
+                return false;
+            }
         }
+        true
     }
 
     /// The number of distinct images of the pair `(a, b)` under the symmetries: their count over
@@ -415,11 +424,14 @@ impl SetClasses {
             near.entries[point] = self.entry(set ^ 1 << point);
         }
         near.entries[32] = self.entry(set);
-        near.spread = (0..self.symmetry_count())
-            .filter(|&s| 1 << s != self.identity_mask)
-            .map(|s| (self.image(s, set) ^ set).count_ones())
-            .min()
-            .unwrap_or(u32::MAX);
+        (near.spread, near.close) = (u32::MAX, 0);
+        for s in (0..self.symmetry_count()).filter(|&s| 1 << s != self.identity_mask) {
+            let apart = (self.image(s, set) ^ set).count_ones();
+            near.spread = near.spread.min(apart);
+            if apart <= 4 {
+                near.close |= 1 << s;
+            }
+        }
         near.owner = self.id;
         near.set = set;
         if near.moved.is_empty() {
