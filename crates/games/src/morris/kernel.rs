@@ -295,10 +295,18 @@ impl Morris {
         classes.neighbours(q.white, near);
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let empty = self.all() & !(q.white | q.black);
-        let each_piece = |set: u32, count: u32, f: &mut dyn FnMut(u32, u32)| {
+        // Each move of a side's pieces as `f(from, to, mill)`; where the moves that form no mill
+        // are only counted, those are counted here and `f` sees the others.
+        let counting = inside.is_some();
+        let mut counted = 0;
+        let mut each_piece = |set: u32, count: u32, f: &mut dyn FnMut(u32, u32, bool)| {
+            if counting {
+                counted = self.moves_forming_mills(set, count, empty, |from, to| f(from, to, true));
+                return;
+            }
             for from in points(set) {
                 for to in points(self.targets(from as usize, count, empty)) {
-                    f(from, to);
+                    f(from, to, self.forms_mill(set ^ (1 << from | 1 << to), to as usize));
                 }
             }
         };
@@ -310,9 +318,8 @@ impl Morris {
             // image and rank are found once (unless those moves are only counted).
             let lead =
                 (w == b && inside.is_none()).then(|| classes.least_ranked_cached(q.black, least));
-            each_piece(q.white, w, &mut |from, to| {
+            each_piece(q.white, w, &mut |from, to, mill| {
                 let white = q.white ^ (1 << from | 1 << to);
-                let mill = self.forms_mill(white, to as usize);
                 Self::each_removal(mill, removable, |gone| {
                     if let (None, Some(n)) = (gone, inside.as_deref_mut()) {
                         *n += 1;
@@ -336,9 +343,8 @@ impl Morris {
         } else {
             // Black moves; the child has white to move, colors kept unless black has more.
             let removable = self.removable(q.white);
-            each_piece(q.black, b, &mut |from, to| {
+            each_piece(q.black, b, &mut |from, to, mill| {
                 let black = q.black ^ (1 << from | 1 << to);
-                let mill = self.forms_mill(black, to as usize);
                 Self::each_removal(mill, removable, |gone| {
                     if let (None, Some(n)) = (gone, inside.as_deref_mut()) {
                         *n += 1;
@@ -356,6 +362,48 @@ impl Morris {
                 });
             });
         }
+        if let Some(n) = inside {
+            *n += counted;
+        }
+    }
+
+    /// The moves of `set`, a side with `count` pieces, to `empty` points: each that forms a mill
+    /// passed to `mill_move(from, to)`, the others counted (the count returned). A move forms a
+    /// mill at `to` where the mill's two other points hold pieces of `set` and `from` is not one
+    /// of them; lines join points both ways, so the pieces that can reach `to` are its
+    /// neighbours (any piece, flying). So the moves are counted a piece at a time, and only the
+    /// empty points' mills looked at, not each move.
+    #[inline]
+    pub(super) fn moves_forming_mills(
+        &self,
+        set: u32,
+        count: u32,
+        empty: u32,
+        mut mill_move: impl FnMut(u32, u32),
+    ) -> u32 {
+        let layout = &self.layout;
+        let flying = self.flying && count == 3;
+        let mut moves = if flying {
+            count * empty.count_ones()
+        } else {
+            points(set).map(|from| (layout.adjacent[from as usize] & empty).count_ones()).sum()
+        };
+        for to in points(empty) {
+            let mut froms = 0;
+            for &m in &layout.mills_at[to as usize] {
+                if m & !(1 << to) & !set == 0 {
+                    froms |= set & !m;
+                }
+            }
+            if !flying {
+                froms &= layout.adjacent[to as usize];
+            }
+            moves -= froms.count_ones();
+            for from in points(froms) {
+                mill_move(from, to);
+            }
+        }
+        moves
     }
 }
 

@@ -182,3 +182,58 @@ fn slide_parents_in_a_tier_are_those_undoing_a_move_finds() {
     }
     assert!(checked > 20_000 && parents_seen > 5 * checked as usize, "{checked} {parents_seen}");
 }
+
+#[test]
+fn moves_forming_mills_and_the_others_counted_are_every_move() {
+    // Lines join points both ways: a piece reaches a point where the point reaches it.
+    for g in [Morris::nine("regular").unwrap(), Morris::six("regular").unwrap()] {
+        let adjacent = &g.layout.adjacent;
+        for (a, &near) in adjacent.iter().enumerate() {
+            for b in crate::board::bits(u64::from(near)) {
+                assert!(adjacent[b] >> a & 1 == 1, "{a} {b}");
+            }
+        }
+    }
+    // Every move of either side of positions spread over moving tiers (flying sides, sides
+    // that cannot fly), against each move made and its mill looked for.
+    let mut checked = 0;
+    for g in [
+        Morris::nine("regular").unwrap(),
+        Morris::nine("no-flying").unwrap(),
+        Morris::six("regular").unwrap(),
+    ] {
+        for (w, b) in [(3, 3), (4, 3), (5, 5), (6, 4)] {
+            let tier = Morris::tier_of(0, w, b, false);
+            let size = perfectplay_core::TierIndex::tier_size(&g, tier);
+            for i in (0..size).step_by((size / 2_000).max(1) as usize) {
+                let Some(p) = perfectplay_core::TierIndex::tier_position(&g, tier, i) else {
+                    continue;
+                };
+                let q = Parts::of(p);
+                let empty = g.all() & !(q.white | q.black);
+                for set in [q.white, q.black] {
+                    let count = set.count_ones();
+                    let (mut plain, mut mills) = (0, Vec::new());
+                    for from in crate::board::bits(u64::from(set)) {
+                        for to in crate::board::bits(u64::from(g.targets(from, count, empty))) {
+                            let to = to as u32;
+                            if g.forms_mill(set ^ (1 << from | 1 << to), to as usize) {
+                                mills.push((from as u32, to));
+                            } else {
+                                plain += 1;
+                            }
+                        }
+                    }
+                    let mut found = Vec::new();
+                    let counted =
+                        g.moves_forming_mills(set, count, empty, |f, t| found.push((f, t)));
+                    found.sort_unstable();
+                    mills.sort_unstable();
+                    assert_eq!((counted, &found), (plain, &mills), "{}", g.position_to_string(p));
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 40_000, "{checked}");
+}
