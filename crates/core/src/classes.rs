@@ -583,6 +583,7 @@ impl SetClasses {
     }
 
     /// The number of classes of sets of `k` points.
+    #[inline]
     pub fn class_count(&self, k: usize) -> u64 {
         self.least_sets.get(k).map_or(0, |s| s.len() as u64)
     }
@@ -616,6 +617,7 @@ impl SetClasses {
     }
 
     /// The number of indices of pairs of `ka` and `kb` points.
+    #[inline]
     pub fn pair_size(&self, ka: usize, kb: usize) -> u64 {
         if ka + kb > self.n {
             return 0;

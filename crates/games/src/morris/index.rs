@@ -69,6 +69,7 @@ impl Morris {
         tiers
     }
 
+    #[inline]
     pub(super) fn pair_size(&self, w: u32, b: u32) -> u64 {
         self.layout.classes.pair_size(w as usize, b as usize)
     }

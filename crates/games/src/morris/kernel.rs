@@ -318,6 +318,9 @@ impl Morris {
             // image and rank are found once (unless those moves are only counted).
             let lead =
                 (w == b && inside.is_none()).then(|| classes.least_ranked_cached(q.black, least));
+            // Where the child's colors are kept, its index is past the tier's white turns: as
+            // many as pairs of white's set with black's, or with black's less the one removed.
+            let offsets = [self.pair_size(w, b.saturating_sub(1)), self.pair_size(w, b)];
             each_piece(q.white, w, &mut |from, to, mill| {
                 let white = q.white ^ (1 << from | 1 << to);
                 Self::each_removal(mill, removable, |gone| {
@@ -329,7 +332,8 @@ impl Morris {
                     let bc = black.count_ones();
                     if w > bc {
                         let i = classes.moved_pair_index(near, from, to, black).unwrap_or(u64::MAX);
-                        emit(Self::tier_of(0, w, bc, false), self.pair_size(w, bc) + i, false);
+                        let offset = offsets[usize::from(bc == b)];
+                        emit(Self::tier_of(0, w, bc, false), offset + i, false);
                     } else if let Some(lead) = lead.filter(|_| gone.is_none()) {
                         // Exchanged: black's set first, white to move (no offset).
                         let i = classes.ranked_pair_index(lead, white).unwrap_or(u64::MAX);

@@ -1,0 +1,123 @@
+//! The tier kernel's cost on one Nine Men's Morris tier, timed: every canonical position's
+//! children located with their sides (what the reachability search does per position reached)
+//! and, in a tier with moves inside, its parents in the tier (what the retrograde rounds do per
+//! position decided). No search, solve or database: the kernel alone, at every index. Each pass
+//! prints a checksum of the locations found, the same for two builds that find the same ones.
+//!
+//! `cargo run --release -p perfectplay --example children -- '(0,8,7)' '(2,8,8)'`
+
+use std::time::Instant;
+
+use perfectplay_core::{GameExt, KernelCache, SidedLocations};
+use rayon::prelude::*;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Indices a task walks.
+const RUN: u64 = 1 << 14;
+
+/// What a pass found: positions, locations, and their checksum.
+#[derive(Clone, Copy, Default)]
+struct Found {
+    positions: u64,
+    locations: u64,
+    sum: u64,
+    /// Positions whose children the kernel leaves to the game.
+    unlocated: u64,
+}
+
+impl Found {
+    fn add(self, other: Found) -> Found {
+        Found {
+            positions: self.positions + other.positions,
+            locations: self.locations + other.locations,
+            sum: self.sum.wrapping_add(other.sum),
+            unlocated: self.unlocated + other.unlocated,
+        }
+    }
+}
+
+/// A location's share of the checksum: mixed, so that no two locations cancel.
+fn mix(tier: u32, index: u64, side: bool) -> u64 {
+    let x =
+        (index ^ u64::from(tier) << 40 ^ u64::from(side) << 63).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^ x >> 29
+}
+
+fn main() {
+    let game = perfectplay_games::lookup("ninemensmorris", None).expect("a catalogued game");
+    let game = game.as_ref();
+    let kernel = game.kernel().expect("Nine Men's Morris has a tier kernel");
+    let tiers = game.tiers();
+    let mut names: Vec<String> = std::env::args().skip(1).collect();
+    if names.is_empty() {
+        names = vec!["(0,8,7)".into(), "(2,8,8)".into()];
+    }
+    for name in &names {
+        let Some(&t) = tiers.iter().find(|&&t| game.tier_name(t) == *name) else {
+            eprintln!("{name} is not a tier of Nine Men's Morris: a name as `db info` prints it");
+            std::process::exit(2);
+        };
+        let size = game.tier_size(t);
+        // `parents`: the second pass (parents in the tier), else the first (children, sided).
+        let pass = |parents: bool| {
+            (0..size.div_ceil(RUN))
+                .into_par_iter()
+                .map_init(
+                    || (KernelCache::default(), SidedLocations::default(), Vec::new()),
+                    |(cache, sided, found), run| {
+                        let first = run * RUN;
+                        let mut positions = vec![None; RUN.min(size - first) as usize];
+                        kernel.tier_positions(t, first, &mut positions);
+                        let mut total = Found::default();
+                        for (j, p) in positions.iter().enumerate() {
+                            let Some(p) = *p else { continue };
+                            let index = first + j as u64;
+                            if !kernel.is_canonical_at(t, index, p, cache) {
+                                continue;
+                            }
+                            total.positions += 1;
+                            if parents {
+                                kernel.parent_indices(t, p, found, cache);
+                                for &i in found.iter() {
+                                    total.sum = total.sum.wrapping_add(mix(t.0, i, false));
+                                }
+                                total.locations += found.len() as u64;
+                                continue;
+                            }
+                            if game.primitive(p).is_some() {
+                                continue;
+                            }
+                            if !kernel.child_locations_sided(p, sided, cache) {
+                                total.unlocated += 1;
+                                continue;
+                            }
+                            for &(ct, ci, side) in sided.iter() {
+                                total.sum = total.sum.wrapping_add(mix(ct.0, ci, side));
+                            }
+                            total.locations += sided.len() as u64;
+                        }
+                        total
+                    },
+                )
+                .reduce(Found::default, Found::add)
+        };
+        let passes: &[bool] = if game.moves_within(t) { &[false, true] } else { &[false] };
+        for &parents in passes {
+            let started = Instant::now();
+            let found = pass(parents);
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "{name} {}: {} positions, {} locations in {secs:.2} s ({:.1} ns a position), \
+                 checksum {:016x}; {} not located by the kernel",
+                if parents { "parents" } else { "children" },
+                found.positions,
+                found.locations,
+                secs * 1e9 / found.positions.max(1) as f64,
+                found.sum,
+                found.unlocated
+            );
+        }
+    }
+}
