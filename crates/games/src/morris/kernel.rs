@@ -439,6 +439,17 @@ impl TierKernel for Morris {
         let classes = &self.layout.classes;
         let pairs = self.pair_size(w, b).max(1);
         let (white_hand, black_hand, placing_black) = self.hands(in_hand);
+        let (white_hand, black_hand) = if in_hand == 0 { (0, 0) } else { (white_hand, black_hand) };
+        // An index's sets are disjoint, of the tier's sizes: outside Three Men's Morris (where a
+        // row of three ends the game) whether its position is legal depends on the tier and the
+        // side to move alone, found once a side here, not per index.
+        let by_side = (!self.mill_wins() && (w + b) as usize <= self.n()).then(|| {
+            let (white, black) = ((1u32 << w) - 1, ((1u32 << b) - 1) << w);
+            [false, true].map(|black_to_move| {
+                let q = Parts { white, black, white_hand, black_hand, black_to_move };
+                self.illegal(q).is_none()
+            })
+        });
         let mut previous: Option<(u32, u32)> = None;
         for (k, slot) in out.iter_mut().enumerate() {
             let index = first + k as u64;
@@ -450,10 +461,12 @@ impl TierKernel for Morris {
             };
             previous = pair;
             *slot = pair.and_then(|(white, black)| {
-                let (white_hand, black_hand) =
-                    if in_hand == 0 { (0, 0) } else { (white_hand, black_hand) };
                 let q = Parts { white, black, white_hand, black_hand, black_to_move };
-                self.illegal(q).is_none().then(|| q.code())
+                let legal = match by_side {
+                    Some(legal) => legal[usize::from(black_to_move)],
+                    None => self.illegal(q).is_none(),
+                };
+                legal.then(|| q.code())
             });
         }
         if in_hand == 0 && w == b {
