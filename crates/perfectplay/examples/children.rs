@@ -38,7 +38,8 @@ impl Found {
     }
 }
 
-/// A location's share of the checksum: mixed, so that no two locations cancel.
+/// A location's share of the checksum: its bits mixed, so that different locations seldom
+/// cancel in the sum.
 fn mix(tier: u32, index: u64, side: bool) -> u64 {
     let x =
         (index ^ u64::from(tier) << 40 ^ u64::from(side) << 63).wrapping_mul(0x9e37_79b9_7f4a_7c15);
