@@ -438,8 +438,8 @@ impl TierKernel for Morris {
         }
         let classes = &self.layout.classes;
         let pairs = self.pair_size(w, b).max(1);
+        // Both hands are empty where nothing is in hand.
         let (white_hand, black_hand, placing_black) = self.hands(in_hand);
-        let (white_hand, black_hand) = if in_hand == 0 { (0, 0) } else { (white_hand, black_hand) };
         // An index's sets are disjoint, of the tier's sizes: outside Three Men's Morris (where a
         // row of three ends the game) whether its position is legal depends on the tier and the
         // side to move alone, found once a side here, not per index.
