@@ -3,6 +3,8 @@
 //! and, in a tier with moves inside, its parents in the tier (what the retrograde rounds do per
 //! position decided). No search, solve or database: the kernel alone, at every index. Each pass
 //! prints a checksum of the locations found, the same for two builds that find the same ones.
+//! A first pass only makes each index's position and asks whether it is canonical: what a solve
+//! spends on an index that it does not otherwise solve.
 //!
 //! `cargo run --release -p perfectplay --example children -- '(0,8,7)' '(2,8,8)'`
 
@@ -38,6 +40,17 @@ impl Found {
     }
 }
 
+/// What a pass does at each canonical index.
+#[derive(Clone, Copy, PartialEq)]
+enum Pass {
+    /// Nothing more: the positions made and the canonical ones counted.
+    Canonical,
+    /// Its children located, with their sides.
+    Children,
+    /// Its parents in the tier located.
+    Parents,
+}
+
 /// A location's share of the checksum: its bits mixed, so that different locations seldom
 /// cancel in the sum.
 fn mix(tier: u32, index: u64, side: bool) -> u64 {
@@ -61,8 +74,7 @@ fn main() {
             std::process::exit(2);
         };
         let size = game.tier_size(t);
-        // `parents`: the second pass (parents in the tier), else the first (children, sided).
-        let pass = |parents: bool| {
+        let pass = |pass: Pass| {
             (0..size.div_ceil(RUN))
                 .into_par_iter()
                 .map_init(
@@ -79,7 +91,10 @@ fn main() {
                                 continue;
                             }
                             total.positions += 1;
-                            if parents {
+                            if pass == Pass::Canonical {
+                                continue;
+                            }
+                            if pass == Pass::Parents {
                                 kernel.parent_indices(t, p, found, cache);
                                 for &i in found.iter() {
                                     total.sum = total.sum.wrapping_add(mix(t.0, i, false));
@@ -104,15 +119,22 @@ fn main() {
                 )
                 .reduce(Found::default, Found::add)
         };
-        let passes: &[bool] = if game.moves_within(t) { &[false, true] } else { &[false] };
-        for &parents in passes {
+        let passes: &[Pass] = match game.moves_within(t) {
+            true => &[Pass::Canonical, Pass::Children, Pass::Parents],
+            false => &[Pass::Canonical, Pass::Children],
+        };
+        for &kind in passes {
             let started = Instant::now();
-            let found = pass(parents);
+            let found = pass(kind);
             let secs = started.elapsed().as_secs_f64();
             println!(
-                "{name} {}: {} positions, {} locations in {secs:.2} s ({:.1} ns a position), \
-                 checksum {:016x}; {} not located by the kernel",
-                if parents { "parents" } else { "children" },
+                "{name} {}: {} positions of {size} indices, {} locations in {secs:.2} s ({:.1} ns \
+                 a position), checksum {:016x}; {} not located by the kernel",
+                match kind {
+                    Pass::Canonical => "canonical",
+                    Pass::Children => "children",
+                    Pass::Parents => "parents",
+                },
                 found.positions,
                 found.locations,
                 secs * 1e9 / found.positions.max(1) as f64,

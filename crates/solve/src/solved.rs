@@ -17,14 +17,16 @@ pub struct SolvedTier {
     pub values: TierValues,
     /// Where the solve knew it (a dense tier of a canonical solve): which indices name the
     /// canonical form of a position, bit `i % 64` of word `i / 64`; the others hold a draw that
-    /// nobody reads. Handed to the [`ResultSink`] (whose writer would otherwise work it out
-    /// again), then dropped.
+    /// nobody reads (where only the positions reached were solved, the canonical indices
+    /// reached: whether the others are canonical is not asked). Handed to the [`ResultSink`]
+    /// (whose writer would otherwise work it out again), then dropped.
     ///
     /// [`ResultSink`]: crate::ResultSink
     pub care: Option<Vec<u64>>,
     /// Where only the positions the start reaches were solved ([`crate::SolveOptions::reached`]):
-    /// which indices it reaches, a bit each as in `care`. The canonical indices it does not reach
-    /// hold draws that are not their values: a database stores them as absent.
+    /// which indices it reaches, a bit each as in `care`; only canonical indices are reached.
+    /// The indices it does not reach hold draws that are not their values: a database stores
+    /// them as absent.
     pub reached: Option<Vec<u64>>,
 }
 

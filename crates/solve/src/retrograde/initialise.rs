@@ -140,43 +140,53 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let first = (chunk * CHUNK) as u64;
         let last = (first + CHUNK as u64).min(n);
         let mut care = [0u64; CHUNK / 64];
-        let mut positions = std::mem::take(&mut scratch.positions);
-        positions.clear();
-        if let Some(kernel) = self.kernel {
-            positions.resize((last - first) as usize, None);
-            kernel.tier_positions(self.tier, first, &mut positions);
-        } else if start.dense {
-            positions.extend((first..last).map(|i| self.game.tier_position(self.tier, i)));
-        } else {
-            let mut keys = Vec::with_capacity(CHUNK);
-            self.space.positions_into(first..last, &mut keys);
-            positions.extend(keys.iter().map(|&k| Some(Position(k))));
+        let mut cared = |index: u64| {
+            let k = (index - first) as usize;
+            care[k / 64] |= 1 << (k % 64);
+        };
+        let placeholder =
+            |index: u64| part.cells.store((index - part.first) as usize, DECIDED | DRAW_CODE);
+        // Where only what the start reaches is solved, an index not reached is a placeholder that
+        // only positions not reached refer to, stored as absent where canonical. Whether it is
+        // canonical is asked only where that decides how it is stored: from an index reached
+        // (whose value the non-canonical indices after it repeat in the file, for longer runs)
+        // up to a canonical one. The file stores those after that as absent, canonical or not:
+        // they are marked in the bitmap unasked (most of Nine Men's Morris's placement indices).
+        if self.reached.is_some_and(|marks| !crate::tiered::any_marked(marks, first..last)) {
+            (first..last).for_each(placeholder);
+            if let Some(from) = self.first_canonical(start, first..last, scratch) {
+                (from..last).for_each(&mut cared);
+            }
+            start.store_care(chunk, &care);
+            progress.advance(last - first);
+            return Ok(edges);
         }
+        let mut positions = std::mem::take(&mut scratch.positions);
+        self.positions_into(start, first..last, &mut positions);
         let mut batch = Batch::default();
+        let mut asks = true;
         for (k, &p) in positions.iter().enumerate() {
             let index = first + k as u64;
             // Indices that name no position, or a position that is not canonical, are
             // placeholders: nothing refers to them.
-            let p = match p {
-                Some(p)
-                    if !(start.dense
-                        && self.canonicalize
-                        && !self.is_canonical(p, index, &mut scratch.cache)) =>
-                {
-                    p
-                }
-                _ => {
-                    part.cells.store((index - part.first) as usize, DECIDED | DRAW_CODE);
-                    continue;
-                }
+            let Some(p) = p else {
+                placeholder(index);
+                continue;
             };
-            care[k / 64] |= 1 << (k % 64);
             if self.unreached(index) {
-                // Where only what the start reaches is solved: a placeholder that only positions
-                // not reached refer to.
-                part.cells.store((index - part.first) as usize, DECIDED | DRAW_CODE);
+                placeholder(index);
+                if !asks || self.is_canonical_here(start, p, index, &mut scratch.cache) {
+                    cared(index);
+                    asks = false;
+                }
                 continue;
             }
+            if !self.is_canonical_here(start, p, index, &mut scratch.cache) {
+                placeholder(index);
+                continue;
+            }
+            cared(index);
+            asks = true;
             match self.kernel {
                 Some(kernel) => {
                     self.initialise_ahead(kernel, start, Some((p, index)), scratch, &mut edges)?
@@ -197,6 +207,61 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         progress.advance(positions.len() as u64);
         scratch.positions = positions;
         Ok(edges)
+    }
+
+    /// The positions of `indices` of the tier into `out` (`None` where an index names none).
+    fn positions_into(
+        &self,
+        start: &Start<'_, '_>,
+        indices: std::ops::Range<u64>,
+        out: &mut Vec<Option<Position>>,
+    ) {
+        out.clear();
+        if let Some(kernel) = self.kernel {
+            out.resize((indices.end - indices.start) as usize, None);
+            kernel.tier_positions(self.tier, indices.start, out);
+        } else if start.dense {
+            out.extend(indices.map(|i| self.game.tier_position(self.tier, i)));
+        } else {
+            let mut keys = Vec::with_capacity(CHUNK);
+            self.space.positions_into(indices, &mut keys);
+            out.extend(keys.iter().map(|&k| Some(Position(k))));
+        }
+    }
+
+    /// Whether position `p` at `index` is the one its class is stored at: the canonical form
+    /// where the tier is dense and positions are made canonical, else every position.
+    fn is_canonical_here(
+        &self,
+        start: &Start<'_, '_>,
+        p: Position,
+        index: u64,
+        cache: &mut KernelCache,
+    ) -> bool {
+        !(start.dense && self.canonicalize) || self.is_canonical(p, index, cache)
+    }
+
+    /// The first index of `indices` that names a position stored at it
+    /// ([`TierProblem::is_canonical_here`]), their positions made a few at a time.
+    fn first_canonical(
+        &self,
+        start: &Start<'_, '_>,
+        indices: std::ops::Range<u64>,
+        scratch: &mut Scratch,
+    ) -> Option<u64> {
+        const WINDOW: u64 = 64;
+        let mut positions = std::mem::take(&mut scratch.positions);
+        let (mut from, mut found) = (indices.start, None);
+        while found.is_none() && from < indices.end {
+            let to = (from + WINDOW).min(indices.end);
+            self.positions_into(start, from..to, &mut positions);
+            found = (from..to).zip(&positions).find_map(|(i, &p)| {
+                p.filter(|&p| self.is_canonical_here(start, p, i, &mut scratch.cache)).map(|_| i)
+            });
+            from = to;
+        }
+        scratch.positions = positions;
+        found
     }
 
     /// Initialises a whole tier in the kernel's walk ([`TierKernel::walk`]), its parts shared

@@ -74,6 +74,19 @@ pub(crate) fn is_marked(words: &[AtomicU64], index: u64) -> bool {
     words.get((bit / 64) as usize).is_some_and(|w| w.load(Relaxed) >> (bit % 64) & 3 != 0)
 }
 
+/// Whether any index of `indices` is marked (by either side) in a tier's marks.
+pub(crate) fn any_marked(words: &[AtomicU64], indices: std::ops::Range<u64>) -> bool {
+    let (from, to) = (indices.start * SIDES, indices.end * SIDES);
+    if from >= to {
+        return false;
+    }
+    (from / 64..to.div_ceil(64)).any(|k| {
+        let (lo, hi) = (from.max(k * 64) - k * 64, to.min(k * 64 + 64) - k * 64);
+        let mask = (u64::MAX >> (64 - (hi - lo))) << lo;
+        words.get(k as usize).is_some_and(|w| w.load(Relaxed) & mask != 0)
+    })
+}
+
 /// The marked indices of a task's run of a tier's words, with their sides and positions
 /// ([`Located::find`]), and the buffers that find them: a worker keeps one from task to task.
 /// (A solve under a memory limit gives freed memory back to the system at once, and buffers taken
@@ -571,5 +584,31 @@ pub(super) fn unnamed<G: Game + ?Sized>(game: &G, t: Tier, index: u64) -> SolveE
             "tier {}: index {index} was reached but names no position",
             game.tier_name(t)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_marked_is_whether_some_index_of_the_range_is_marked() {
+        let mut next = perfectplay_core::xorshift(54);
+        // Sparse marks, by either side, over 20 words (320 indices).
+        let words: Vec<AtomicU64> =
+            (0..20).map(|_| AtomicU64::new(next() & next() & next() & next())).collect();
+        let (mut some, mut none) = (0, 0);
+        for from in 0..320 {
+            for to in from..=320u64.min(from + 100) {
+                let any = any_marked(&words, from..to);
+                assert_eq!(any, (from..to).any(|i| is_marked(&words, i)), "{from}..{to}");
+                if any {
+                    some += 1
+                } else {
+                    none += 1
+                }
+            }
+        }
+        assert!(some > 1000 && none > 1000, "{some} ranges with a mark, {none} without");
     }
 }
