@@ -30,7 +30,7 @@ use crate::progress::Progress;
 use crate::{Solution, SolveError, SolvedTier};
 
 mod reach;
-pub(crate) use reach::{any_marked, is_marked};
+pub(crate) use reach::{any_marked, count_marked, is_marked};
 pub use reach::{marks_words, reach_tiered, reach_tiered_classes, reach_tiered_one_pass, Reached};
 use reach::{unnamed, Located, Sides, SIDES, WORDS_PER_TASK};
 

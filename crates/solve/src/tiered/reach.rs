@@ -74,6 +74,18 @@ pub(crate) fn is_marked(words: &[AtomicU64], index: u64) -> bool {
     words.get((bit / 64) as usize).is_some_and(|w| w.load(Relaxed) >> (bit % 64) & 3 != 0)
 }
 
+/// The number of indices marked (by either side) in a tier's marks.
+pub(crate) fn count_marked(words: &[AtomicU64]) -> u64 {
+    const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+    words
+        .iter()
+        .map(|w| {
+            let w = w.load(Relaxed);
+            u64::from(((w | w >> 1) & LOW_BITS).count_ones())
+        })
+        .sum()
+}
+
 /// Whether any index of `indices` is marked (by either side) in a tier's marks.
 pub(crate) fn any_marked(words: &[AtomicU64], indices: std::ops::Range<u64>) -> bool {
     let (from, to) = (indices.start * SIDES, indices.end * SIDES);
@@ -290,14 +302,7 @@ impl Reached {
         if !self.complete[k] {
             return self.size[k];
         }
-        let both = 0x5555_5555_5555_5555u64;
-        self.marks.bits[k]
-            .iter()
-            .map(|w| {
-                let w = w.load(Relaxed);
-                u64::from(((w | w >> 1) & both).count_ones())
-            })
-            .sum()
+        count_marked(&self.marks.bits[k])
     }
 }
 
