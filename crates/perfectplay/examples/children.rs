@@ -4,7 +4,9 @@
 //! position decided). No search, solve or database: the kernel alone, at every index. Each pass
 //! prints a checksum of the locations found, the same for two builds that find the same ones.
 //! A first pass only makes each index's position and asks whether it is canonical: what a solve
-//! spends on an index that it does not otherwise solve.
+//! spends on an index that it does not otherwise solve. In a tier the kernel walks
+//! ([`perfectplay_core::TierKernel::walk`]), a last pass times the walk alone: what a solve
+//! spends on each position it walks to, reached or not.
 //!
 //! `cargo run --release -p perfectplay --example children -- '(0,8,7)' '(2,8,8)'`
 
@@ -119,6 +121,19 @@ fn main() {
                 )
                 .reduce(Found::default, Found::add)
         };
+        let walk = || {
+            (0..kernel.walk_parts(t))
+                .into_par_iter()
+                .map(|k| {
+                    let (mut cache, mut found) = (KernelCache::default(), Found::default());
+                    kernel.walk(t, k, &mut cache, &mut |index, _| {
+                        found.positions += 1;
+                        found.sum = found.sum.wrapping_add(mix(t.0, index, false));
+                    });
+                    found
+                })
+                .reduce(Found::default, Found::add)
+        };
         let passes: &[Pass] = match game.moves_within(t) {
             true => &[Pass::Canonical, Pass::Children, Pass::Parents],
             false => &[Pass::Canonical, Pass::Children],
@@ -140,6 +155,18 @@ fn main() {
                 secs * 1e9 / found.positions.max(1) as f64,
                 found.sum,
                 found.unlocated
+            );
+        }
+        if kernel.walk_parts(t) > 0 {
+            let started = Instant::now();
+            let found = walk();
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "{name} walk: {} positions visited in {secs:.2} s ({:.1} ns a position), \
+                 checksum {:016x}",
+                found.positions,
+                secs * 1e9 / found.positions.max(1) as f64,
+                found.sum
             );
         }
     }
