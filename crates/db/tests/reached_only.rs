@@ -136,3 +136,36 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
         }
     }
 }
+
+/// A solve given the marks' only reference frees each tier's as the tier is solved (what
+/// `solve` does once it has kept them beside the tier files), and writes the same file as one
+/// whose caller holds them through it.
+#[test]
+fn a_solve_that_frees_the_marks_as_it_goes_writes_the_same_file() {
+    let dir = Dir(std::env::temp_dir().join(format!("perfectplay-freed-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+    let game: &dyn Game = game.as_ref();
+    let reached = Arc::new(reach_tiered(game, &NoProgress).unwrap());
+    let limit = Some(reached.heap_bytes() + (256 << 20));
+    let write = |name: &str, reached: Arc<Reached>| {
+        let path = dir.0.join(name);
+        let mut files = TierFiles::new(&path, game, true);
+        files.reached_only();
+        let options = SolveOptions {
+            reached: Some(reached),
+            hold_all: false,
+            memory_limit: limit,
+            ..Default::default()
+        };
+        solve(game, options, &NoProgress, Some(&mut files)).unwrap();
+        files.finish(None, &perfectplay_db::derivable(game)).unwrap();
+        std::fs::read(&path).unwrap()
+    };
+    let held = write("held.ppdb", reached.clone());
+    // The marks stay whole where the caller holds them.
+    assert!(game.tiers().iter().all(|&t| reached.is_complete(t)));
+    let freed = write("freed.ppdb", Arc::new(reach_tiered(game, &NoProgress).unwrap()));
+    assert!(held.len() > 1000);
+    assert!(held == freed, "{} bytes held, {} freed", held.len(), freed.len());
+}

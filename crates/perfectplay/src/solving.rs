@@ -50,18 +50,21 @@ pub fn solve_into(
     // A tiered game's analysis searches the positions its start reaches: searched first (or
     // given, an MPI worker's, or kept by the solve this one resumes), only they are solved, and
     // the others are stored as absent.
-    let reached = match &options.reached {
-        Some(given) => Some(given.clone()),
+    let (reached, kept) = match &options.reached {
+        Some(given) => (Some(given.clone()), false),
         None if analysis && only.is_none() && reaches_first(game, &options) => {
             reach_first(game, &tiers, progress, out)?
         }
-        None => None,
+        None => (None, false),
     };
-    let options =
-        SolveOptions { hold_all: in_memory, count: in_memory, reached: reached.clone(), ..options };
-    if reached.is_some() {
+    let reaches = reached.is_some();
+    if reaches {
         tiers.reached_only();
     }
+    // Marks kept beside the tier files go to the solve alone, which frees each tier's once it is
+    // solved; the analysis reads them back.
+    let held = if kept { None } else { reached.clone() };
+    let options = SolveOptions { hold_all: in_memory, count: in_memory, reached, ..options };
     if !force && only.is_none() {
         adopt_shared(&mut tiers, out)?;
     }
@@ -126,7 +129,7 @@ pub fn solve_into(
     out(start_line(game, start))?;
     out(format!(
         "positions:  {stored} {}{}",
-        if reached.is_some() { "indexed, those reached solved" } else { "solved" },
+        if reaches { "indexed, those reached solved" } else { "solved" },
         if solution.is_canonical() { " (canonical)" } else { "" }
     ))?;
     out(format!("time:       {secs:.2} s ({:.0} positions/s)", stored as f64 / secs.max(1e-9)))?;
@@ -135,6 +138,11 @@ pub fn solve_into(
         None
     } else if tiered {
         drop(solution);
+        let reached = match held {
+            Some(held) => Some(held),
+            None if kept => read_back_marks(game, &tiers, out)?,
+            None => None,
+        };
         count_tiered(game, &tiers, reached.as_deref(), progress, out)?
     } else if let Some(counted) = counted {
         out(format!(
@@ -165,7 +173,7 @@ pub fn solve_into(
     };
     // A file of what the start reaches stores no values for the positions that follow in one
     // step from their children (`db prune --derive`): a reached position's children are reached.
-    let derived = match reached.is_some() {
+    let derived = match reaches {
         true => perfectplay_db::derivable(game),
         false => perfectplay_db::Derivable::NONE,
     };
@@ -201,13 +209,13 @@ pub fn reaches_first(game: &dyn Game, options: &SolveOptions) -> bool {
 
 /// [`reach_first_search`], its marks kept beside the tier files ([`TierFiles::keep_reached`]),
 /// or read back where the solve this one resumes kept them: a stopped solve does not search
-/// again.
+/// again. With whether they are kept there.
 fn reach_first(
     game: &dyn Game,
     tiers: &TierFiles<'_>,
     progress: &dyn Progress,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
-) -> Result<Option<Arc<Reached>>> {
+) -> Result<(Option<Arc<Reached>>, bool)> {
     let started = Instant::now();
     match tiers.kept_reached()? {
         KeptReached::Read(reached) => {
@@ -217,7 +225,7 @@ fn reach_first(
                 reached_count(game, &reached),
                 started.elapsed().as_secs_f64()
             ))?;
-            return Ok(Some(Arc::new(reached)));
+            return Ok((Some(Arc::new(reached)), true));
         }
         KeptReached::Discarded(path) => {
             out(format!("discarded:  {} failed its checks; searched again", path.display()))?
@@ -225,22 +233,55 @@ fn reach_first(
         KeptReached::None => {}
     }
     let reached = reach_first_search(game, progress, out)?;
+    let mut kept = false;
     if let Some(reached) = &reached {
         // Kept only to spare a resumed solve the search: a disk too full for them stops nothing
         // (the tier files then say so, if it stays full).
         let started = Instant::now();
         match tiers.keep_reached(reached) {
             Ok(0) => {}
-            Ok(bytes) => out(format!(
-                "kept:       the marks ({bytes} bytes) for a resumed solve ({:.2} s)",
-                started.elapsed().as_secs_f64()
-            ))?,
+            Ok(bytes) => {
+                kept = true;
+                out(format!(
+                    "kept:       the marks ({bytes} bytes) for a resumed solve and the analysis \
+                     ({:.2} s)",
+                    started.elapsed().as_secs_f64()
+                ))?
+            }
             Err(e) => {
                 out(format!("kept:       not the marks ({e}); a resumed solve searches again"))?
             }
         }
     }
-    Ok(reached)
+    Ok((reached, kept))
+}
+
+/// The marks [`reach_first`] kept, read back for the analysis after the solve freed them;
+/// `None` (the analysis searches again) where they are no longer readable.
+fn read_back_marks(
+    game: &dyn Game,
+    tiers: &TierFiles<'_>,
+    out: &mut dyn FnMut(String) -> std::io::Result<()>,
+) -> Result<Option<Arc<Reached>>> {
+    let started = Instant::now();
+    Ok(match tiers.kept_reached()? {
+        KeptReached::Read(reached) => {
+            out(format!(
+                "reached:    {} canonical indices read back for the analysis ({:.2} s)",
+                reached_count(game, &reached),
+                started.elapsed().as_secs_f64()
+            ))?;
+            Some(Arc::new(reached))
+        }
+        KeptReached::Discarded(path) => {
+            out(format!("discarded:  {} failed its checks; searched again", path.display()))?;
+            None
+        }
+        KeptReached::None => {
+            out("reached:    the marks kept are gone; searched again".into())?;
+            None
+        }
+    })
 }
 
 fn reached_count(game: &dyn Game, reached: &Reached) -> u64 {

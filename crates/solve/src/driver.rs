@@ -1,6 +1,8 @@
 //! The solve driver: discover or take the tiers, then tier by tier from the lowest, each read
 //! back from the sink or solved by the retrograde engine and handed over.
 
+use std::sync::Arc;
+
 use perfectplay_core::{Game, GameExt, PositionSpace, Tier};
 
 use crate::analysis::TierCounts;
@@ -55,12 +57,15 @@ pub struct SolveOptions {
     pub seeded: Option<bool>,
     /// Solve only the positions the start reaches ([`crate::reach_tiered`], searched before the
     /// solve; a tiered game reduced by its symmetries, one process; the marks' bytes count
-    /// against `memory_limit` through the solve): the others are placeholders
+    /// against `memory_limit`): the others are placeholders
     /// that nothing initialises, and their values in the solution are draws that nobody should
     /// read. The tiers handed to the sink say which are reached ([`SolvedTier::reached`]), so
     /// that a database stores the others as absent, never as a wrong value. Every position reached
-    /// has its whole solve's value, since all its children are reached too.
-    pub reached: Option<std::sync::Arc<crate::Reached>>,
+    /// has its whole solve's value, since all its children are reached too. Where the solve
+    /// holds the only reference, each tier's marks are freed once the tier is solved or found
+    /// finished ([`crate::Reached::release`]): a caller that needs them after the solve keeps a
+    /// reference, or has them kept elsewhere (a database's tier files keep them).
+    pub reached: Option<Arc<crate::Reached>>,
 }
 
 impl Default for SolveOptions {
@@ -85,7 +90,7 @@ impl Default for SolveOptions {
 /// given; a tier the sink kept from an earlier, interrupted solve is read back instead of solved.
 pub fn solve<G: Game + ?Sized>(
     game: &G,
-    options: SolveOptions,
+    mut options: SolveOptions,
     progress: &dyn Progress,
     mut sink: Option<&mut dyn ResultSink>,
 ) -> Result<Solution, SolveError> {
@@ -113,10 +118,11 @@ pub fn solve<G: Game + ?Sized>(
             "solving chosen tiers needs a tiered game and tier files".into(),
         ));
     }
-    // The marks of the positions reached are held through the solve: the rest of a limit is
-    // the tiers'.
-    let marks = options.reached.as_ref().map_or(0, |r| r.heap_bytes());
-    let memory_limit = options.memory_limit.map(|l| l.saturating_sub(marks));
+    // The marks of the positions reached not yet solved are held: the rest of a limit is the
+    // tiers'.
+    let mut reached = options.reached.take();
+    let marks = |r: &Option<Arc<crate::Reached>>| r.as_ref().map_or(0, |r| r.heap_bytes());
+    let memory_limit = options.memory_limit.map(|l| l.saturating_sub(marks(&reached)));
     let bounded = memory_limit.is_some() || options.only.is_some();
     let hold_all = options.hold_all && counts.is_none();
     let lean = (tiered || sparse) && (bounded || !hold_all) && keeps;
@@ -138,9 +144,11 @@ pub fn solve<G: Game + ?Sized>(
         if progress.stopped() {
             return Err(SolveError::Stopped);
         }
+        let memory_limit = options.memory_limit.map(|l| l.saturating_sub(marks(&reached)));
         if let (true, Some(sink)) = (lean, sink.as_deref_mut()) {
             if sink.kept(tier).map_err(SolveError::Sink)? {
                 progress.note(&format!("tier {name}: finished by an earlier solve"));
+                release(&mut reached, tier);
                 done += size;
                 if space.is_none() {
                     // Its positions put aside are not needed.
@@ -172,6 +180,7 @@ pub fn solve<G: Game + ?Sized>(
         } else if let Some(sink) = sink.as_deref_mut() {
             if let Some(kept) = sink.resume(tier).map_err(SolveError::Sink)? {
                 progress.note(&format!("tier {name}: finished by an earlier solve, read back"));
+                release(&mut reached, tier);
                 done += size;
                 solution.push(kept);
                 if let Some(counts) = counts.as_mut() {
@@ -214,7 +223,7 @@ pub fn solve<G: Game + ?Sized>(
                     }
                     _ => {
                         let (needed, limit) =
-                            (needed + marks, options.memory_limit.unwrap_or(limit));
+                            (needed + marks(&reached), options.memory_limit.unwrap_or(limit));
                         return Err(SolveError::OverMemoryLimit { tier: name, needed, limit });
                     }
                 }
@@ -254,7 +263,7 @@ pub fn solve<G: Game + ?Sized>(
                 ranks,
                 widen_room,
                 seeded: options.seeded,
-                reached: options.reached.as_deref(),
+                reached: reached.as_deref(),
             },
             sink.as_deref_mut().and_then(|s| s.parts()),
             progress,
@@ -264,8 +273,9 @@ pub fn solve<G: Game + ?Sized>(
             done += size;
             continue;
         };
-        let reached = options.reached.as_ref().and_then(|r| r.tier_bits(tier));
-        let mut solved = SolvedTier { tier, space, values, care, reached };
+        let bits = reached.as_ref().and_then(|r| r.tier_bits(tier));
+        release(&mut reached, tier);
+        let mut solved = SolvedTier { tier, space, values, care, reached: bits };
         if let Some(sink) = sink.as_deref_mut() {
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
             // A tier solved in parts kept them until now, for a solve stopped before this.
@@ -314,6 +324,14 @@ pub fn solve<G: Game + ?Sized>(
         solution.evict(t);
     }
     Ok(solution)
+}
+
+/// Frees tier `t`'s marks where the solve holds the only reference to them
+/// ([`SolveOptions::reached`]).
+fn release(reached: &mut Option<Arc<crate::Reached>>, t: Tier) {
+    if let Some(r) = reached.as_mut().and_then(Arc::get_mut) {
+        r.release(t);
+    }
 }
 
 /// Counting a solved tier's classes ([`TierCounts::add`]) may hold about the tier's own bytes

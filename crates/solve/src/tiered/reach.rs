@@ -285,6 +285,16 @@ impl Reached {
         )
     }
 
+    /// Frees tier `t`'s marks, for a solve that needs them no more (the tier is solved, and the
+    /// marks are kept elsewhere for what follows). The tier then counts as reached throughout, as
+    /// a tier whose marks are not complete.
+    pub fn release(&mut self, t: Tier) {
+        if let Some(k) = self.marks.slot(t) {
+            self.marks.bits[k] = Vec::new();
+            self.complete[k] = false;
+        }
+    }
+
     /// Bytes held by the marks.
     pub fn heap_bytes(&self) -> u64 {
         self.marks.bits.iter().map(|b| b.len() as u64 * 8).sum()
@@ -615,5 +625,25 @@ mod tests {
             }
         }
         assert!(some > 1000 && none > 1000, "{some} ranges with a mark, {none} without");
+    }
+
+    #[test]
+    fn a_released_tier_holds_no_marks_and_counts_as_reached_throughout() {
+        let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
+        let game: &dyn Game = game.as_ref();
+        let mut reached = reach_tiered(game, &crate::NoProgress).unwrap();
+        let tiers = game.tiers();
+        let (low, high) = (tiers[0], tiers[1]);
+        let before = reached.heap_bytes();
+        let low_bytes = marks_words(game, low) * 8;
+        assert!(low_bytes > 0 && reached.is_complete(low));
+        let kept = reached.tier_bits(high);
+        reached.release(low);
+        assert_eq!(reached.heap_bytes(), before - low_bytes);
+        assert!(!reached.is_complete(low) && reached.tier_marks(low).is_none());
+        assert_eq!(reached.count(low), game.tier_size(low));
+        assert_eq!(reached.sides(low, 0), 3);
+        // The other tier's marks are as they were.
+        assert_eq!(reached.tier_bits(high), kept);
     }
 }
