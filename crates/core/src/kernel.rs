@@ -25,6 +25,7 @@ pub type SidedLocations = Vec<(Tier, u64, bool)>;
 /// [`TierIndex::tier_position`]: crate::game::TierIndex::tier_position
 /// [`Game::children`]: crate::game::Game::children
 /// [`UndoMoves::undo_moves_in_tier`]: crate::game::UndoMoves::undo_moves_in_tier
+/// [`UndoMoves::undo_moves`]: crate::game::UndoMoves::undo_moves
 pub trait TierKernel: Send + Sync {
     /// The positions at indices `first..first + out.len()` of a tier, in order, as
     /// [`TierIndex::tier_position`](crate::game::TierIndex::tier_position) gives them.
@@ -122,6 +123,19 @@ pub trait TierKernel: Send + Sync {
         _cache: &mut KernelCache,
         _visit: &mut dyn FnMut(u64, Position),
     ) {
+    }
+    /// Whether `reached(tier, index)` holds for the canonical form of one of a position's parents
+    /// outside its tier (those [`UndoMoves::undo_moves`] gives), asked one parent at a time and
+    /// no more once it holds: a search of the positions reached pulls a tier from its parents
+    /// this way. `None` (the default): not offered; the search takes the undo-moves, located one
+    /// by one.
+    fn parent_reached(
+        &self,
+        _position: Position,
+        _cache: &mut KernelCache,
+        _reached: &mut dyn FnMut(Tier, u64) -> bool,
+    ) -> Option<bool> {
+        None
     }
     /// The distinct indices of the canonical forms of a position's parents in `tier` (the
     /// position's own), sorted.

@@ -169,3 +169,46 @@ fn a_solve_that_frees_the_marks_as_it_goes_writes_the_same_file() {
     assert!(held.len() > 1000);
     assert!(held == freed, "{} bytes held, {} freed", held.len(), freed.len());
 }
+
+/// Bagh-Chal's placement tiers leave their tier with every move, so `solve` derives every other
+/// one from its children: each position the start reaches answers as the whole solve's file says.
+#[test]
+fn bagh_chals_derived_placements_answer_every_position_reached_as_the_whole_solve() {
+    let dir = Dir(std::env::temp_dir().join(format!("perfectplay-bagh-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let game = perfectplay_games::lookup("baghchal", Some("4x4")).unwrap();
+    let game: &dyn Game = game.as_ref();
+    let whole_path = dir.0.join("whole.ppdb");
+    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
+    let mut w = Writer::new(&whole_path, game, true);
+    for tier in solution.tiers() {
+        w.add_tier(tier).unwrap();
+    }
+    w.finish().unwrap();
+    let whole = Database::open(&whole_path).unwrap();
+
+    let reached = Arc::new(reach_tiered(game, &NoProgress).unwrap());
+    let derivable = perfectplay_db::derivable(game);
+    let placements = game.tiers().into_iter().filter(|&t| !game.moves_within(t)).count();
+    assert!(derivable.tiers.len() * 3 > placements, "{} derived", derivable.tiers.len());
+    let path = dir.0.join("derived.ppdb");
+    solve_reached(game, &reached, &path).finish(None, &derivable).unwrap();
+    let db = Database::open(&path).unwrap();
+    db.verify().unwrap();
+    let (mut answered, mut derived) = (0u64, 0u64);
+    for t in game.tiers() {
+        let mut marks = vec![false; game.tier_size(t) as usize];
+        reached.reached_run(t, 0, &mut marks);
+        for (i, _) in marks.iter().enumerate().filter(|(_, &m)| m).step_by(7) {
+            let p = game.tier_position(t, i as u64).unwrap();
+            let found = db.get(game, p).unwrap();
+            assert_eq!(found, whole.get(game, p).unwrap(), "tier {} index {i}", game.tier_name(t));
+            answered += 1;
+            derived += u64::from(derivable.tiers.contains(&t));
+        }
+    }
+    let (bytes, whole_bytes) =
+        (std::fs::metadata(&path).unwrap().len(), std::fs::metadata(&whole_path).unwrap().len());
+    eprintln!("bagh-chal 4x4: {answered} answered ({derived} derived); {bytes} bytes, whole {whole_bytes}");
+    assert!(answered > 500_000 && derived > 100_000, "{answered} answered, {derived} derived");
+}

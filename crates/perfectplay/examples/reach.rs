@@ -69,8 +69,10 @@ fn main() {
             // The start's mark is set before the search counts.
             let reached = rate.reached.load(Relaxed) + 1;
             println!(
-                "{reached} (index, side) pairs reachable, found in {secs:.1} s, {:.2} M/s",
-                reached as f64 / secs / 1e6
+                "{reached} (index, side) pairs reachable, found in {secs:.1} s, {:.2} M/s; {} \
+                 tiers pulled from their parents",
+                reached as f64 / secs / 1e6,
+                marks.pulled_tiers()
             );
             // Per tier, the indices reached (by either side) of its indices: what a solve of the
             // positions reached only leaves out.

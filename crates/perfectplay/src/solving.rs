@@ -301,9 +301,11 @@ pub fn reach_first_search(
         Ok(reached) => {
             let count = reached_count(game, &reached);
             out(format!(
-                "reached:    {count} canonical indices searched first ({:.2} s); only they are \
-                 solved",
-                started.elapsed().as_secs_f64()
+                "reached:    {count} canonical indices searched first ({:.2} s, {} of {} tiers \
+                 pulled from their parents); only they are solved",
+                started.elapsed().as_secs_f64(),
+                reached.pulled_tiers(),
+                game.tiers().len()
             ))?;
             Ok(Some(Arc::new(reached)))
         }

@@ -347,6 +347,32 @@ fn tier_kernels_agree_with_their_composition() {
             let mut got = Vec::new();
             kernel.parent_indices(t, c, &mut got, &mut cache);
             prop_assert_eq!(got, expected, "parents of {}", game.position_to_string(c));
+            // Parents asked one at a time: asked of every parent while none is reached, of no
+            // more once one is.
+            let mut parents = Vec::new();
+            game.undo_moves(c, &mut parents);
+            let mut expected: Vec<_> = parents.into_iter().map(locate).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            let mut asked = Vec::new();
+            let answer = kernel.parent_reached(c, &mut cache, &mut |t, i| {
+                asked.push((t, i));
+                false
+            });
+            if answer.is_some() {
+                prop_assert_eq!(answer, Some(false));
+                asked.sort_unstable();
+                asked.dedup();
+                prop_assert_eq!(&asked, &expected, "parents of {}", game.position_to_string(c));
+                if let Some(&last) = expected.last() {
+                    let mut after = 0;
+                    let answer = kernel.parent_reached(c, &mut cache, &mut |t, i| {
+                        after += u32::from(after > 0 || (t, i) == last);
+                        (t, i) == last
+                    });
+                    prop_assert_eq!((answer, after), (Some(true), 1));
+                }
+            }
             // A run of positions from a little before this one, across the tier's turn boundary
             // where there is one.
             let first = i.saturating_sub(40);

@@ -27,6 +27,11 @@ impl TierIndex for BaghChal {
     fn canonical_tier(&self, t: Tier) -> Tier {
         t
     }
+    /// Only the moving phase's moves stay in their tier: a placement changes the goats to place,
+    /// and in a placement tier the tigers' move hands the turn to the goats.
+    fn moves_within(&self, t: Tier) -> bool {
+        Self::tier_parts(t).2.is_none()
+    }
     fn child_tiers(&self, t: Tier) -> Vec<Tier> {
         self.child_tiers_of(t)
     }

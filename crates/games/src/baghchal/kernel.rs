@@ -7,7 +7,14 @@ impl BaghChal {
     /// Calls `f` with each position that has a move to `p` (primitive ones included; the caller
     /// filters); with `same_tier`, only those in `p`'s tier.
     pub(super) fn each_parent(&self, p: Position, same_tier: bool, mut f: impl FnMut(Parts)) {
-        let q = Parts::of(p);
+        self.parent_until(Parts::of(p), same_tier, |r| {
+            f(r);
+            false
+        });
+    }
+
+    /// [`BaghChal::each_parent`] until `f` returns `true`; whether it did.
+    fn parent_until(&self, q: Parts, same_tier: bool, mut f: impl FnMut(Parts) -> bool) -> bool {
         let l = &self.layout;
         let empty = l.all() & !q.goats & !q.tigers;
         let mut parent = q;
@@ -16,40 +23,46 @@ impl BaghChal {
             // The goats moved: a placement (from another tier), or a slide once all are placed.
             if !same_tier && q.hand < self.goats {
                 for at in board::bits(u64::from(q.goats)) {
-                    f(Parts { goats: q.goats & !(1 << at), hand: q.hand + 1, ..parent });
+                    if f(Parts { goats: q.goats & !(1 << at), hand: q.hand + 1, ..parent }) {
+                        return true;
+                    }
                 }
             }
             if q.hand == 0 {
                 for to in board::bits(u64::from(q.goats)) {
                     for from in board::bits(u64::from(l.adjacent[to] & empty)) {
-                        f(Parts { goats: q.goats & !(1 << to) | 1 << from, ..parent });
+                        if f(Parts { goats: q.goats & !(1 << to) | 1 << from, ..parent }) {
+                            return true;
+                        }
                     }
                 }
             }
         } else {
             // The tigers moved: a slide, or a jump over a goat that was captured (another tier).
             if q.hand == self.goats {
-                return;
+                return false;
             }
             for to in board::bits(u64::from(q.tigers)) {
                 let tigers = q.tigers & !(1 << to);
                 for from in board::bits(u64::from(l.adjacent[to] & empty)) {
-                    f(Parts { tigers: tigers | 1 << from, ..parent });
+                    if f(Parts { tigers: tigers | 1 << from, ..parent }) {
+                        return true;
+                    }
                 }
                 if same_tier {
                     continue;
                 }
                 for &(over, from) in &l.jumps[to] {
                     if empty >> over & 1 == 1 && empty >> from & 1 == 1 {
-                        f(Parts {
-                            tigers: tigers | 1 << from,
-                            goats: q.goats | 1 << over,
-                            ..parent
-                        });
+                        let goats = q.goats | 1 << over;
+                        if f(Parts { tigers: tigers | 1 << from, goats, ..parent }) {
+                            return true;
+                        }
                     }
                 }
             }
         }
+        false
     }
 }
 
@@ -129,6 +142,48 @@ impl TierKernel for BaghChal {
 
     fn locate(&self, p: Position, cache: &mut KernelCache) -> (Tier, u64) {
         self.locate_parts(Parts::of(p), &mut cache.least)
+    }
+
+    /// From the tigers' set shared by a run of the index: canonical where that set is least and
+    /// the goats least under the symmetries keeping it.
+    fn is_canonical_at(&self, _: Tier, _: u64, p: Position, cache: &mut KernelCache) -> bool {
+        let q = Parts::of(p);
+        let classes = &self.layout.classes;
+        classes.neighbours(q.tigers, &mut cache.near);
+        classes.is_canonical_pair(&cache.near, q.goats)
+    }
+
+    /// Parents located from the tigers' set shared by a run of the index, as children are: a
+    /// goat's placement or move undone keeps it, a tiger's moves one point of it.
+    fn parent_reached(
+        &self,
+        p: Position,
+        cache: &mut KernelCache,
+        reached: &mut dyn FnMut(Tier, u64) -> bool,
+    ) -> Option<bool> {
+        let q = Parts::of(p);
+        let classes = &self.layout.classes;
+        classes.neighbours(q.tigers, &mut cache.near);
+        let near = &mut cache.near;
+        Some(self.parent_until(q, false, |r| {
+            if self.illegal(r).is_some() || self.captured(r) >= self.captures {
+                return false;
+            }
+            let pair = match r.tigers ^ q.tigers {
+                0 => classes.neighbour_pair_index(near, None, r.goats),
+                _ => {
+                    let (now, was) = (q.tigers & !r.tigers, r.tigers & !q.tigers);
+                    classes.moved_pair_index(
+                        near,
+                        now.trailing_zeros(),
+                        was.trailing_zeros(),
+                        r.goats,
+                    )
+                }
+            };
+            let (t, i) = self.located(r, pair);
+            reached(t, i)
+        }))
     }
 
     /// Children located from the tigers' set shared by a run of the index ([`SetClasses::

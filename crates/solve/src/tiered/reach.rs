@@ -10,6 +10,9 @@ use crate::hint::prefetch;
 use crate::progress::Progress;
 use crate::SolveError;
 
+mod pull;
+pub(super) use pull::Pull;
+
 /// Bits per index: reached as is, reached exchanged.
 pub(super) const SIDES: u64 = 2;
 pub(super) const WORDS_PER_TASK: usize = 1 << 10;
@@ -172,6 +175,8 @@ pub struct Reached {
     pub(super) sides: Sides,
     /// Per tier, its number of indices.
     size: Vec<u64>,
+    /// How many tiers were pulled from their parents ([`pull`]).
+    pulled: usize,
 }
 
 /// What a search's second bit per index means ([`Reached`]).
@@ -260,7 +265,7 @@ impl Reached {
         let sides = start_sides(game, true)?;
         let size = tiers.iter().map(|&t| game.tier_size(t)).collect();
         let complete = vec![true; tiers.len()];
-        Ok(Reached { marks: Marks { tiers, bits }, complete, sides, size })
+        Ok(Reached { marks: Marks { tiers, bits }, complete, sides, size, pulled: 0 })
     }
 
     /// Tier `t`'s indices reached (by either side), a bit each (bit `i % 64` of word `i / 64`);
@@ -295,6 +300,11 @@ impl Reached {
         }
     }
 
+    /// How many tiers the search pulled from their parents rather than pushed from them.
+    pub fn pulled_tiers(&self) -> usize {
+        self.pulled
+    }
+
     /// Bytes held by the marks.
     pub fn heap_bytes(&self) -> u64 {
         self.marks.bits.iter().map(|b| b.len() as u64 * 8).sum()
@@ -325,7 +335,7 @@ pub fn reach_tiered<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
 ) -> Result<Reached, SolveError> {
-    reach(game, progress, false, true)
+    reach(game, progress, false, true, Pull::Dense)
 }
 
 /// [`reach_tiered`] for the classes reached only
@@ -336,7 +346,7 @@ pub fn reach_tiered_classes<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
 ) -> Result<Reached, SolveError> {
-    reach(game, progress, false, false)
+    reach(game, progress, false, false, Pull::Dense)
 }
 
 /// [`reach_tiered`] through the tiers without moves inside themselves
@@ -348,15 +358,17 @@ pub fn reach_tiered_one_pass<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
 ) -> Result<Reached, SolveError> {
-    reach(game, progress, true, false)
+    reach(game, progress, true, false, Pull::Dense)
 }
 
-/// `members`: tell a class's mirrored orientation apart where the start needs it.
-fn reach<G: Game + ?Sized>(
+/// `members`: tell a class's mirrored orientation apart where the start needs it; `pull`: which
+/// tiers are pulled from their parents ([`pull`]).
+pub(super) fn reach<G: Game + ?Sized>(
     game: &G,
     progress: &dyn Progress,
     one_pass: bool,
     members: bool,
+    pull: Pull,
 ) -> Result<Reached, SolveError> {
     let tiers = game.tiers();
     let not_solved = |p: Position| SolveError::ChildNotSolved { position: p };
@@ -376,10 +388,20 @@ fn reach<G: Game + ?Sized>(
         Marks::set(&marks.bits[start_slot], game.tier_index(c) * SIDES + u64::from(exchanged));
     }
 
+    // One side only where nothing is exchanged or mirrored: only then may a tier be pulled.
+    let sided = mirrored || game.exchange(start).is_some();
+    let mut plan = pull::Plan::new(game, &tiers, pull, sided);
     progress.begin("reachable positions", None);
     for (k, &t) in tiers.iter().enumerate().rev() {
         if one_pass && !complete[k] {
             continue;
+        }
+        if plan.decide(game, k, &marks) {
+            plan.pull(game, k, &marks, progress)?;
+            if !game.moves_within(t) {
+                plan.searched(k, &marks);
+                continue;
+            }
         }
         let visited = &marks.bits[k];
         // The first round's frontier: everything reached from higher tiers (or the start).
@@ -405,10 +427,11 @@ fn reach<G: Game + ?Sized>(
             // their bits); `current` was drained by the swaps above and becomes the next `next`.
             std::mem::swap(&mut current, &mut next);
         }
+        plan.searched(k, &marks);
     }
     progress.end();
     let size = tiers.iter().map(|&t| game.tier_size(t)).collect();
-    Ok(Reached { marks, complete, sides, size })
+    Ok(Reached { marks, complete, sides, size, pulled: plan.pulled() })
 }
 
 /// Which side of its class the start is, as the search tells them apart: the start's images
@@ -625,6 +648,35 @@ mod tests {
             }
         }
         assert!(some > 1000 && none > 1000, "{some} ranges with a mark, {none} without");
+    }
+
+    #[test]
+    fn a_search_that_pulls_tiers_from_their_parents_marks_what_the_push_marks() {
+        // Bagh-Chal (no exchange, a symmetric start), its moving phase loopy; Fox and Geese with
+        // a symmetric start (one side: pulled) and one without (mirrored: pushed throughout).
+        for (name, variant, pulls) in [
+            ("baghchal", "3x3", true),
+            ("baghchal", "gamesman-3x3", true),
+            ("foxandgeese", "4-geese", true),
+            ("foxandgeese", "5-geese", false),
+        ] {
+            let game = perfectplay_games::lookup(name, Some(variant)).unwrap();
+            let game: &dyn Game = game.as_ref();
+            let pushed = reach(game, &crate::NoProgress, false, true, Pull::Never).unwrap();
+            assert_eq!(pushed.pulled_tiers(), 0);
+            for pull in [Pull::Always, Pull::Dense] {
+                let pulled = reach(game, &crate::NoProgress, false, true, pull).unwrap();
+                if pull == Pull::Always {
+                    assert_eq!(pulled.pulled_tiers() > 0, pulls, "{name} {variant}");
+                }
+                let (mut marked, tiers) = (0, game.tiers());
+                for &t in &tiers {
+                    assert_eq!(pulled.tier_bits(t), pushed.tier_bits(t), "{name} {variant}");
+                    marked += pushed.count(t);
+                }
+                assert!(marked > 100, "{name} {variant}: {marked} reached");
+            }
+        }
     }
 
     #[test]
