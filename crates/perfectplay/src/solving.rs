@@ -55,6 +55,20 @@ pub fn solve_into(
         None if analysis && only.is_none() && reaches_first(game, &options) => {
             reach_first(game, &tiers, progress, out)?
         }
+        // Chosen tiers beside an earlier solve's kept marks are solved as it solves them: only
+        // what the start reaches, as their child tiers' files hold it.
+        // The other tiers' marks are freed at once (under a limit, the marks held count).
+        None if analysis && reaches_first(game, &options) => {
+            let why = (SOLVED_ONLY, "every position solved", None);
+            let mut kept = kept_marks(game, &tiers, why, out)?;
+            if let (Some(marks), Some(only)) = (kept.as_mut().and_then(Arc::get_mut), &only) {
+                for t in game.tiers().into_iter().filter(|t| !only.contains(t)) {
+                    marks.release(t);
+                }
+            }
+            let kept_any = kept.is_some();
+            (kept, kept_any)
+        }
         None => (None, false),
     };
     let reaches = reached.is_some();
@@ -140,7 +154,12 @@ pub fn solve_into(
         drop(solution);
         let reached = match held {
             Some(held) => Some(held),
-            None if kept => read_back_marks(game, &tiers, out)?,
+            // Read back for the analysis after the solve freed them; where they are no longer
+            // readable, the analysis searches again.
+            None if kept => {
+                let why = ("for the analysis", "searched again", Some(GONE));
+                kept_marks(game, &tiers, why, out)?
+            }
             None => None,
         };
         count_tiered(game, &tiers, reached.as_deref(), progress, out)?
@@ -216,21 +235,8 @@ fn reach_first(
     progress: &dyn Progress,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<(Option<Arc<Reached>>, bool)> {
-    let started = Instant::now();
-    match tiers.kept_reached()? {
-        KeptReached::Read(reached) => {
-            out(format!(
-                "reached:    {} canonical indices read back from the search of an earlier solve \
-                 ({:.2} s); only they are solved",
-                reached_count(game, &reached),
-                started.elapsed().as_secs_f64()
-            ))?;
-            return Ok((Some(Arc::new(reached)), true));
-        }
-        KeptReached::Discarded(path) => {
-            out(format!("discarded:  {} failed its checks; searched again", path.display()))?
-        }
-        KeptReached::None => {}
+    if let Some(kept) = kept_marks(game, tiers, (SOLVED_ONLY, "searched again", None), out)? {
+        return Ok((Some(kept), true));
     }
     let reached = reach_first_search(game, progress, out)?;
     let mut kept = false;
@@ -256,33 +262,42 @@ fn reach_first(
     Ok((reached, kept))
 }
 
-/// The marks [`reach_first`] kept, read back for the analysis after the solve freed them;
-/// `None` (the analysis searches again) where they are no longer readable.
-fn read_back_marks(
+/// The marks an earlier solve kept beside the tier files, read back for `why.0` (said with their
+/// count); `None` where they fail their checks (removed, and what happens then, `why.1`, said)
+/// or it kept none (`why.2` said, where there is one).
+fn kept_marks(
     game: &dyn Game,
     tiers: &TierFiles<'_>,
+    why: (&str, &str, Option<&str>),
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
 ) -> Result<Option<Arc<Reached>>> {
     let started = Instant::now();
     Ok(match tiers.kept_reached()? {
         KeptReached::Read(reached) => {
             out(format!(
-                "reached:    {} canonical indices read back for the analysis ({:.2} s)",
+                "reached:    {} canonical indices read back {} ({:.2} s)",
                 reached_count(game, &reached),
+                why.0,
                 started.elapsed().as_secs_f64()
             ))?;
             Some(Arc::new(reached))
         }
         KeptReached::Discarded(path) => {
-            out(format!("discarded:  {} failed its checks; searched again", path.display()))?;
+            out(format!("discarded:  {} failed its checks; {}", path.display(), why.1))?;
             None
         }
         KeptReached::None => {
-            out("reached:    the marks kept are gone; searched again".into())?;
+            if let Some(gone) = why.2 {
+                out(format!("reached:    {gone}"))?;
+            }
             None
         }
     })
 }
+
+/// What an earlier solve's marks read back are for: only what they mark is solved.
+const SOLVED_ONLY: &str = "from the search of an earlier solve; only they are solved";
+const GONE: &str = "the marks kept are gone; searched again";
 
 fn reached_count(game: &dyn Game, reached: &Reached) -> u64 {
     game.tiers().iter().map(|&t| reached.count(t)).sum()

@@ -408,7 +408,8 @@ fn killed_solve_resumes_with_the_same_database() {
 
 /// A solve that stores its analysis searches what the start reaches first and keeps the marks
 /// beside its tier files: killed after the search, it resumes with the marks read back, not
-/// searched again, and writes the same database as a solve that was never stopped.
+/// searched again (as does a solve of a chosen tier), and writes the same database as a solve
+/// that was never stopped.
 #[test]
 fn a_solve_killed_after_its_search_reads_the_marks_back() {
     let base = fresh("kill-search");
@@ -424,6 +425,11 @@ fn a_solve_killed_after_its_search_reads_the_marks_back() {
     kill_once(&killed, &solve, || marks.exists());
     assert!(marks.exists(), "the marks were not kept before the deadline");
     assert!(!file(&killed).exists(), "the solve finished before it was killed");
+    // A tier chosen beside them is solved as the resumed solve solves it, only what they mark
+    // (a tier solved whole would store the positions not reached, and the file would differ).
+    let o = run_in(&killed, &[&solve[..], &["--tier", "(3,3)"]].concat(), "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("read back from the search of an earlier solve"), "{}", text(&o).0);
 
     let o = run_in(&killed, &solve, "");
     assert!(o.status.success(), "{}", text(&o).1);
