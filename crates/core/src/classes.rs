@@ -42,58 +42,6 @@ impl Default for LeastCache {
     }
 }
 
-/// What a worker keeps of one set while it stays the same (see [`SetClasses::neighbours`]): the
-/// least image, symmetries and rank of the set and of each set one point away from it.
-#[derive(Clone, Debug)]
-pub struct Neighbours {
-    owner: u64,
-    /// The set held (`u32::MAX`: none).
-    set: u32,
-    /// Per point, (least image, symmetry mask, rank or `u32::MAX` if unranked) of the set with
-    /// that point toggled; the last entry is the set's own.
-    entries: [(u32, u32, u32); 33],
-    /// Per (point removed, point added) = `32 * removed + added`, the same of the set with one
-    /// point moved, found on first use: valid where `stamps` holds `generation`.
-    moved: Vec<(u32, u32, u32)>,
-    stamps: Vec<u32>,
-    generation: u32,
-    /// The set last asked of [`SetClasses::neighbours_if_repeated`] (`u32::MAX`: none).
-    asked: u32,
-    /// The fewest points in which the set and another of its images differ: 0 where a symmetry
-    /// other than the identity keeps it.
-    spread: u32,
-    /// The symmetries but the identity that take the set to an image at most four points from
-    /// it, as a mask: the only ones under which one-piece moves' results can be images of each
-    /// other ([`SetClasses::one_piece_moves_distinct`]).
-    close: u32,
-}
-
-impl Neighbours {
-    /// The fewest points in which the set held and another of its images differ (the points of
-    /// either not in the other): 0 where a symmetry other than the identity keeps the set.
-    /// Two sets one move (a point removed, one added) from it are then images of each other only
-    /// where it is at most 4.
-    pub fn spread(&self) -> u32 {
-        self.spread
-    }
-}
-
-impl Default for Neighbours {
-    fn default() -> Self {
-        Neighbours {
-            owner: 0,
-            set: u32::MAX,
-            entries: [(0, 0, u32::MAX); 33],
-            moved: Vec::new(),
-            stamps: Vec::new(),
-            generation: 0,
-            asked: u32::MAX,
-            spread: 0,
-            close: 0,
-        }
-    }
-}
-
 /// Sets of points up to a group of permutations; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct SetClasses {
@@ -256,37 +204,6 @@ impl SetClasses {
         self.perms.len()
     }
 
-    /// Whether the pairs that moves of one piece each (a point removed, an empty one added) make
-    /// of a pair of sets are never images of one another, so that they need no canonical form to
-    /// be told apart. `near` holds the pair's first set, `second` is the other, and
-    /// `first_moves` says which set the moves change. Two such pairs are images only under a
-    /// symmetry that keeps the set not moved and takes the moved set to an image at most four
-    /// points from it (two points from the image of each result, each two points from the set);
-    /// where no symmetry but the identity does both, they are distinct. Only the symmetries
-    /// [`Neighbours`] found close to its set are looked at, most sets having none.
-    pub fn one_piece_moves_distinct(
-        &self,
-        near: &Neighbours,
-        second: u32,
-        first_moves: bool,
-    ) -> bool {
-        let mut close = near.close;
-        while close != 0 {
-            let s = close.trailing_zeros() as usize;
-            close &= close - 1;
-            let images_meet = if first_moves {
-                self.image(s, second) == second
-            } else {
-                self.image(s, near.set) == near.set
-                    && (self.image(s, second) ^ second).count_ones() <= 4
-            };
-            if images_meet {
-                return false;
-            }
-        }
-        true
-    }
-
     /// The number of distinct images of the pair `(a, b)` under the symmetries: their count over
     /// the number that keep both sets (a class's members, for analysis).
     pub fn pair_orbit_size(&self, a: u32, b: u32) -> u64 {
@@ -410,111 +327,6 @@ impl SetClasses {
                 (least, mask, self.class_rank(least))
             }
         }
-    }
-
-    /// Makes `near` hold `set`: its own least image, symmetries and rank, and those of each set
-    /// with one point added or removed. A run of pairs that share their first set (a tier index's
-    /// runs) then finds the canonical pairs of its moves' results without a table lookup each:
-    /// [`SetClasses::neighbour_pair_index`].
-    pub fn neighbours(&self, set: u32, near: &mut Neighbours) {
-        if near.owner == self.id && near.set == set {
-            return;
-        }
-        for point in 0..self.n {
-            near.entries[point] = self.entry(set ^ 1 << point);
-        }
-        near.entries[32] = self.entry(set);
-        (near.spread, near.close) = (u32::MAX, 0);
-        for s in (0..self.symmetry_count()).filter(|&s| 1 << s != self.identity_mask) {
-            let apart = (self.image(s, set) ^ set).count_ones();
-            near.spread = near.spread.min(apart);
-            if apart <= 4 {
-                near.close |= 1 << s;
-            }
-        }
-        near.owner = self.id;
-        near.set = set;
-        if near.moved.is_empty() {
-            near.moved = vec![(0, 0, u32::MAX); 32 * 32];
-            near.stamps = vec![0; 32 * 32];
-        }
-        near.generation = near.generation.wrapping_add(1);
-        if near.generation == 0 {
-            near.stamps.fill(0);
-            near.generation = 1;
-        }
-    }
-
-    /// Makes `near` hold `set` where it holds it already or `set` was also the set last asked
-    /// here (a run of positions sharing it, worth the neighbours' lookups); returns whether
-    /// `near` holds it. A caller whose set changes at every position is answered `false` each
-    /// time and finds what it needs another way.
-    pub fn neighbours_if_repeated(&self, set: u32, near: &mut Neighbours) -> bool {
-        let repeated = near.asked == set;
-        near.asked = set;
-        if near.owner == self.id && near.set == set {
-            return true;
-        }
-        if repeated {
-            self.neighbours(set, near);
-        }
-        repeated
-    }
-
-    /// A set's least image, symmetries and rank (`u32::MAX`: unranked), as [`Neighbours`] keeps
-    /// them.
-    fn entry(&self, set: u32) -> (u32, u32, u32) {
-        let (least, mask, rank) = self.least_ranked(set);
-        (least, mask, rank.and_then(|r| u32::try_from(r).ok()).unwrap_or(u32::MAX))
-    }
-
-    /// The index of the canonical form of the pair (`near`'s set with a point moved from
-    /// `removed` to `added`; `b`), as [`SetClasses::canonical_pair_index`] gives it. The moved
-    /// set's least image is found once per `near`'s set and move.
-    #[inline]
-    pub fn moved_pair_index(
-        &self,
-        near: &mut Neighbours,
-        removed: u32,
-        added: u32,
-        b: u32,
-    ) -> Option<u64> {
-        debug_assert!(near.owner == self.id && near.set != u32::MAX);
-        let k = (32 * (removed & 31) + (added & 31)) as usize;
-        if near.stamps[k] != near.generation {
-            near.moved[k] = self.entry(near.set ^ (1 << removed | 1 << added));
-            near.stamps[k] = near.generation;
-        }
-        let (least, mask, rank) = near.moved[k];
-        let rank = (rank != u32::MAX).then_some(u64::from(rank));
-        self.ranked_pair_index((least, mask, rank), b)
-    }
-
-    /// The index of the canonical form of the pair (`near`'s set with `point` toggled, or the set
-    /// itself for `None`; `b`), as [`SetClasses::canonical_pair_index`] gives it.
-    #[inline]
-    pub fn neighbour_pair_index(
-        &self,
-        near: &Neighbours,
-        point: Option<u32>,
-        b: u32,
-    ) -> Option<u64> {
-        debug_assert!(near.owner == self.id && near.set != u32::MAX);
-        let (least, mask, rank) = near.entries[point.map_or(32, |p| p as usize & 31)];
-        let rank = (rank != u32::MAX).then_some(u64::from(rank));
-        self.ranked_pair_index((least, mask, rank), b)
-    }
-
-    /// Whether the pair (`near`'s set, `b`) is canonical: that set is least (and ranked), and `b`
-    /// is least under the symmetries that keep it. Most sets are kept by the identity alone, and
-    /// then nothing is computed for `b`.
-    #[inline]
-    pub fn is_canonical_pair(&self, near: &Neighbours, b: u32) -> bool {
-        debug_assert!(near.owner == self.id && near.set != u32::MAX);
-        let (least, mask, rank) = near.entries[32];
-        least == near.set
-            && rank != u32::MAX
-            && (mask & mask.wrapping_sub(1) == 0 || self.least_under(mask, b).0 == b)
     }
 
     /// The least image of `b` under the symmetries of `mask`, and the first symmetry reaching it.
@@ -759,6 +571,9 @@ fn lowest_bits(mut set: u32, k: u32) -> u32 {
     }
     out
 }
+
+mod neighbours;
+pub use neighbours::Neighbours;
 
 #[cfg(test)]
 mod tests;

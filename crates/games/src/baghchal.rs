@@ -55,6 +55,9 @@ struct Layout {
     adjacent: Vec<u32>,
     /// Per point: the (point jumped over, landing point) pairs along lines.
     jumps: Vec<Vec<(u32, u32)>>,
+    /// Per pair of points (`32 from + to`): the point a jump between them passes over, as a
+    /// mask (0 where no jump joins them): a tiger's move captures it.
+    over: Vec<u32>,
     classes: SetClasses,
 }
 
@@ -67,7 +70,7 @@ impl Layout {
         let n = side * side;
         let adjacent =
             (0..n).map(|p| board.neighbors(p).iter().fold(0u32, |m, &q| m | 1 << q)).collect();
-        let jumps = (0..n)
+        let jumps: Vec<Vec<(u32, u32)>> = (0..n)
             .map(|p| {
                 let mut out = Vec::new();
                 for dy in -1..=1 {
@@ -86,10 +89,16 @@ impl Layout {
                 out
             })
             .collect();
+        let mut over = vec![0u32; 32 * 32];
+        for (from, jumps) in jumps.iter().enumerate() {
+            for &(o, to) in jumps {
+                over[32 * from + to as usize] = 1 << o;
+            }
+        }
         let square = board.symmetries(&board::SQUARE);
         let perms = (0..square.len()).map(|g| (0..n).map(|c| square.map(g, c)).collect()).collect();
         let classes = SetClasses::new(n, perms, TIGERS as usize).expect("the board's symmetries");
-        Layout { side, board, adjacent, jumps, classes }
+        Layout { side, board, adjacent, jumps, over, classes }
     }
 
     fn shared(side: usize) -> Arc<Layout> {
@@ -287,6 +296,7 @@ impl BaghChal {
         })
     }
 
+    #[inline]
     fn apply(&self, q: Parts, from: u32, to: u32) -> Parts {
         let mut r = q;
         r.tigers_to_move = !q.tigers_to_move;
@@ -295,13 +305,7 @@ impl BaghChal {
             r.hand -= 1;
         } else if q.tigers_to_move {
             r.tigers = r.tigers & !(1 << from) | 1 << to;
-            // A jump lands beyond a neighbour: a step to one captures nothing.
-            let l = &self.layout;
-            if l.adjacent[from as usize] >> to & 1 == 0 {
-                if let Some(&(over, _)) = l.jumps[from as usize].iter().find(|j| j.1 == to) {
-                    r.goats &= !(1 << over);
-                }
-            }
+            r.goats &= !self.layout.over[(32 * from + to) as usize & 1023];
         } else {
             r.goats = r.goats & !(1 << from) | 1 << to;
         }

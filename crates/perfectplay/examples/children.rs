@@ -1,4 +1,4 @@
-//! The tier kernel's cost on one Nine Men's Morris tier, timed: every canonical position's
+//! The tier kernel's cost on one Nine Men's Morris tier (or another game's), timed: every canonical position's
 //! children located with their sides (what the reachability search does per position reached)
 //! and, in a tier with moves inside, its parents in the tier (what the retrograde rounds do per
 //! position decided). No search, solve or database: the kernel alone, at every index. Each pass
@@ -8,7 +8,8 @@
 //! ([`perfectplay_core::TierKernel::walk`]), a last pass times the walk alone: what a solve
 //! spends on each position it walks to, reached or not.
 //!
-//! `cargo run --release -p perfectplay --example children -- '(0,8,7)' '(2,8,8)'`
+//! `cargo run --release -p perfectplay --example children -- '(0,8,7)' '(2,8,8)'`; another
+//! game's tiers after its id: `-- baghchal '(4,2,tigers)'`.
 
 use std::time::Instant;
 
@@ -62,17 +63,28 @@ fn mix(tier: u32, index: u64, side: bool) -> u64 {
 }
 
 fn main() {
-    let game = perfectplay_games::lookup("ninemensmorris", None).expect("a catalogued game");
-    let game = game.as_ref();
-    let kernel = game.kernel().expect("Nine Men's Morris has a tier kernel");
-    let tiers = game.tiers();
     let mut names: Vec<String> = std::env::args().skip(1).collect();
+    // Another game's tiers after its id (Bagh-Chal's: `-- baghchal '(4,2,tigers)'`).
+    let id = match names.first() {
+        Some(first) if !first.starts_with('(') => names.remove(0),
+        _ => "ninemensmorris".into(),
+    };
+    let Ok(game) = perfectplay_games::lookup(&id, None) else {
+        eprintln!("{id} is not a game's id (see `perfectplay games`)");
+        std::process::exit(2);
+    };
+    let game = game.as_ref();
+    let Some(kernel) = game.kernel() else {
+        eprintln!("{id} has no tier kernel");
+        std::process::exit(2);
+    };
+    let tiers = game.tiers();
     if names.is_empty() {
         names = vec!["(0,8,7)".into(), "(2,8,8)".into()];
     }
     for name in &names {
         let Some(&t) = tiers.iter().find(|&&t| game.tier_name(t) == *name) else {
-            eprintln!("{name} is not a tier of Nine Men's Morris: a name as `db info` prints it");
+            eprintln!("{name} is not a tier of {id}: a name as `db info` prints it");
             std::process::exit(2);
         };
         let size = game.tier_size(t);

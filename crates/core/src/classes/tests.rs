@@ -5,23 +5,28 @@ use super::*;
 
 /// The 8 symmetries of the 3x3 grid (points row by row).
 fn square() -> Vec<Vec<usize>> {
-    type Map = fn(usize, usize) -> (usize, usize);
-    let maps: [Map; 8] = [
-        |x, y| (x, y),
-        |x, y| (2 - y, x),
-        |x, y| (2 - x, 2 - y),
-        |x, y| (y, 2 - x),
-        |x, y| (2 - x, y),
-        |x, y| (x, 2 - y),
-        |x, y| (y, x),
-        |x, y| (2 - y, 2 - x),
-    ];
-    maps.iter()
-        .map(|f| {
-            (0..9)
+    grid(3)
+}
+
+/// The 8 symmetries of the `side` x `side` grid (points row by row).
+fn grid(side: usize) -> Vec<Vec<usize>> {
+    let m = side - 1;
+    let map = |s: usize, x: usize, y: usize| match s {
+        0 => (x, y),
+        1 => (m - y, x),
+        2 => (m - x, m - y),
+        3 => (y, m - x),
+        4 => (m - x, y),
+        5 => (x, m - y),
+        6 => (y, x),
+        _ => (m - y, m - x),
+    };
+    (0..8)
+        .map(|s| {
+            (0..side * side)
                 .map(|c| {
-                    let (x, y) = f(c % 3, c / 3);
-                    y * 3 + x
+                    let (x, y) = map(s, c % side, c / side);
+                    y * side + x
                 })
                 .collect()
         })
@@ -97,6 +102,41 @@ fn neighbours_are_found_for_a_set_asked_twice_in_a_row() {
     // Held already: held still, whatever was asked between.
     assert!(!classes.neighbours_if_repeated(other, &mut near));
     assert!(classes.neighbours_if_repeated(a, &mut near));
+}
+
+/// A moved set's second sets ranked through its packing (made once the move has been asked a
+/// few hundred times for the set held) give the index their canonical form gives, before the
+/// packing and after it, for sets with symmetries of their own and without, on Bagh-Chal's board.
+#[test]
+fn moved_pairs_ranked_through_a_packing_give_their_canonical_index() {
+    let classes = SetClasses::new(25, grid(5), 4).unwrap();
+    let mut near = Neighbours::default();
+    let mut random = crate::random::xorshift(54);
+    let all = (1u32 << 25) - 1;
+    let mut asked = 0;
+    for a in [0b10001_00000_00000_00000_10001, 0b00000_00000_00100_00110_00010, 0b111 << 10 | 1] {
+        classes.neighbours(a, &mut near);
+        for removed in (0..25).filter(|&p| a >> p & 1 == 1) {
+            for added in (0..25).filter(|&p| a >> p & 1 == 0) {
+                let moved = a ^ (1 << removed | 1 << added);
+                for _ in 0..2 * usize::from(neighbours::PACK_AFTER) {
+                    // A second set of the points the moved set leaves, of 1 to 12 points.
+                    let (mut b, want) = (0u32, 1 + random() % 12);
+                    while u64::from(b.count_ones()) < want {
+                        b |= 1 << (random() % 25) & all & !moved;
+                    }
+                    let index = classes.moved_pair_index(&mut near, removed, added, b);
+                    assert_eq!(
+                        index,
+                        classes.canonical_pair_index(moved, b),
+                        "{a:b} {moved:b} {b:b}"
+                    );
+                    asked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(asked, 3 * 4 * 21 * 2 * usize::from(neighbours::PACK_AFTER));
 }
 
 /// The colex rank by tables is the definition's sum: over `b`'s points, the `j`-th lowest at
