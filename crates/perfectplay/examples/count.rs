@@ -1,12 +1,13 @@
 //! The analysis's count of the positions reached ([`perfectplay_solve::count_reached`]) on one
-//! Nine Men's Morris tier, timed: what a solve with its analysis spends after its tiers, per
-//! position reached, without the search and the solve before it. The marks are made up: 40% of
-//! the tier's canonical indices, each on one side or both; every other tier has none, as after a
-//! search that reached nothing there (the count still passes over their marks). The values are
-//! made up too; the counts are what they are, not Table 4.3's.
+//! Nine Men's Morris tier (or another game's, its id first), timed: what a solve with its
+//! analysis spends after its tiers, per position reached, without the search and the solve before
+//! it. The marks are made up: 40% of the tier's canonical indices, each on one side or both (on
+//! its own side, in a game without an exchange); every other tier has none, as after a search
+//! that reached nothing there (the count still passes over their marks). The values are made up
+//! too; the counts are what they are, not Table 4.3's.
 //!
 //! `cargo run --release -p perfectplay --example count -- '(0,8,7)'` (about 7 GB: two bits an
-//! index of every tier, and the tier's values).
+//! index of every tier, and the tier's values); `-- baghchal '(4,2,tigers)'` (about 10 GB).
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -23,15 +24,29 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const RUN: u64 = 1 << 15;
 
 fn main() {
-    let game = perfectplay_games::lookup("ninemensmorris", None).expect("a catalogued game");
-    let game = game.as_ref();
-    let kernel = game.kernel().expect("Nine Men's Morris has a tier kernel");
-    let tiers = game.tiers();
-    let name = std::env::args().nth(1).unwrap_or_else(|| "(0,8,7)".into());
-    let Some(k) = tiers.iter().position(|&t| game.tier_name(t) == name) else {
-        eprintln!("{name} is not a tier of Nine Men's Morris: a name as `db info` prints it");
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // Another game's tier after its id (Bagh-Chal's: `-- baghchal '(4,2,tigers)'`).
+    let id = match args.first() {
+        Some(first) if !first.starts_with('(') => args.remove(0),
+        _ => "ninemensmorris".into(),
+    };
+    let Ok(game) = perfectplay_games::lookup(&id, None) else {
+        eprintln!("{id} is not a game's id (see `perfectplay games`)");
         std::process::exit(2);
     };
+    let game = game.as_ref();
+    let Some(kernel) = game.kernel() else {
+        eprintln!("{id} has no tier kernel");
+        std::process::exit(2);
+    };
+    let tiers = game.tiers();
+    let name = args.first().cloned().unwrap_or_else(|| "(0,8,7)".into());
+    let Some(k) = tiers.iter().position(|&t| game.tier_name(t) == name) else {
+        eprintln!("{name} is not a tier of {id}: a name as `db info` prints it");
+        std::process::exit(2);
+    };
+    // A game without an exchange reaches a class on its own side only.
+    let exchanges = game.exchange(game.start()).is_some();
     let t = tiers[k];
     let size = game.tier_size(t);
     let started = Instant::now();
@@ -50,7 +65,7 @@ fn main() {
             let r = random();
             if game.canonical(p) == p && r % 10 < 4 {
                 let bit = (first + j as u64) * 2;
-                let sides = 1 + (r >> 8) % 3;
+                let sides = if exchanges { 1 + (r >> 8) % 3 } else { 1 };
                 words[(bit / 64) as usize].fetch_or(sides << (bit % 64), Relaxed);
             }
         }
