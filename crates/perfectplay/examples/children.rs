@@ -13,6 +13,8 @@
 
 use std::time::Instant;
 
+mod common;
+
 use perfectplay_core::{GameExt, KernelCache, SidedLocations};
 use rayon::prelude::*;
 
@@ -65,19 +67,9 @@ fn mix(tier: u32, index: u64, side: bool) -> u64 {
 fn main() {
     let mut names: Vec<String> = std::env::args().skip(1).collect();
     // Another game's tiers after its id (Bagh-Chal's: `-- baghchal '(4,2,tigers)'`).
-    let id = match names.first() {
-        Some(first) if !first.starts_with('(') => names.remove(0),
-        _ => "ninemensmorris".into(),
-    };
-    let Ok(game) = perfectplay_games::lookup(&id, None) else {
-        eprintln!("{id} is not a game's id (see `perfectplay games`)");
-        std::process::exit(2);
-    };
+    let (game, id) = common::game_with_kernel(&mut names);
     let game = game.as_ref();
-    let Some(kernel) = game.kernel() else {
-        eprintln!("{id} has no tier kernel");
-        std::process::exit(2);
-    };
+    let kernel = game.kernel().expect("a game with a tier kernel");
     let tiers = game.tiers();
     if names.is_empty() {
         names = vec!["(0,8,7)".into(), "(2,8,8)".into()];

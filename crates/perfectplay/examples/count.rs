@@ -13,6 +13,8 @@ use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
+mod common;
+
 use perfectplay_core::{random::xorshift, GameExt, Remoteness, Value, ValueRemoteness};
 use perfectplay_solve::{marks_words, NoProgress, Reached, SolvedTier, TierSpace, TierValues};
 use rayon::prelude::*;
@@ -25,20 +27,10 @@ const RUN: u64 = 1 << 15;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    // Another game's tier after its id (Bagh-Chal's: `-- baghchal '(4,2,tigers)'`).
-    let id = match args.first() {
-        Some(first) if !first.starts_with('(') => args.remove(0),
-        _ => "ninemensmorris".into(),
-    };
-    let Ok(game) = perfectplay_games::lookup(&id, None) else {
-        eprintln!("{id} is not a game's id (see `perfectplay games`)");
-        std::process::exit(2);
-    };
+    // Another game's tiers after its id (Bagh-Chal's: `-- baghchal '(4,2,tigers)'`).
+    let (game, id) = common::game_with_kernel(&mut args);
     let game = game.as_ref();
-    let Some(kernel) = game.kernel() else {
-        eprintln!("{id} has no tier kernel");
-        std::process::exit(2);
-    };
+    let kernel = game.kernel().expect("a game with a tier kernel");
     let tiers = game.tiers();
     let name = args.first().cloned().unwrap_or_else(|| "(0,8,7)".into());
     let Some(k) = tiers.iter().position(|&t| game.tier_name(t) == name) else {
