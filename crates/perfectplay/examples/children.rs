@@ -1,7 +1,7 @@
-//! The tier kernel's cost on one Nine Men's Morris tier (or another game's), timed: every canonical position's
-//! children located with their sides (what the reachability search does per position reached)
-//! and, in a tier with moves inside, its parents in the tier (what the retrograde rounds do per
-//! position decided). No search, solve or database: the kernel alone, at every index. Each pass
+//! The tier kernel's cost on one Nine Men's Morris tier (or another game's), timed: every
+//! canonical position's children located with their sides (what the reachability search does per
+//! position reached) and, in a tier with moves inside, its parents in the tier (what the
+//! retrograde rounds do per position decided). No search, solve or database: the kernel alone, at every index. Each pass
 //! prints a checksum of the locations found, the same for two builds that find the same ones.
 //! A first pass only makes each index's position and asks whether it is canonical: what a solve
 //! spends on an index that it does not otherwise solve. In a tier the kernel walks
