@@ -30,6 +30,17 @@ fn solve_reached<'g>(game: &'g dyn Game, reached: &Arc<Reached>, path: &Path) ->
     files
 }
 
+/// `game` solved whole (every position) into a database at `path`, opened.
+fn solve_whole(game: &dyn Game, path: &std::path::Path) -> Database {
+    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
+    let mut w = Writer::new(path, game, true);
+    for tier in solution.tiers() {
+        w.add_tier(tier).unwrap();
+    }
+    w.finish().unwrap();
+    Database::open(path).unwrap()
+}
+
 #[test]
 fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
     let dir = Dir(std::env::temp_dir().join(format!("perfectplay-reached-{}", std::process::id())));
@@ -37,13 +48,7 @@ fn only_the_reached_positions_are_solved_and_the_rest_read_as_absent() {
     let game = perfectplay_games::lookup("sixmensmorris", None).unwrap();
     let game: &dyn Game = game.as_ref();
     let whole_path = dir.0.join("whole.ppdb");
-    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
-    let mut w = Writer::new(&whole_path, game, true);
-    for tier in solution.tiers() {
-        w.add_tier(tier).unwrap();
-    }
-    w.finish().unwrap();
-    let whole = Database::open(&whole_path).unwrap();
+    let whole = solve_whole(game, &whole_path);
 
     let reached = Arc::new(reach_tiered(game, &NoProgress).unwrap());
     let path = dir.0.join("reached.ppdb");
@@ -179,13 +184,7 @@ fn bagh_chals_derived_placements_answer_every_position_reached_as_the_whole_solv
     let game = perfectplay_games::lookup("baghchal", Some("4x4")).unwrap();
     let game: &dyn Game = game.as_ref();
     let whole_path = dir.0.join("whole.ppdb");
-    let solution = solve(game, SolveOptions::default(), &NoProgress, None).unwrap();
-    let mut w = Writer::new(&whole_path, game, true);
-    for tier in solution.tiers() {
-        w.add_tier(tier).unwrap();
-    }
-    w.finish().unwrap();
-    let whole = Database::open(&whole_path).unwrap();
+    let whole = solve_whole(game, &whole_path);
 
     let reached = Arc::new(reach_tiered(game, &NoProgress).unwrap());
     let derivable = perfectplay_db::derivable(game);
