@@ -218,6 +218,61 @@ impl SetClasses {
         (self.perms.len() / keep.max(1)) as u64
     }
 
+    /// [`SetClasses::pair_orbit_size`] of the pairs of `ka` and `kb` points at the indices
+    /// `first..first + out.len()` of a tier that holds them `copies` times in a row (once per side
+    /// to move), as [`SetClasses::pair_at`] names them; 0 past the tier's end. Where `a` is kept by
+    /// the identity alone every pair of its run has as many images as there are symmetries: the
+    /// run is filled without making its pairs.
+    pub fn pair_orbit_sizes(
+        &self,
+        (ka, kb): (usize, usize),
+        copies: u64,
+        first: u64,
+        out: &mut [u32],
+    ) {
+        let all = self.perms.len() as u32;
+        let pairs = self.pair_size(ka, kb);
+        let per_a = self.binomial(self.n.saturating_sub(ka), kb);
+        let mut at = 0;
+        while at < out.len() {
+            let index = first + at as u64;
+            if pairs == 0 || index / pairs >= copies {
+                out[at..].fill(0);
+                return;
+            }
+            let (rank, offset) = (index % pairs / per_a, index % pairs % per_a);
+            let len = (per_a - offset).min((out.len() - at) as u64) as usize;
+            let run = &mut out[at..at + len];
+            at += len;
+            let Some(a) = self.class_set(ka, rank) else {
+                run.fill(0);
+                continue;
+            };
+            // `a` is least: the symmetries that take it to its least image keep it.
+            let keep_a = self.least(a).1;
+            if keep_a.count_ones() == 1 {
+                run.fill(all);
+                continue;
+            }
+            let Some((_, mut b)) = self.pair_at(ka, kb, index % pairs) else {
+                run.fill(0);
+                continue;
+            };
+            for size in run.iter_mut() {
+                let mut keep = 0;
+                let mut rest = keep_a;
+                while rest != 0 {
+                    let s = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    keep += u32::from(self.image(s, b) == b);
+                }
+                *size = all / keep.max(1);
+                // The next set of the points `a` leaves (the run ends before the last).
+                b = self.next_pair(a, b).map_or(b, |(_, next)| next);
+            }
+        }
+    }
+
     /// Symmetry `s` as a permutation of the points.
     pub fn permutation(&self, s: usize) -> &[usize] {
         &self.perms[s]

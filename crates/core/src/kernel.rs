@@ -105,6 +105,18 @@ pub trait TierKernel: Send + Sync {
     fn side_class_size(&self, _position: Position) -> Option<u64> {
         None
     }
+    /// [`TierKernel::side_class_size`] of the positions at indices `first..first + out.len()` of a
+    /// tier, in order, without making them: written where the index names a canonical position
+    /// (any number elsewhere); `false`: not given (the caller makes the positions).
+    fn side_class_sizes(&self, _tier: Tier, _first: u64, _out: &mut [u32]) -> bool {
+        false
+    }
+    /// The tier of every position of `tier` exchanged
+    /// ([`Exchange::exchanged`](crate::game::Exchange::exchanged)), where that is one tier for
+    /// them all; `None`: not given (the caller exchanges each position).
+    fn exchanged_tier(&self, _tier: Tier) -> Option<Tier> {
+        None
+    }
     /// The number of parts of [`TierKernel::walk`] for `tier`: 0 (the default) where the tier is
     /// walked by its index. A kernel offers a walk for a tier with no moves inside it whose
     /// index's order scatters neighbouring positions' children over their tiers.

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::counts::Analysis;
 use crate::progress::Progress;
-use crate::{Solution, SolveError, SolvedTier};
+use crate::{Solution, SolveError, SolvedTier, TierValues};
 
 mod reach;
 pub(crate) use reach::{any_marked, count_marked, is_marked};
@@ -108,6 +108,8 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     let kernel = game.kernel();
     for (k, &t) in tiers.iter().enumerate() {
         let solved = tier_values(t)?;
+        let size = game.tier_size(t);
+        let exchanged = kernel.and_then(|k| k.exchanged_tier(t));
         // One `Counts` a fold (a few per worker), not a task: its table of values is large. So
         // are the buffers ([`Located`]).
         let fold = || (Counts::default(), Located::default(), Vec::new());
@@ -115,7 +117,18 @@ pub fn count_reached<'s, G: Game + ?Sized>(
             .par_chunks(WORDS_PER_TASK)
             .enumerate()
             .try_fold(fold, |(mut counts, mut located, mut images), (task, chunk)| {
-                located.find(game, t, task * WORDS_PER_TASK, chunk, false);
+                let first_word = task * WORDS_PER_TASK;
+                located.load(chunk, false);
+                let sized = reached.sides == Sides::Exchanged
+                    && kernel.is_some_and(|k| located.class_sizes(k, t, first_word, size));
+                if sized {
+                    let tally = Tally { t, merges, exchanged, values: &solved.values };
+                    tally.by_sizes(game, located.sized(first_word), &mut counts)?;
+                    progress.advance(chunk.len() as u64 * 64 / SIDES);
+                    return Ok((counts, located, images));
+                }
+                located.list(first_word);
+                located.name(game, t);
                 for &(index, sides, p) in &located.found {
                     let p = p.ok_or_else(|| unnamed(game, t, index))?;
                     let vr = solved.values.get(index as usize);
@@ -154,6 +167,61 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     }
     progress.end();
     Ok((analysis, lines.into_iter().flatten().collect()))
+}
+
+/// What counts the classes of one tier by their sizes alone.
+struct Tally<'v> {
+    t: Tier,
+    /// Whether a class reached by both sides is one class.
+    merges: bool,
+    /// The tier of the exchanged members of every class of `t`, where the kernel says
+    /// ([`TierKernel::exchanged_tier`]).
+    exchanged: Option<Tier>,
+    values: &'v TierValues,
+}
+
+impl Tally<'_> {
+    /// Counts the classes of the indices marked, given with their sides and the sizes the kernel
+    /// gave ([`Located::sized`]): a position is made only for a class reached exchanged, for the
+    /// tier of its exchanged members, where the kernel does not give that tier.
+    fn by_sizes<G: Game + ?Sized>(
+        &self,
+        game: &G,
+        sized: impl Iterator<Item = (u64, u64, u32)>,
+        counts: &mut Counts,
+    ) -> Result<(), SolveError> {
+        let Tally { t, merges, exchanged, values } = *self;
+        for (index, sides, size) in sized {
+            let size = u64::from(size);
+            if size == 0 {
+                return Err(unnamed(game, t, index));
+            }
+            let vr = values.get(index as usize);
+            let reached = u64::from(sides.count_ones());
+            counts.value(vr, size * reached, if merges { 1 } else { reached });
+            if sides & 1 == 1 {
+                counts.tier_many(t.0 as usize, vr, size);
+            }
+            if merges || sides & 1 == 1 {
+                counts.canonical_in(t.0 as usize);
+            }
+            if sides & 2 == 2 {
+                let e = match exchanged {
+                    Some(e) => e,
+                    None => {
+                        let p = game.tier_position(t, index);
+                        let p = p.ok_or_else(|| unnamed(game, t, index))?;
+                        game.tier(game.exchange(p).unwrap_or(p))
+                    }
+                };
+                counts.tier_many(e.0 as usize, vr, size);
+                if !merges {
+                    counts.canonical_in(e.0 as usize);
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A class reached: canonical position `p` at an index of tier `t`, its value, and the sides

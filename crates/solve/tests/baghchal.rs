@@ -8,6 +8,8 @@
 
 mod rounds;
 
+use std::collections::BTreeMap;
+
 use perfectplay_core::{Game, Value};
 use perfectplay_games::BaghChal;
 use perfectplay_solve::{analyze, solve, NoProgress, SolveOptions};
@@ -116,9 +118,20 @@ fn check(variant: &str, rules: Rules, fewest: usize) -> Value {
     let explored = Explored::new(start, |s| rules.primitive(s), |s| rules.children(s));
     let values = explored.solve();
     explored.check_solution(&values, &game, &solution, |s| rules.text(s));
+    // The analysis counts (by the classes' sizes, without making their positions) what the plain
+    // solver's states hold, value by value and remoteness by remoteness.
     let analysis = analyze(&game, &solution, &NoProgress).unwrap();
     let (start, states) = (values[0].0, explored.states.len());
     assert_eq!(analysis.total(), states as u64);
+    let mut expected: BTreeMap<(&str, u16), u64> = BTreeMap::new();
+    for &(v, r) in &values {
+        *expected.entry((v.name(), if v == Value::Draw { 0 } else { r })).or_default() += 1;
+    }
+    let got: BTreeMap<(&str, u16), u64> = analysis
+        .rows()
+        .map(|row| ((row.value.value().name(), row.value.remoteness_or_zero()), row.count))
+        .collect();
+    assert_eq!(got, expected, "{variant}: counts per value and remoteness");
     assert!(states > fewest, "{states}");
     eprintln!("{variant}: start {start:?}, {states} reachable positions");
     start

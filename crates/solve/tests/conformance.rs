@@ -338,6 +338,27 @@ fn tier_kernels_agree_with_their_composition() {
                     prop_assert_eq!(on(true), size, "class of {}", game.position_to_string(c));
                 }
             }
+            // The tier of the exchanged position, from the tier alone.
+            if let (Some(e), Some(x)) = (kernel.exchanged_tier(game.tier(c)), game.exchange(c)) {
+                prop_assert_eq!(e, game.tier(x), "exchanged {}", game.position_to_string(c));
+            }
+            // The same sizes for a run of indices from `i`, without their positions.
+            let mut sizes = [0u32; 8];
+            let run = (game.tier_size(t) - i).min(sizes.len() as u64) as usize;
+            if kernel.side_class_sizes(t, i, &mut sizes[..run]) {
+                for (j, &size) in sizes[..run].iter().enumerate() {
+                    let Some(q) = game.tier_position(t, i + j as u64) else { continue };
+                    if game.canonical(q) == q {
+                        let expected = kernel.side_class_size(q).map(|s| s as u32);
+                        prop_assert_eq!(
+                            Some(size),
+                            expected,
+                            "class of {}",
+                            game.position_to_string(q)
+                        );
+                    }
+                }
+            }
             let mut parents = Vec::new();
             game.undo_moves_in_tier(c, &mut parents);
             let mut expected: Vec<u64> =

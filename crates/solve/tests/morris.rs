@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashSet};
 use common::check_best_over_children;
 use perfectplay_core::{Game, GameExt, Tier, Value};
 use perfectplay_games::{Achi, Morris};
-use perfectplay_solve::{solve, NoProgress, Solution, SolveOptions};
+use perfectplay_solve::{analyze, solve, NoProgress, Solution, SolveOptions};
 use rayon::prelude::*;
 
 /// One line of B.5: positions with `white` and `black` on the board, both sides to move.
@@ -170,4 +170,12 @@ fn three_mens_morris_is_achi() {
         }
     }
     assert!(seen.len() > 1000, "{} positions", seen.len());
+    // The same counts: Three Men's Morris's by its classes' sizes on each side of the exchange,
+    // without making their positions; Achi's by its own (checked against a plain solver).
+    let rows = |analysis: perfectplay_solve::Analysis| -> Vec<_> {
+        analysis.rows().map(|row| (row.value, row.count)).collect()
+    };
+    let three_counts = rows(analyze(&three, &m, &NoProgress).unwrap());
+    assert_eq!(three_counts, rows(analyze(&achi, &a, &NoProgress).unwrap()));
+    assert_eq!(three_counts.iter().map(|r| r.1).sum::<u64>(), seen.len() as u64);
 }

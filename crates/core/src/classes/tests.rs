@@ -86,6 +86,40 @@ fn every_pair_is_indexed_once_through_its_canonical_form() {
 }
 
 #[test]
+fn orbit_sizes_of_a_run_are_each_pairs_orbit_size() {
+    // 5x5: sets of 4 points with and without symmetries of their own.
+    let classes = SetClasses::new(25, grid(5), 4).unwrap();
+    let (ka, kb) = (4, 3);
+    let pairs = classes.pair_size(ka, kb);
+    let per_a = classes.binomial(21, kb);
+    // The first least set with a symmetry of its own besides the identity.
+    let kept = |r: u64| classes.least(classes.class_set(ka, r).unwrap()).1.count_ones();
+    let symmetric_a = (0..classes.class_count(ka)).find(|&r| kept(r) > 1).unwrap();
+    // Runs that start inside one set's run and end in another's, in both copies of the pairs,
+    // and one past the end of the second copy.
+    let starts =
+        [0, per_a - 7, symmetric_a * per_a - 3, pairs - 10, pairs + per_a - 2, 2 * pairs - 5];
+    let mut symmetric = false;
+    for first in starts {
+        let mut sizes = vec![u32::MAX; 3 * per_a as usize];
+        classes.pair_orbit_sizes((ka, kb), 2, first, &mut sizes);
+        for (j, &size) in sizes.iter().enumerate() {
+            let index = first + j as u64;
+            if index >= 2 * pairs {
+                assert_eq!(size, 0, "past the end");
+                continue;
+            }
+            let (a, b) = classes.pair_at(ka, kb, index % pairs).unwrap();
+            let expected = classes.pair_orbit_size(a, b);
+            symmetric |= expected < 8;
+            assert_eq!(u64::from(size), expected, "index {index}: {a:b} {b:b}");
+        }
+    }
+    // Some pairs were kept by a symmetry besides the identity: their sizes were not all filled.
+    assert!(symmetric);
+}
+
+#[test]
 fn neighbours_are_found_for_a_set_asked_twice_in_a_row() {
     let classes = SetClasses::new(9, square(), 9).unwrap();
     let mut near = Neighbours::default();

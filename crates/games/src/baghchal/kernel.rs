@@ -252,6 +252,15 @@ impl TierKernel for BaghChal {
         Some(self.layout.classes.pair_orbit_size(q.tigers, q.goats))
     }
 
+    /// The moving phase's tier holds the pairs twice: the goats to move, then the tigers.
+    fn side_class_sizes(&self, tier: Tier, first: u64, out: &mut [u32]) -> bool {
+        let (hand, captured, turn) = Self::tier_parts(tier);
+        let goats = (self.goats - hand - captured) as usize;
+        let copies = if turn.is_none() { 2 } else { 1 };
+        self.layout.classes.pair_orbit_sizes((TIGERS as usize, goats), copies, first, out);
+        true
+    }
+
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
         indices_in_tier(tier, out, |found| {
             self.each_parent(p, true, |parent| {

@@ -610,6 +610,26 @@ impl TierKernel for Morris {
         Some(self.layout.classes.pair_orbit_size(q.white, q.black))
     }
 
+    /// A moving tier whose sides differ in pieces holds the pairs twice: white to move, then
+    /// black; a tier of the other colours' forms holds none.
+    fn side_class_sizes(&self, tier: Tier, first: u64, out: &mut [u32]) -> bool {
+        let (in_hand, w, b, flip) = self.tier_parts(tier);
+        let copies = match (flip, in_hand == 0 && w != b) {
+            (true, _) => 0,
+            (false, true) => 2,
+            (false, false) => 1,
+        };
+        self.layout.classes.pair_orbit_sizes((w as usize, b as usize), copies, first, out);
+        true
+    }
+
+    /// The colours exchanged: white's count and black's swap, and a placement tier's positions
+    /// turn into their exchanged images (the hands no longer match the side to move), and back.
+    fn exchanged_tier(&self, tier: Tier) -> Option<Tier> {
+        let (in_hand, w, b, flip) = self.tier_parts(tier);
+        Some(Self::tier_of(in_hand, b, w, in_hand > 0 && !flip))
+    }
+
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
         if self.slide_parent_indices(Parts::of(p), out, &mut cache.least) {
             out.sort_unstable();

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use perfectplay_core::{Game, GameExt, KernelCache, Position, SidedLocations, Tier};
+use perfectplay_core::{Game, GameExt, KernelCache, Position, SidedLocations, Tier, TierKernel};
 use rayon::prelude::*;
 
 use crate::hint::prefetch;
@@ -57,10 +57,9 @@ pub fn marks_words<G: Game + ?Sized>(game: &G, t: Tier) -> u64 {
 /// The indices marked in word number `word` of a tier's bits, with their sides (bit 0: as is,
 /// bit 1: exchanged).
 fn marked(word: usize, w: u64) -> impl Iterator<Item = (u64, u64)> {
-    const LOW_BITS: u64 = 0x5555_5555_5555_5555;
     let first = (word * 64) as u64 / SIDES;
     // The low bit of each index marked by either side: only those are visited.
-    let mut any = (w | w >> 1) & LOW_BITS;
+    let mut any = marked_in(w);
     std::iter::from_fn(move || {
         (any != 0).then(|| {
             let bit = u64::from(any.trailing_zeros());
@@ -68,6 +67,13 @@ fn marked(word: usize, w: u64) -> impl Iterator<Item = (u64, u64)> {
             (first + bit / SIDES, w >> bit & 3)
         })
     })
+}
+
+/// The low bit of each index marked (by either side) in a word of marks.
+#[inline]
+fn marked_in(w: u64) -> u64 {
+    const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+    (w | w >> 1) & LOW_BITS
 }
 
 /// Whether index `index` is marked (by either side) in a tier's marks.
@@ -79,14 +85,7 @@ pub(crate) fn is_marked(words: &[AtomicU64], index: u64) -> bool {
 
 /// The number of indices marked (by either side) in a tier's marks.
 pub(crate) fn count_marked(words: &[AtomicU64]) -> u64 {
-    const LOW_BITS: u64 = 0x5555_5555_5555_5555;
-    words
-        .iter()
-        .map(|w| {
-            let w = w.load(Relaxed);
-            u64::from(((w | w >> 1) & LOW_BITS).count_ones())
-        })
-        .sum()
+    words.iter().map(|w| u64::from(marked_in(w.load(Relaxed)).count_ones())).sum()
 }
 
 /// Whether any index of `indices` is marked (by either side) in a tier's marks.
@@ -113,6 +112,8 @@ pub(super) struct Located {
     /// (index, sides, position) of each index marked, in order.
     pub(super) found: Vec<(u64, u64, Option<Position>)>,
     run: Vec<Option<Position>>,
+    /// [`Located::class_sizes`]: per index from the first found to the last, its class's size.
+    pub(super) sizes: Vec<u32>,
 }
 
 impl Located {
@@ -128,26 +129,89 @@ impl Located {
         chunk: &[AtomicU64],
         take: bool,
     ) {
-        let Located { words, found, run } = self;
-        words.clear();
+        self.find_marks(first_word, chunk, take);
+        self.name(game, t);
+    }
+
+    /// [`Located::find`]'s indices marked and their sides, without their positions (`None`).
+    pub(super) fn find_marks(&mut self, first_word: usize, chunk: &[AtomicU64], take: bool) {
+        self.load(chunk, take);
+        self.list(first_word);
+    }
+
+    /// Reads a chunk's words (taken out, leaving them clear, where `take`).
+    pub(super) fn load(&mut self, chunk: &[AtomicU64], take: bool) {
+        self.words.clear();
         // Nothing else writes a frontier's words in its round: a word is read, and cleared only
         // where it has marks (a swap of every word, a locked instruction each, waited for every
         // line of a tier's words alone, round after round).
-        words.extend(chunk.iter().map(|w| {
+        self.words.extend(chunk.iter().map(|w| {
             let v = w.load(Relaxed);
             if take && v != 0 {
                 w.store(0, Relaxed);
             }
             v
         }));
+    }
+
+    /// The indices marked in the words loaded, word number `first_word` first, and their sides.
+    pub(super) fn list(&mut self, first_word: usize) {
+        let Located { words, found, .. } = self;
         found.clear();
         for (j, &w) in words.iter().enumerate() {
             found.extend(marked(first_word + j, w).map(|(index, sides)| (index, sides, None)));
         }
+    }
+
+    /// Whether the indices found lie close enough together that a walk over their range costs
+    /// less than finding each alone: a walk costs a few steps per index; an unranking, some tens.
+    fn dense(&self) -> bool {
+        match (self.found.first(), self.found.last()) {
+            (Some(&(lo, ..)), Some(&(hi, ..))) => (hi - lo) < 16 * self.found.len() as u64,
+            _ => false,
+        }
+    }
+
+    /// The sizes of the classes of every index of the words loaded (word number `first_word`
+    /// first; up to `tier_size`), without their positions ([`TierKernel::side_class_sizes`]),
+    /// into `sizes`; whether the kernel gave them. They are asked only where the marks are dense.
+    pub(super) fn class_sizes(
+        &mut self,
+        kernel: &dyn TierKernel,
+        t: Tier,
+        first_word: usize,
+        tier_size: u64,
+    ) -> bool {
+        let Located { words, sizes, .. } = self;
+        let first = first_word as u64 * 64 / SIDES;
+        let end = (first + words.len() as u64 * 64 / SIDES).min(tier_size);
+        let marked: u64 = words.iter().map(|&w| u64::from(marked_in(w).count_ones())).sum();
+        if marked == 0 || end - first >= 16 * marked {
+            return false;
+        }
+        sizes.clear();
+        sizes.resize((end - first) as usize, 0);
+        kernel.side_class_sizes(t, first, sizes)
+    }
+
+    /// The indices marked in the words loaded (word number `first_word` first), their sides and
+    /// their classes' sizes ([`Located::class_sizes`]).
+    pub(super) fn sized(&self, first_word: usize) -> impl Iterator<Item = (u64, u64, u32)> + '_ {
+        let first = first_word as u64 * 64 / SIDES;
+        let words = self.words.iter().enumerate();
+        words.flat_map(move |(j, &w)| {
+            marked(first_word + j, w)
+                .map(move |(i, sides)| (i, sides, self.sizes[(i - first) as usize]))
+        })
+    }
+
+    /// The positions of the indices found.
+    pub(super) fn name<G: Game + ?Sized>(&mut self, game: &G, t: Tier) {
+        let dense = self.dense();
+        let Located { found, run, .. } = self;
         let (Some(&(lo, ..)), Some(&(hi, ..))) = (found.first(), found.last()) else { return };
         match game.kernel() {
-            // A walk costs a few steps per index; an unranking, some tens.
-            Some(kernel) if (hi - lo) < 16 * found.len() as u64 => {
+            Some(kernel) if dense => {
                 run.clear();
                 run.resize((hi - lo + 1) as usize, None);
                 kernel.tier_positions(t, lo, run);
