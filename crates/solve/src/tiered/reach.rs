@@ -112,7 +112,7 @@ pub(super) struct Located {
     /// (index, sides, position) of each index marked, in order.
     pub(super) found: Vec<(u64, u64, Option<Position>)>,
     run: Vec<Option<Position>>,
-    /// [`Located::class_sizes`]: per index from the first found to the last, its class's size.
+    /// [`Located::class_sizes`]: per index of the words loaded, its class's size.
     pub(super) sizes: Vec<u32>,
 }
 
@@ -129,14 +129,9 @@ impl Located {
         chunk: &[AtomicU64],
         take: bool,
     ) {
-        self.find_marks(first_word, chunk, take);
-        self.name(game, t);
-    }
-
-    /// [`Located::find`]'s indices marked and their sides, without their positions (`None`).
-    pub(super) fn find_marks(&mut self, first_word: usize, chunk: &[AtomicU64], take: bool) {
         self.load(chunk, take);
         self.list(first_word);
+        self.name(game, t);
     }
 
     /// Reads a chunk's words (taken out, leaving them clear, where `take`).
