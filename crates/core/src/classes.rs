@@ -209,13 +209,33 @@ impl SetClasses {
     pub fn pair_orbit_size(&self, a: u32, b: u32) -> u64 {
         // Only the symmetries that keep `a` can keep the pair, and there are as many as take `a`
         // to its least image: where that is one, the identity alone.
-        if self.least(a).1.count_ones() == 1 {
+        let (least, to_least) = self.least(a);
+        if to_least.count_ones() == 1 {
             return self.perms.len() as u64;
         }
-        let keep = (0..self.perms.len())
-            .filter(|&s| self.image(s, a) == a && self.image(s, b) == b)
-            .count();
-        (self.perms.len() / keep.max(1)) as u64
+        let keep_a = if least == a {
+            to_least
+        } else {
+            self.keeping(u32::MAX >> (32 - self.perms.len()), a)
+        };
+        u64::from(self.pair_orbit_of(keep_a, b))
+    }
+
+    /// The symmetries among `symmetries` (a mask) that take `set` to itself.
+    fn keeping(&self, symmetries: u32, set: u32) -> u32 {
+        let (mut keep, mut rest) = (0, symmetries);
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            keep |= u32::from(self.image(s, set) == set) << s;
+        }
+        keep
+    }
+
+    /// The number of images of a pair whose first set is kept by the symmetries `keep_a`, the
+    /// second set being `b`.
+    fn pair_orbit_of(&self, keep_a: u32, b: u32) -> u32 {
+        self.perms.len() as u32 / self.keeping(keep_a, b).count_ones().max(1)
     }
 
     /// [`SetClasses::pair_orbit_size`] of the pairs of `ka` and `kb` points at the indices
@@ -259,14 +279,7 @@ impl SetClasses {
                 continue;
             };
             for size in run.iter_mut() {
-                let mut keep = 0;
-                let mut rest = keep_a;
-                while rest != 0 {
-                    let s = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    keep += u32::from(self.image(s, b) == b);
-                }
-                *size = all / keep.max(1);
+                *size = self.pair_orbit_of(keep_a, b);
                 // The next set of the points `a` leaves (the run ends before the last).
                 b = self.next_pair(a, b).map_or(b, |(_, next)| next);
             }

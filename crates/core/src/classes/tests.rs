@@ -86,6 +86,26 @@ fn every_pair_is_indexed_once_through_its_canonical_form() {
 }
 
 #[test]
+fn a_pairs_orbit_size_is_its_number_of_distinct_images() {
+    // Every disjoint pair of sets of the 3x3 grid, least first sets or not.
+    let classes = SetClasses::new(9, square(), 9).unwrap();
+    let mut checked = [0u64; 9];
+    for a in 0..1u32 << 9 {
+        for b in (0..1u32 << 9).filter(|b| b & a == 0) {
+            let mut images: Vec<_> =
+                (0..8).map(|s| (classes.image(s, a), classes.image(s, b))).collect();
+            images.sort_unstable();
+            images.dedup();
+            let size = classes.pair_orbit_size(a, b);
+            assert_eq!(size, images.len() as u64, "{a:b} {b:b}");
+            checked[size as usize] += 1;
+        }
+    }
+    // Orbits of 1, 2, 4 and 8 pairs all occur.
+    assert!([1, 2, 4, 8].iter().all(|&size| checked[size] > 0), "{checked:?}");
+}
+
+#[test]
 fn orbit_sizes_of_a_run_are_each_pairs_orbit_size() {
     // 5x5: sets of 4 points with and without symmetries of their own.
     let classes = SetClasses::new(25, grid(5), 4).unwrap();
