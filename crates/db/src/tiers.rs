@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use perfectplay_core::{Game, GameExt, Tier};
-use perfectplay_solve::{Analysis, ResultSink, SinkError, SolvedTier};
+use perfectplay_solve::{Analysis, ResultSink, SinkError, SolvedTier, Tally, TierReport};
 
 use crate::reader::Database;
 use crate::writer::{Writer, Written};
@@ -35,6 +35,9 @@ pub struct TierFiles<'g> {
     reached_only: bool,
     /// Tiers whose files held only the positions reached, solved again whole.
     redone: Vec<Tier>,
+    /// The share of the analysis of the tier handed over next ([`ResultSink::tier_counted`]),
+    /// stored in its file's header.
+    share: Option<(Tier, Tally)>,
 }
 
 impl std::fmt::Debug for TierFiles<'_> {
@@ -90,6 +93,7 @@ impl<'g> TierFiles<'g> {
             adopted: Vec::new(),
             reached_only: false,
             redone: Vec::new(),
+            share: None,
         }
     }
 
@@ -169,6 +173,30 @@ impl<'g> TierFiles<'g> {
     /// One tier's values read back from its file (`None` if it has none).
     pub fn tier(&self, tier: Tier) -> Result<Option<SolvedTier>, DbError> {
         self.read_back(tier)
+    }
+
+    /// The shares of the analysis the tier files hold (each counted as its tier was solved,
+    /// [`ResultSink::tier_counted`]), summed, and the tiers whose files hold none (a tier
+    /// without a file, copied from another variant, or solved without its count).
+    pub fn counted_shares(&self) -> Result<(Tally, Vec<Tier>), DbError> {
+        let (mut whole, mut missing) = (Tally::default(), Vec::new());
+        for tier in self.game.tiers() {
+            let path = self.tier_path(tier);
+            if !path.exists() {
+                missing.push(tier);
+                continue;
+            }
+            let db = Database::open(&path)?;
+            let mut lines = db.tier_lines(self.game);
+            // A counted tier's file has a line of its own, even where nothing in it is reached.
+            if !lines.iter().any(|l| l.tier == tier) {
+                missing.push(tier);
+                continue;
+            }
+            lines.retain(|l| l.reachable > 0 || l.canonical > 0);
+            perfectplay_solve::add_tally(&mut whole, (db.analysis().unwrap_or_default(), lines));
+        }
+        Ok((whole, missing))
     }
 
     /// Every tier's values, read back from the tier files (for an analysis after a solve that
@@ -308,6 +336,21 @@ impl ResultSink for TierFiles<'_> {
         let mut writer =
             Writer::new(self.tier_path(tier.tier), self.game, self.canonical).holding_blocks();
         writer.add_tier(tier)?;
+        if let Some((_, (analysis, mut lines))) = self.share.take().filter(|s| s.0 == tier.tier) {
+            // The tier's own line says that it was counted.
+            if !lines.iter().any(|l| l.tier == tier.tier) {
+                lines.push(TierReport {
+                    tier: tier.tier,
+                    name: self.game.tier_name(tier.tier),
+                    reachable: 0,
+                    canonical: 0,
+                    max_win: None,
+                    max_lose: None,
+                });
+            }
+            writer.set_analysis(&analysis);
+            writer.set_tier_lines(&lines);
+        }
         writer.finish()?;
         self.written.push(tier.tier);
         self.order.push(tier.tier);
@@ -337,6 +380,16 @@ impl ResultSink for TierFiles<'_> {
 
     fn keeps_tiers(&self) -> bool {
         true
+    }
+
+    fn keeps_counts(&self) -> bool {
+        true
+    }
+
+    /// Kept for the tier's file, written next ([`TierFiles::counted_shares`] reads it back).
+    fn tier_counted(&mut self, tier: Tier, tally: &Tally) -> Result<(), SinkError> {
+        self.share = Some((tier, tally.clone()));
+        Ok(())
     }
 
     /// The tier's file exists, its header names the tier, and every block matches its checksum

@@ -2,7 +2,6 @@
 //! them), then the database with its analysis. Shared by `perfectplay solve` and the server's
 //! solves started from the page.
 
-use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -10,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use perfectplay_core::{Game, GameExt, Tier, ValueRemoteness};
 use perfectplay_db::{DbError, Holder, KeptReached, SolveLock, TierFiles};
-use perfectplay_solve::{Analysis, Progress, Reached, SolveError, SolveOptions, TierReport};
+use perfectplay_solve::{Progress, Reached, SolveError, SolveOptions, Tally};
 
 /// The most tiers the summary names as read back; the others are counted.
 const RESUMED_NAMED: usize = 12;
@@ -152,7 +151,12 @@ pub fn solve_into(
         None
     } else if tiered {
         drop(solution);
+        // Each tier's share counted as it was solved is in its file; only the others need the
+        // marks, and their values read back.
+        let started = Instant::now();
+        let (counted, missing) = tiers.counted_shares()?;
         let reached = match held {
+            _ if missing.is_empty() => None,
             Some(held) => Some(held),
             // Read back for the analysis after the solve freed them; where they are no longer
             // readable, the analysis searches again.
@@ -162,7 +166,8 @@ pub fn solve_into(
             }
             None => None,
         };
-        count_tiered(game, &tiers, reached.as_deref(), progress, out)?
+        let shares = Shares { counted, missing, started };
+        count_tiered(game, &tiers, reached.as_deref(), shares, progress, out)?
     } else if let Some(counted) = counted {
         out(format!(
             "reachable:  {} positions, {} canonical (counted during the solve)",
@@ -332,35 +337,64 @@ pub fn reach_first_search(
     }
 }
 
-/// A tiered game's analysis after its solve, from its tier files: the positions reachable from
-/// the start found over the dense indices (two bits an index; `reached` where they were searched
-/// before the solve), then counted per value-remoteness and per tier (003 Table B.5's lines) with
-/// each tier's values read back when its count starts. `None` where the start does not allow
-/// counting the positions reached (said in the summary).
+/// The shares of a tiered analysis counted as the tiers were solved ([`TierFiles::counted_shares`]),
+/// summed, the tiers still to count, and when reading them started.
+struct Shares {
+    counted: Tally,
+    missing: Vec<Tier>,
+    started: Instant,
+}
+
+/// A tiered game's analysis after its solve: the shares its tiers' files hold, and the tiers
+/// without one counted from their files: the positions reachable from the start found over the
+/// dense indices (two bits an index; `reached` where they were searched before the solve), then
+/// counted per value-remoteness and per tier (003 Table B.5's lines) with each tier's values read
+/// back when its count starts. `None` where the start does not allow counting the positions
+/// reached (said in the summary).
 fn count_tiered(
     game: &dyn Game,
     tiers: &TierFiles<'_>,
     reached: Option<&Reached>,
+    Shares { counted, missing, started }: Shares,
     progress: &dyn Progress,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
-) -> Result<Option<(Analysis, Vec<TierReport>)>> {
-    let started = Instant::now();
+) -> Result<Option<Tally>> {
     let read = |t: Tier| match tiers.tier(t) {
-        Ok(Some(solved)) => Ok(Cow::Owned(solved)),
+        Ok(Some(solved)) => Ok(solved),
         Ok(None) => Err(SolveError::Inconsistent {
             what: format!("tier {} has no tier file", game.tier_name(t)),
         }),
         Err(e) => Err(SolveError::Sink(Box::new(e))),
     };
+    let count = |reached: &Reached| -> Result<Tally, SolveError> {
+        let mut whole = counted.clone();
+        let total = missing.iter().map(|&t| game.tier_size(t)).sum();
+        progress.begin("count", Some(total));
+        for &t in &missing {
+            let share =
+                perfectplay_solve::count_tier(game, reached, t, &read(t)?.values, progress)?;
+            perfectplay_solve::add_tally(&mut whole, share);
+        }
+        progress.end();
+        Ok(whole)
+    };
     let counted = match reached {
-        Some(reached) => perfectplay_solve::count_reached(game, reached, &read, progress),
-        None => perfectplay_solve::reach_tiered(game, progress)
-            .and_then(|reached| perfectplay_solve::count_reached(game, &reached, &read, progress)),
+        _ if missing.is_empty() => Ok(counted),
+        Some(reached) => count(reached),
+        None => perfectplay_solve::reach_tiered(game, progress).and_then(|r| count(&r)),
     };
     match counted {
         Ok((analysis, lines)) => {
+            let tiers_total = game.tiers().len();
+            let during = match missing.len() {
+                0 => "; every tier counted as it was solved".to_string(),
+                n if n < tiers_total => {
+                    format!("; {} tiers counted as they were solved", tiers_total - n)
+                }
+                _ => String::new(),
+            };
             out(format!(
-                "reachable:  {} positions, {} canonical, in {} tiers ({:.2} s)",
+                "reachable:  {} positions, {} canonical, in {} tiers ({:.2} s{during})",
                 analysis.total(),
                 analysis.canonical_total(),
                 lines.len(),

@@ -512,6 +512,53 @@ fn a_tier_analysis_is_stored_in_a_database_solved_without_one() {
     assert_eq!(text(&from_solve).0, text(&first).0);
 }
 
+/// A solve that stores its analysis counts each tier as it solves it, into the tier's file; a
+/// tier file without its count (here the moving tier, solved alone, whole, without the analysis)
+/// is counted after the solve from its values read back. Either way the analysis is the one
+/// counted from the finished database. Three Men's Morris: classes reached exchanged too.
+#[test]
+fn tiers_are_counted_as_they_are_solved_and_the_others_after() {
+    let base = fresh("shares");
+    let (straight, mixed) = (base.join("straight"), base.join("mixed"));
+    let solve = ["solve", "threemensmorris"];
+    let o = run_in(&straight, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).0.contains("every tier counted as it was solved"), "{}", text(&o).0);
+
+    let alone = ["--no-analysis", "--tier", "(0,3,3)"];
+    let o = run_in(&mixed, &[&solve[..], &alone].concat(), "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let o = run_in(&mixed, &solve, "");
+    assert!(o.status.success(), "{}", text(&o).1);
+    let summary = text(&o).0;
+    assert!(summary.contains("resumed:    tiers (0,3,3)"), "{summary}");
+    let file = |data: &std::path::Path| {
+        data.join("threemensmorris").join("regular.ppdb").to_string_lossy().into_owned()
+    };
+    let info = text(&run_in(&mixed, &["db", "info", &file(&mixed)], "")).0;
+    let tiers = info.lines().filter(|l| l.trim_start().starts_with("tier ")).count();
+    let during = format!("; {} tiers counted as they were solved", tiers - 1);
+    assert!(summary.contains(&during), "{summary}");
+
+    // What each solve stored: its rows (wins, losses and ties of several remotenesses) and
+    // tier lines.
+    let stored = |data: &std::path::Path, what: &[&str]| {
+        let args = [&["analyze", "threemensmorris", "--format", "tsv"], what];
+        let o = run_in(data, &args.concat(), "");
+        assert!(o.status.success(), "{}", text(&o).1);
+        text(&o).0
+    };
+    for what in [&[][..], &["--tiers"][..]] {
+        assert_eq!(stored(&mixed, what), stored(&straight, what), "{what:?}");
+        assert!(stored(&mixed, what).lines().count() > 5, "{}", stored(&mixed, what));
+    }
+    // The lines and rows stored are those counted again from the file.
+    for what in [&["--recount"][..], &["--tiers", "--recount"][..]] {
+        let recounted = stored(&mixed, what);
+        assert_eq!(recounted, stored(&mixed, &what[..what.len() - 1]), "{what:?}");
+    }
+}
+
 #[test]
 fn a_pruned_database_answers_what_the_start_reaches_and_refuses_the_rest() {
     let data = fresh("prune");

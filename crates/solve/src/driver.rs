@@ -274,9 +274,21 @@ pub fn solve<G: Game + ?Sized>(
             continue;
         };
         let bits = reached.as_ref().and_then(|r| r.tier_bits(tier));
+        // Counted now, while its values and marks are here, where the sink keeps the counts.
+        let tally = match (&reached, sink.as_deref()) {
+            (Some(r), Some(s))
+                if s.keeps_counts() && crate::tiered::countable(r, Some(tier)).is_ok() =>
+            {
+                Some(crate::count_tier(game, r, tier, &values, &NoProgress)?)
+            }
+            _ => None,
+        };
         release(&mut reached, tier);
         let mut solved = SolvedTier { tier, space, values, care, reached: bits };
         if let Some(sink) = sink.as_deref_mut() {
+            if let Some(tally) = &tally {
+                sink.tier_counted(tier, tally).map_err(SolveError::Sink)?;
+            }
             sink.tier_solved(&solved).map_err(SolveError::Sink)?;
             // A tier solved in parts kept them until now, for a solve stopped before this.
             if let (Some(_), Some(store)) = (budget, sink.parts()) {

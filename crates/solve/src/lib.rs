@@ -37,7 +37,7 @@ pub use sink::{MemoryParts, PartStore, ResultSink};
 pub use solved::{Solution, SolvedTier, TierValues};
 pub use space::{SortedPositions, TierSpace};
 pub use tiered::{
-    analyze_tiered, analyze_tiered_from, count_classes_by_mover, count_positions_by_mover,
-    count_reached, marks_words, reach_tiered, reach_tiered_classes, reach_tiered_one_pass, Reached,
-    TierReport,
+    add_tally, analyze_tiered, analyze_tiered_from, count_classes_by_mover,
+    count_positions_by_mover, count_reached, count_tier, marks_words, reach_tiered,
+    reach_tiered_classes, reach_tiered_one_pass, Reached, Tally, TierReport,
 };

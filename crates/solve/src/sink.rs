@@ -34,6 +34,19 @@ pub trait ResultSink {
         Ok(None)
     }
 
+    /// Whether the sink keeps each tier's share of the analysis ([`ResultSink::tier_counted`]):
+    /// a solve of the positions reached ([`crate::SolveOptions::reached`]) then counts each tier
+    /// right after solving it, while its values and marks are in memory. The default keeps none.
+    fn keeps_counts(&self) -> bool {
+        false
+    }
+
+    /// Keeps tier `tier`'s share of the analysis ([`crate::count_tier`]), handed over just
+    /// before the tier itself ([`ResultSink::tier_solved`]), so that a sink can keep both in one.
+    fn tier_counted(&mut self, _tier: Tier, _tally: &crate::Tally) -> Result<(), SinkError> {
+        Ok(())
+    }
+
     /// Where a tier too large for the memory limit keeps its parts: a tier that does not fit
     /// whole is solved in parts only where the sink gives a store. The default gives none.
     fn parts(&mut self) -> Option<&mut dyn PartStore> {

@@ -80,6 +80,10 @@ pub fn analyze_tiered_from<'s, G: Game + ?Sized>(
     count_reached(game, &reached, tier_values, progress)
 }
 
+/// A share of a tiered analysis: value-remoteness rows and tier lines ([`count_tier`]), summed
+/// by [`add_tally`].
+pub type Tally = (Analysis, Vec<TierReport>);
+
 /// Counts the reachable positions found by [`reach_tiered`] per value-remoteness for the whole
 /// game and per tier, reading each tier's values when its count starts.
 pub fn count_reached<'s, G: Game + ?Sized>(
@@ -87,90 +91,143 @@ pub fn count_reached<'s, G: Game + ?Sized>(
     reached: &Reached,
     tier_values: &dyn Fn(Tier) -> Result<Cow<'s, SolvedTier>, SolveError>,
     progress: &dyn Progress,
-) -> Result<(Analysis, Vec<TierReport>), SolveError> {
+) -> Result<Tally, SolveError> {
+    countable(reached, None)?;
+    let total: u64 = reached.marks.tiers.iter().map(|&t| game.tier_size(t)).sum();
+    progress.begin("count", Some(total));
+    let mut whole = Tally::default();
+    for &t in &reached.marks.tiers {
+        let solved = tier_values(t)?;
+        add_tally(&mut whole, count_tier(game, reached, t, &solved.values, progress)?);
+    }
+    progress.end();
+    Ok(whole)
+}
+
+/// Whether the positions `reached` holds in tier `t` (every tier, `None`) can be counted: its
+/// marks complete, the members of a class told apart.
+pub(crate) fn countable(reached: &Reached, t: Option<Tier>) -> Result<(), SolveError> {
     if reached.sides == Sides::ClassesOnly {
         return Err(SolveError::Unsupported {
             what: "counting the positions reached from a start that is not symmetric".into(),
         });
     }
-    require_complete(reached)?;
-    let tiers = &reached.marks.tiers;
-    let marks = &reached.marks;
-    let start = game.start();
-    // Counting: per canonical index reached, its value, and its reachable members (the images on
-    // the sides reached), each counted in its own tier.
-    let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
-    let merges = game.exchange_merges_classes() || game.exchange(start).is_none();
-    progress.begin("count", Some(total));
-    let mut analysis = Analysis::default();
-    let mut lines: Vec<Option<TierReport>> = Vec::new();
-    // Asked once, not per position: what counts a class's members.
-    let kernel = game.kernel();
-    for (k, &t) in tiers.iter().enumerate() {
-        let solved = tier_values(t)?;
-        let size = game.tier_size(t);
-        let exchanged = kernel.and_then(|k| k.exchanged_tier(t));
-        // One `Counts` a fold (a few per worker), not a task: its table of values is large. So
-        // are the buffers ([`Located`]).
-        let fold = || (Counts::default(), Located::default(), Vec::new());
-        let counts = marks.bits[k]
-            .par_chunks(WORDS_PER_TASK)
-            .enumerate()
-            .try_fold(fold, |(mut counts, mut located, mut images), (task, chunk)| {
-                let first_word = task * WORDS_PER_TASK;
-                located.load(chunk, false);
-                let sized = reached.sides == Sides::Exchanged
-                    && kernel.is_some_and(|k| located.class_sizes(k, t, first_word, size));
-                if sized {
-                    let tally = Tally { t, merges, exchanged, values: &solved.values };
-                    tally.by_sizes(game, located.sized(first_word), &mut counts)?;
-                    progress.advance(chunk.len() as u64 * 64 / SIDES);
-                    return Ok((counts, located, images));
-                }
-                located.list(first_word);
-                located.name(game, t);
-                for &(index, sides, p) in &located.found {
-                    let p = p.ok_or_else(|| unnamed(game, t, index))?;
-                    let vr = solved.values.get(index as usize);
-                    let class = Class { t, p, sides, vr };
-                    let (members, exchanged) =
-                        class_members(game, kernel, reached.sides, class, &mut counts, &mut images);
-                    if merges {
-                        counts.value(vr, members, 1);
-                        counts.canonical_in(t.0 as usize);
-                    } else {
-                        // One class per side reached, each in its own tier.
-                        counts.value(vr, members, u64::from(sides.count_ones()));
-                        if sides & 1 == 1 {
-                            counts.canonical_in(t.0 as usize);
-                        }
-                        if sides & 2 == 2 {
-                            let e = exchanged
-                                .unwrap_or_else(|| game.tier(game.exchange(p).unwrap_or(p)));
-                            counts.canonical_in(e.0 as usize);
-                        }
-                    }
-                }
-                progress.advance(chunk.len() as u64 * 64 / SIDES);
-                Ok::<_, SolveError>((counts, located, images))
-            })
-            .map(|folded| folded.map(|(counts, ..)| counts))
-            .try_reduce(Counts::default, |a, b| Ok(a.sum(b)))?;
-        for (bits, &(all, canonical)) in counts.values.iter().enumerate() {
-            if all > 0 || canonical > 0 {
-                if let Some(vr) = ValueRemoteness::from_bits(bits as u16) {
-                    analysis.add_counts(vr, all, canonical);
-                }
+    match t {
+        None => require_complete(reached),
+        Some(t) if reached.is_complete(t) => Ok(()),
+        Some(_) => Err(SolveError::Unsupported {
+            what: "counting a tier whose marks are not complete".into(),
+        }),
+    }
+}
+
+/// Adds `part` to `whole`: the rows' counts, and the lines of the same tier summed (their highest
+/// remoteness the higher).
+pub fn add_tally(whole: &mut Tally, part: Tally) {
+    let (analysis, lines) = whole;
+    for row in part.0.rows() {
+        analysis.add(row.value, row.count, row.canonical_count);
+    }
+    for line in part.1 {
+        match lines.iter_mut().find(|l| l.tier == line.tier) {
+            Some(l) => {
+                l.reachable += line.reachable;
+                l.canonical += line.canonical;
+                l.max_win = l.max_win.max(line.max_win);
+                l.max_lose = l.max_lose.max(line.max_lose);
+            }
+            None => {
+                let at = lines.partition_point(|l| l.tier < line.tier);
+                lines.insert(at, line);
             }
         }
-        add_lines(game, &counts, &mut lines);
     }
-    progress.end();
+}
+
+/// One tier's share of [`count_reached`]: the classes whose canonical index lies in tier `t`
+/// ([`reach_tiered`]'s marks, `values` the tier's), counted per value-remoteness, and their
+/// members in the lines of the tiers they lie in (the exchanged members may lie in another).
+/// Counted as each tier is solved, it needs no tier read back.
+pub fn count_tier<G: Game + ?Sized>(
+    game: &G,
+    reached: &Reached,
+    t: Tier,
+    values: &TierValues,
+    progress: &dyn Progress,
+) -> Result<Tally, SolveError> {
+    countable(reached, Some(t))?;
+    let marks = &reached.marks;
+    let k = marks.slot(t).ok_or_else(|| SolveError::Inconsistent {
+        what: format!("tier {} was not searched", game.tier_name(t)),
+    })?;
+    // Per canonical index reached, its value, and its reachable members (the images on the
+    // sides reached), each counted in its own tier.
+    let merges = game.exchange_merges_classes() || game.exchange(game.start()).is_none();
+    let size = game.tier_size(t);
+    // Asked once, not per position: what counts a class's members.
+    let kernel = game.kernel();
+    let exchanged = kernel.and_then(|k| k.exchanged_tier(t));
+    // One `Counts` a fold (a few per worker), not a task: its table of values is large. So
+    // are the buffers ([`Located`]).
+    let fold = || (Counts::default(), Located::default(), Vec::new());
+    let counts = marks.bits[k]
+        .par_chunks(WORDS_PER_TASK)
+        .enumerate()
+        .try_fold(fold, |(mut counts, mut located, mut images), (task, chunk)| {
+            let first_word = task * WORDS_PER_TASK;
+            located.load(chunk, false);
+            let sized = reached.sides == Sides::Exchanged
+                && kernel.is_some_and(|k| located.class_sizes(k, t, first_word, size));
+            if sized {
+                let by = BySizes { t, merges, exchanged, values };
+                by.by_sizes(game, located.sized(first_word), &mut counts)?;
+                progress.advance(chunk.len() as u64 * 64 / SIDES);
+                return Ok((counts, located, images));
+            }
+            located.list(first_word);
+            located.name(game, t);
+            for &(index, sides, p) in &located.found {
+                let p = p.ok_or_else(|| unnamed(game, t, index))?;
+                let vr = values.get(index as usize);
+                let class = Class { t, p, sides, vr };
+                let (members, exchanged) =
+                    class_members(game, kernel, reached.sides, class, &mut counts, &mut images);
+                if merges {
+                    counts.value(vr, members, 1);
+                    counts.canonical_in(t.0 as usize);
+                } else {
+                    // One class per side reached, each in its own tier.
+                    counts.value(vr, members, u64::from(sides.count_ones()));
+                    if sides & 1 == 1 {
+                        counts.canonical_in(t.0 as usize);
+                    }
+                    if sides & 2 == 2 {
+                        let e =
+                            exchanged.unwrap_or_else(|| game.tier(game.exchange(p).unwrap_or(p)));
+                        counts.canonical_in(e.0 as usize);
+                    }
+                }
+            }
+            progress.advance(chunk.len() as u64 * 64 / SIDES);
+            Ok::<_, SolveError>((counts, located, images))
+        })
+        .map(|folded| folded.map(|(counts, ..)| counts))
+        .try_reduce(Counts::default, |a, b| Ok(a.sum(b)))?;
+    let mut analysis = Analysis::default();
+    for (bits, &(all, canonical)) in counts.values.iter().enumerate() {
+        if all > 0 || canonical > 0 {
+            if let Some(vr) = ValueRemoteness::from_bits(bits as u16) {
+                analysis.add_counts(vr, all, canonical);
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    add_lines(game, &counts, &mut lines);
     Ok((analysis, lines.into_iter().flatten().collect()))
 }
 
 /// What counts the classes of one tier by their sizes alone.
-struct Tally<'v> {
+struct BySizes<'v> {
     t: Tier,
     /// Whether a class reached by both sides is one class.
     merges: bool,
@@ -180,7 +237,7 @@ struct Tally<'v> {
     values: &'v TierValues,
 }
 
-impl Tally<'_> {
+impl BySizes<'_> {
     /// Counts the classes of the indices marked, given with their sides and the sizes the kernel
     /// gave ([`Located::sized`]): a position is made only for a class reached exchanged, for the
     /// tier of its exchanged members, where the kernel does not give that tier.
@@ -190,7 +247,7 @@ impl Tally<'_> {
         sized: impl Iterator<Item = (u64, u64, u32)>,
         counts: &mut Counts,
     ) -> Result<(), SolveError> {
-        let Tally { t, merges, exchanged, values } = *self;
+        let BySizes { t, merges, exchanged, values } = *self;
         for (index, sides, size) in sized {
             let size = u64::from(size);
             if size == 0 {
@@ -530,5 +587,35 @@ impl Counts {
             self.max_lose[t] = self.max_lose[t].max(other.max_lose[t]);
         }
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfectplay_core::Remoteness;
+
+    fn line(tier: u32, reachable: u64, canonical: u64, max_win: Option<u16>) -> TierReport {
+        let name = format!("t{tier}");
+        TierReport { tier: Tier(tier), name, reachable, canonical, max_win, max_lose: None }
+    }
+
+    #[test]
+    fn tallies_add_rows_and_the_lines_of_a_tier() {
+        let (win, draw) = (
+            ValueRemoteness::new(Value::Win, Remoteness(3)),
+            ValueRemoteness::new(Value::Draw, Remoteness(0)),
+        );
+        let mut a = Analysis::default();
+        a.add(win, 10, 2);
+        let mut b = Analysis::default();
+        b.add(win, 5, 1);
+        b.add(draw, 7, 7);
+        let mut whole = (a, vec![line(4, 10, 2, Some(3))]);
+        add_tally(&mut whole, (b, vec![line(2, 7, 7, None), line(4, 5, 0, Some(9))]));
+        let rows: Vec<_> = whole.0.rows().map(|r| (r.value, r.count, r.canonical_count)).collect();
+        assert_eq!(rows, [(win, 15, 3), (draw, 7, 7)]);
+        // The lines in tier order, tier 4's summed, its highest win the higher.
+        assert_eq!(whole.1, [line(2, 7, 7, None), line(4, 15, 2, Some(9))]);
     }
 }
