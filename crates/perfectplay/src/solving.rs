@@ -337,8 +337,9 @@ pub fn reach_first_search(
     }
 }
 
-/// The shares of a tiered analysis counted as the tiers were solved ([`TierFiles::counted_shares`]),
-/// summed, the tiers still to count, and when reading them started.
+/// The shares of a tiered analysis counted as the tiers were solved
+/// ([`TierFiles::counted_shares`]), summed, the tiers still to count, and when reading them
+/// started.
 struct Shares {
     counted: Tally,
     missing: Vec<Tier>,
