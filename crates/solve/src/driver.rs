@@ -275,6 +275,7 @@ pub fn solve<G: Game + ?Sized>(
         };
         let bits = reached.as_ref().and_then(|r| r.tier_bits(tier));
         // Counted now, while its values and marks are here, where the sink keeps the counts.
+        let counting = std::time::Instant::now();
         let tally = match (&reached, sink.as_deref()) {
             (Some(r), Some(s))
                 if s.keeps_counts() && crate::tiered::countable(r, Some(tier)).is_ok() =>
@@ -282,6 +283,10 @@ pub fn solve<G: Game + ?Sized>(
                 Some(crate::count_tier(game, r, tier, &values, &NoProgress)?)
             }
             _ => None,
+        };
+        let counted = match tally {
+            Some(_) => format!(" (counted in {:.1} s)", counting.elapsed().as_secs_f64()),
+            None => String::new(),
         };
         release(&mut reached, tier);
         let mut solved = SolvedTier { tier, space, values, care, reached: bits };
@@ -303,8 +308,8 @@ pub fn solve<G: Game + ?Sized>(
             let elapsed = overall.elapsed().as_secs_f64();
             let left = elapsed / solved_here.max(1) as f64 * (total - done) as f64;
             progress.note(&format!(
-                "tier {name}: {size} indices solved in {:.1} s; {:.1}% of {total} done, about \
-                 {left:.0} s left",
+                "tier {name}: {size} indices solved in {:.1} s{counted}; {:.1}% of {total} done, \
+                 about {left:.0} s left",
                 started.elapsed().as_secs_f64(),
                 100.0 * done as f64 / total.max(1) as f64
             ));
