@@ -169,20 +169,20 @@ pub fn count_tier<G: Game + ?Sized>(
     let exchanged = kernel.and_then(|k| k.exchanged_tier(t));
     // One `Counts` a fold (a few per worker), not a task: its table of values is large. So
     // are the buffers ([`Located`]).
-    let fold = || (Counts::default(), Located::default(), Vec::new());
+    let fold = || (Counts::default(), Located::default(), Vec::new(), Keyed::default());
     let counts = marks.bits[k]
         .par_chunks(WORDS_PER_TASK)
         .enumerate()
-        .try_fold(fold, |(mut counts, mut located, mut images), (task, chunk)| {
+        .try_fold(fold, |(mut counts, mut located, mut images, mut keyed), (task, chunk)| {
             let first_word = task * WORDS_PER_TASK;
             located.load(chunk, false);
             let sized = reached.sides == Sides::Exchanged
                 && kernel.is_some_and(|k| located.class_sizes(k, t, first_word, size));
             if sized {
                 let by = BySizes { t, merges, exchanged, values };
-                by.by_sizes(game, located.sized(first_word), &mut counts)?;
+                by.by_sizes(game, located.sized(first_word), &mut counts, &mut keyed)?;
                 progress.advance(chunk.len() as u64 * 64 / SIDES);
-                return Ok((counts, located, images));
+                return Ok((counts, located, images, keyed));
             }
             located.list(first_word);
             located.name(game, t);
@@ -209,7 +209,7 @@ pub fn count_tier<G: Game + ?Sized>(
                 }
             }
             progress.advance(chunk.len() as u64 * 64 / SIDES);
-            Ok::<_, SolveError>((counts, located, images))
+            Ok::<_, SolveError>((counts, located, images, keyed))
         })
         .map(|folded| folded.map(|(counts, ..)| counts))
         .try_reduce(Counts::default, |a, b| Ok(a.sum(b)))?;
@@ -240,44 +240,110 @@ struct BySizes<'v> {
 impl BySizes<'_> {
     /// Counts the classes of the indices marked, given with their sides and the sizes the kernel
     /// gave ([`Located::sized`]): a position is made only for a class reached exchanged, for the
-    /// tier of its exchanged members, where the kernel does not give that tier.
+    /// tier of its exchanged members, where the kernel does not give that tier. Where the values
+    /// are a byte a position, the classes are counted by (code, size, sides) in `keyed` first,
+    /// then added at once, each key's many (a few keys a tier).
     fn by_sizes<G: Game + ?Sized>(
         &self,
         game: &G,
         sized: impl Iterator<Item = (u64, u64, u32)>,
         counts: &mut Counts,
+        keyed: &mut Keyed,
     ) -> Result<(), SolveError> {
-        let BySizes { t, merges, exchanged, values } = *self;
+        let BySizes { t, exchanged, values, .. } = *self;
+        let codes = match values {
+            TierValues::Narrow { codes, .. } => Some(&codes[..]),
+            _ => None,
+        };
         for (index, sides, size) in sized {
-            let size = u64::from(size);
             if size == 0 {
                 return Err(unnamed(game, t, index));
             }
-            let vr = values.get(index as usize);
-            let reached = u64::from(sides.count_ones());
-            counts.value(vr, size * reached, if merges { 1 } else { reached });
-            if sides & 1 == 1 {
-                counts.tier_many(t.0 as usize, vr, size);
+            let code = codes.and_then(|c| c.get(index as usize));
+            if let Some(&code) = code.filter(|_| size < 64 && (sides < 2 || exchanged.is_some())) {
+                keyed.add(u16::from(code) | (size as u16) << 8 | (sides as u16) << 14);
+                continue;
             }
-            if merges || sides & 1 == 1 {
-                counts.canonical_in(t.0 as usize);
-            }
-            if sides & 2 == 2 {
-                let e = match exchanged {
-                    Some(e) => e,
-                    None => {
-                        let p = game.tier_position(t, index);
-                        let p = p.ok_or_else(|| unnamed(game, t, index))?;
-                        game.tier(game.exchange(p).unwrap_or(p))
-                    }
-                };
-                counts.tier_many(e.0 as usize, vr, size);
-                if !merges {
-                    counts.canonical_in(e.0 as usize);
+            let e = match exchanged {
+                Some(e) => e,
+                None if sides & 2 == 2 => {
+                    let p = game.tier_position(t, index);
+                    let p = p.ok_or_else(|| unnamed(game, t, index))?;
+                    game.tier(game.exchange(p).unwrap_or(p))
                 }
+                None => t,
+            };
+            self.add(counts, values.get(index as usize), sides, u64::from(size), 1, e);
+        }
+        if let TierValues::Narrow { dictionary, .. } = values {
+            for (key, n) in keyed.drain() {
+                let Some(&vr) = dictionary.get(usize::from(key & 0xff)) else {
+                    return Err(SolveError::Inconsistent {
+                        what: format!("tier {}: a code past its values", game.tier_name(t)),
+                    });
+                };
+                let (size, sides) = (u64::from(key >> 8 & 63), u64::from(key >> 14));
+                self.add(counts, vr, sides, size, n, exchanged.unwrap_or(t));
             }
         }
         Ok(())
+    }
+
+    /// Adds `n` classes of value `vr`, each of `size` members a side, reached by `sides`; `e`:
+    /// the tier of their exchanged members.
+    fn add(
+        &self,
+        counts: &mut Counts,
+        vr: ValueRemoteness,
+        sides: u64,
+        size: u64,
+        n: u64,
+        e: Tier,
+    ) {
+        let (t, merges) = (self.t, self.merges);
+        let reached = u64::from(sides.count_ones());
+        counts.value(vr, n * size * reached, n * if merges { 1 } else { reached });
+        if sides & 1 == 1 {
+            counts.tier_many(t.0 as usize, vr, n * size);
+        }
+        if merges || sides & 1 == 1 {
+            counts.canonical_many(t.0 as usize, n);
+        }
+        if sides & 2 == 2 {
+            counts.tier_many(e.0 as usize, vr, n * size);
+            if !merges {
+                counts.canonical_many(e.0 as usize, n);
+            }
+        }
+    }
+}
+
+/// Classes counted by a key ([`BySizes::by_sizes`]): a count per key, and the keys counted.
+struct Keyed {
+    counts: Vec<u64>,
+    touched: Vec<u16>,
+}
+
+impl Default for Keyed {
+    fn default() -> Keyed {
+        Keyed { counts: vec![0; 1 << 16], touched: Vec::new() }
+    }
+}
+
+impl Keyed {
+    #[inline]
+    fn add(&mut self, key: u16) {
+        let c = &mut self.counts[usize::from(key)];
+        if *c == 0 {
+            self.touched.push(key);
+        }
+        *c += 1;
+    }
+
+    /// Each key counted and its count, leaving none.
+    fn drain(&mut self) -> impl Iterator<Item = (u16, u64)> + '_ {
+        let Keyed { counts, touched } = self;
+        touched.drain(..).map(|k| (k, std::mem::take(&mut counts[usize::from(k)])))
     }
 }
 
@@ -552,8 +618,12 @@ impl Counts {
     }
 
     fn canonical_in(&mut self, t: usize) {
+        self.canonical_many(t, 1);
+    }
+
+    fn canonical_many(&mut self, t: usize, n: u64) {
         self.grow(t);
-        self.canonical[t] += 1;
+        self.canonical[t] += n;
     }
 
     fn value(&mut self, vr: ValueRemoteness, members: u64, classes: u64) {
