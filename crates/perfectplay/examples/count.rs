@@ -1,18 +1,18 @@
-//! The analysis's count of the positions reached ([`perfectplay_solve::count_reached`]) on one
+//! The analysis's count of the positions reached ([`perfectplay_solve::count_tier`]) on one
 //! Nine Men's Morris tier (or another game's, its id first), timed: what a solve with its
-//! analysis spends after its tiers, per position reached, without the search and the solve before
-//! it. The marks are made up: 40% of the tier's canonical indices, each on one side or both (on
-//! its own side, in a game without an exchange); every other tier has none, as after a search
-//! that reached nothing there (the count still passes over their marks). The values are made up
-//! too; the counts are what they are, not Table 4.3's.
+//! analysis spends on the tier's count once it is solved, per position reached, without the
+//! search and the solve before it. The marks are made up: 40% of the tier's canonical indices,
+//! each on one side or both (on its own side, in a game without an exchange); every other tier
+//! has none, as after a search that reached nothing there. The values are made up too; the
+//! counts are what they are, not Table 4.3's.
 //!
 //! `cargo run --release -p perfectplay --example count -- '(0,8,7)'` (about 7 GB: two bits an
 //! index of every tier, and the tier's values); `-- baghchal '(4,2,tigers)'` (about 10 GB).
 //!
 //! `-- baghchal --marks DATA/baghchal/regular.ppdb` counts every tier instead, by the marks an
 //! interrupted solve of that database kept (its search's, `reached.marks` beside its tier files),
-//! with made-up values: the whole count a solve with its analysis makes, but for reading the
-//! tier files (the time the values take to make up is said apart).
+//! with made-up values: the whole count a solve with its analysis makes, tier by tier (the time
+//! the values take to make up is said apart).
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -85,17 +85,10 @@ fn main() {
         "set up in {:.1} s: {marked} of {size} indices marked",
         started.elapsed().as_secs_f64()
     );
-    let none = |u| SolvedTier {
-        tier: u,
-        space: TierSpace::Dense { size: 0 },
-        values: TierValues::new(Vec::new()),
-        care: None,
-        reached: None,
-    };
-    let values = |u| Ok(if u == t { Cow::Borrowed(&solved) } else { Cow::Owned(none(u)) });
     let started = Instant::now();
-    let (analysis, lines) = perfectplay_solve::count_reached(game, &reached, &values, &NoProgress)
-        .expect("a count of the marks");
+    let (analysis, lines) =
+        perfectplay_solve::count_tier(game, &reached, t, &solved.values, &NoProgress)
+            .expect("a count of the marks");
     let secs = started.elapsed().as_secs_f64();
     println!(
         "{name}: {marked} indices marked counted in {secs:.2} s ({:.2} M a second), {} positions, \
