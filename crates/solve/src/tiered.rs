@@ -128,18 +128,17 @@ pub fn add_tally(whole: &mut Tally, part: Tally) {
     for row in part.0.rows() {
         analysis.add(row.value, row.count, row.canonical_count);
     }
+    // The lines are kept in tier order.
     for line in part.1 {
-        match lines.iter_mut().find(|l| l.tier == line.tier) {
-            Some(l) => {
+        match lines.binary_search_by_key(&line.tier, |l| l.tier) {
+            Ok(k) => {
+                let l = &mut lines[k];
                 l.reachable += line.reachable;
                 l.canonical += line.canonical;
                 l.max_win = l.max_win.max(line.max_win);
                 l.max_lose = l.max_lose.max(line.max_lose);
             }
-            None => {
-                let at = lines.partition_point(|l| l.tier < line.tier);
-                lines.insert(at, line);
-            }
+            Err(at) => lines.insert(at, line),
         }
     }
 }
