@@ -257,6 +257,57 @@ impl SetClasses {
         self.ranked_pair_index((least, mask, rank), b)
     }
 
+    /// The index of the canonical form of each pair (`near`'s set, `b` with one point added),
+    /// for every point neither set holds, as [`SetClasses::neighbour_pair_index`] gives it for
+    /// `b | 1 << point`: `f(point, index)`, the points in increasing order. Where `near`'s set is
+    /// least and kept by the identity alone (most of a tier's runs), each such pair is canonical
+    /// as it is, and its colex rank follows from `b`'s packed once: a point added leaves the
+    /// points below it their places in the rank's sum and moves those above it up one, so each
+    /// rank is a sum kept as the points are passed, and one binomial. Elsewhere each pair is
+    /// made canonical.
+    #[inline]
+    pub fn added_pair_indices(
+        &self,
+        near: &Neighbours,
+        b: u32,
+        mut f: impl FnMut(u32, Option<u64>),
+    ) {
+        debug_assert!(near.owner == self.id && near.set != u32::MAX);
+        let free = !near.set & self.all_points();
+        let (least, mask, rank) = near.entries[32];
+        if least != near.set || mask != self.identity_mask || rank == u32::MAX {
+            let mut empty = free & !b;
+            while empty != 0 {
+                let point = empty.trailing_zeros();
+                empty &= empty - 1;
+                f(point, self.neighbour_pair_index(near, None, b | 1 << point));
+            }
+            return;
+        }
+        // A point's place among the free points, and the number of `b`'s points below it.
+        let below = |point: u32, set: u32| (set & ((1u64 << point) - 1) as u32).count_ones();
+        let c = &self.binomial;
+        let k = b.count_ones() as usize;
+        let base = u64::from(rank) * self.binomial(free.count_ones() as usize, k + 1);
+        // Per number `j` of `b`'s points passed, the sums of their terms in the rank at their
+        // places (`lower`) and one place up (`raised`).
+        let (mut lower, mut raised) = ([0u64; 33], [0u64; 33]);
+        let mut rest = b;
+        for j in 1..=k {
+            let x = below(rest.trailing_zeros(), free) as usize;
+            rest &= rest - 1;
+            lower[j] = lower[j - 1] + c[x][j];
+            raised[j] = raised[j - 1] + c[x][j + 1];
+        }
+        let mut empty = free & !b;
+        while empty != 0 {
+            let point = empty.trailing_zeros();
+            empty &= empty - 1;
+            let (x, j) = (below(point, free) as usize, below(point, b) as usize);
+            f(point, Some(base + lower[j] + c[x][j + 1] + raised[k] - raised[j]));
+        }
+    }
+
     /// Whether the pair (`near`'s set, `b`) is canonical: that set is least (and ranked), and `b`
     /// is least under the symmetries that keep it. Most sets are kept by the identity alone, and
     /// then nothing is computed for `b`.

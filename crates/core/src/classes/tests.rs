@@ -158,6 +158,40 @@ fn neighbours_are_found_for_a_set_asked_twice_in_a_row() {
     assert!(classes.neighbours_if_repeated(a, &mut near));
 }
 
+/// The pairs of a set and a second set with a point added, ranked from the second set's sums,
+/// give the index their canonical form gives: on Bagh-Chal's board, for first sets least and
+/// kept by the identity alone, kept by other symmetries too, and not least (made canonical).
+#[test]
+fn pairs_with_a_point_added_give_their_canonical_index() {
+    let classes = SetClasses::new(25, grid(5), 4).unwrap();
+    let mut near = Neighbours::default();
+    let mut random = crate::random::xorshift(55);
+    let all = (1u32 << 25) - 1;
+    let (mut asked, mut kinds) = (0, Vec::new());
+    for a in [0b00000_00000_00100_00110_00010, 0b10001_00000_00000_00000_10001, 0b111 << 10 | 1] {
+        let (least, mask) = classes.least(a);
+        kinds.push((least == a, mask.count_ones() == 1));
+        classes.neighbours(a, &mut near);
+        for _ in 0..500 {
+            // A second set of the points the first leaves, of 0 to 20 points.
+            let (mut b, want) = (0u32, random() % 21);
+            while u64::from(b.count_ones()) < want {
+                b |= 1 << (random() % 25) & all & !a;
+            }
+            let mut points = Vec::new();
+            classes.added_pair_indices(&near, b, |point, index| {
+                assert_eq!(index, classes.canonical_pair_index(a, b | 1 << point), "{a:b} {b:b}");
+                points.push(point);
+                asked += 1;
+            });
+            let empty: Vec<u32> = (0..25).filter(|&p| (a | b) >> p & 1 == 0).collect();
+            assert_eq!(points, empty);
+        }
+    }
+    assert!(asked > 3 * 500);
+    assert_eq!(kinds, [(true, true), (true, false), (false, true)]);
+}
+
 /// A moved set's second sets ranked through its packing (made once the move has been asked a
 /// few hundred times for the set held) give the index their canonical form gives, before the
 /// packing and after it, for sets with symmetries of their own and without, on Bagh-Chal's board.

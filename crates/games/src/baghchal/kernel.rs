@@ -100,6 +100,18 @@ impl BaghChal {
         let classes = &self.layout.classes;
         classes.neighbours(q.tigers, &mut cache.near);
         let near = &mut cache.near;
+        if !q.tigers_to_move && q.hand > 0 {
+            // A goat placed: every child in one tier, its pair the goats' set with a point added.
+            let empty = self.layout.all() & !q.goats & !q.tigers;
+            if empty == 0 {
+                return;
+            }
+            let (t, offset) = self.located(self.apply(q, PLACE, empty.trailing_zeros()), Some(0));
+            classes.added_pair_indices(near, q.goats, |_, pair| {
+                emit(t, pair.map_or(u64::MAX, |i| offset + i))
+            });
+            return;
+        }
         self.each_move(q, |from, to| {
             let child = self.apply(q, from, to);
             let pair = if q.tigers_to_move {
