@@ -14,7 +14,7 @@ pub mod ranking;
 pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
-pub use classes::{LeastCache, Neighbours, SetClasses};
+pub use classes::{AddedPairs, LeastCache, Neighbours, SetClasses};
 pub use codec::Field;
 pub use game::{
     children_located, indices_in_tier, Exchange, Game, GameExt, ImageGui, InTier, KernelCache,

@@ -62,6 +62,25 @@ impl Neighbours {
     }
 }
 
+/// A second set's sums for ranking it with one point added beside a set ([`SetClasses::
+/// added_pairs`]).
+#[derive(Clone, Debug)]
+pub struct AddedPairs {
+    b: u32,
+    /// The rank of the first pair of the set's run; `None`: each pair made canonical.
+    base: Option<u64>,
+    /// Per number `j` of `b`'s points passed, the sums of their terms in the colex rank at their
+    /// places (`lower`) and one place up (`raised`).
+    lower: [u64; 33],
+    raised: [u64; 33],
+}
+
+/// The number of points of `set` below `point`.
+#[inline]
+fn below(point: u32, set: u32) -> u32 {
+    (set & ((1u64 << point) - 1) as u32).count_ones()
+}
+
 impl Default for Neighbours {
     fn default() -> Self {
         Neighbours {
@@ -259,12 +278,8 @@ impl SetClasses {
 
     /// The index of the canonical form of each pair (`near`'s set, `b` with one point added),
     /// for every point neither set holds, as [`SetClasses::neighbour_pair_index`] gives it for
-    /// `b | 1 << point`: `f(point, index)`, the points in increasing order. Where `near`'s set is
-    /// least and kept by the identity alone (most of a tier's runs), each such pair is canonical
-    /// as it is, and its colex rank follows from `b`'s packed once: a point added leaves the
-    /// points below it their places in the rank's sum and moves those above it up one, so each
-    /// rank is a sum kept as the points are passed, and one binomial. Elsewhere each pair is
-    /// made canonical.
+    /// `b | 1 << point`: `f(point, index)`, the points in increasing order
+    /// ([`SetClasses::added_pairs`]).
     #[inline]
     pub fn added_pair_indices(
         &self,
@@ -272,40 +287,60 @@ impl SetClasses {
         b: u32,
         mut f: impl FnMut(u32, Option<u64>),
     ) {
-        debug_assert!(near.owner == self.id && near.set != u32::MAX);
-        let free = !near.set & self.all_points();
-        let (least, mask, rank) = near.entries[32];
-        if least != near.set || mask != self.identity_mask || rank == u32::MAX {
-            let mut empty = free & !b;
-            while empty != 0 {
-                let point = empty.trailing_zeros();
-                empty &= empty - 1;
-                f(point, self.neighbour_pair_index(near, None, b | 1 << point));
-            }
-            return;
+        let added = self.added_pairs(near, b);
+        let mut empty = !(near.set | b) & self.all_points();
+        while empty != 0 {
+            let point = empty.trailing_zeros();
+            empty &= empty - 1;
+            f(point, self.added_pair_index(near, &added, point));
         }
-        // A point's place among the free points, and the number of `b`'s points below it.
-        let below = |point: u32, set: u32| (set & ((1u64 << point) - 1) as u32).count_ones();
+    }
+
+    /// What ranks the pairs (`near`'s set, `b` with one point added) in a few steps each
+    /// ([`SetClasses::added_pair_index`]). Where `near`'s set is least and kept by the identity
+    /// alone (most of a tier's runs), each such pair is canonical as it is, and its colex rank
+    /// follows from `b`'s: a point added leaves `b`'s points below it their places in the
+    /// rank's sum and moves those above it up one, so each rank is two sums kept per number of
+    /// `b`'s points passed, and one binomial. Elsewhere each pair is made canonical.
+    #[inline]
+    pub fn added_pairs(&self, near: &Neighbours, b: u32) -> AddedPairs {
+        debug_assert!(near.owner == self.id && near.set != u32::MAX);
+        let (least, mask, rank) = near.entries[32];
+        let mut added = AddedPairs { b, base: None, lower: [0; 33], raised: [0; 33] };
+        if least != near.set || mask != self.identity_mask || rank == u32::MAX {
+            return added;
+        }
+        let free = !near.set & self.all_points();
         let c = &self.binomial;
         let k = b.count_ones() as usize;
-        let base = u64::from(rank) * self.binomial(free.count_ones() as usize, k + 1);
-        // Per number `j` of `b`'s points passed, the sums of their terms in the rank at their
-        // places (`lower`) and one place up (`raised`).
-        let (mut lower, mut raised) = ([0u64; 33], [0u64; 33]);
+        added.base = Some(u64::from(rank) * self.binomial(free.count_ones() as usize, k + 1));
         let mut rest = b;
         for j in 1..=k {
             let x = below(rest.trailing_zeros(), free) as usize;
             rest &= rest - 1;
-            lower[j] = lower[j - 1] + c[x][j];
-            raised[j] = raised[j - 1] + c[x][j + 1];
+            added.lower[j] = added.lower[j - 1] + c[x][j];
+            added.raised[j] = added.raised[j - 1] + c[x][j + 1];
         }
-        let mut empty = free & !b;
-        while empty != 0 {
-            let point = empty.trailing_zeros();
-            empty &= empty - 1;
-            let (x, j) = (below(point, free) as usize, below(point, b) as usize);
-            f(point, Some(base + lower[j] + c[x][j + 1] + raised[k] - raised[j]));
-        }
+        added
+    }
+
+    /// The index of the canonical form of the pair (`near`'s set, `b` with `point` added), `b`
+    /// as `added` was made for it, as [`SetClasses::neighbour_pair_index`] gives it.
+    #[inline]
+    pub fn added_pair_index(
+        &self,
+        near: &Neighbours,
+        added: &AddedPairs,
+        point: u32,
+    ) -> Option<u64> {
+        let b = added.b;
+        let Some(base) = added.base else {
+            return self.neighbour_pair_index(near, None, b | 1 << point);
+        };
+        let free = !near.set & self.all_points();
+        let (x, j) = (below(point, free) as usize, below(point, b) as usize);
+        let k = b.count_ones() as usize;
+        Some(base + added.lower[j] + self.binomial[x][j + 1] + added.raised[k] - added.raised[j])
     }
 
     /// Whether the pair (`near`'s set, `b`) is canonical: that set is least (and ranked), and `b`

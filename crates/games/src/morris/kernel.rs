@@ -257,6 +257,9 @@ impl Morris {
                 entries[to as usize] = classes.table_entry(q.black | 1 << to);
             }
         }
+        // A placement that keeps white's set: black's set with a point added, ranked from its
+        // sums.
+        let added = classes.added_pairs(near, q.black);
         let mut targets = empty;
         while targets != 0 {
             let to = targets.trailing_zeros();
@@ -273,7 +276,11 @@ impl Morris {
                     let i = self.pair_size(b + 1, white_count) + i.unwrap_or(u64::MAX);
                     emit(Self::tier_of(0, b + 1, white_count, false), i, true);
                 } else {
-                    emit(Self::tier_of(hand, white_count, b + 1, false), index(gone, black), false);
+                    let i = match gone {
+                        None => classes.added_pair_index(near, &added, to).unwrap_or(u64::MAX),
+                        Some(_) => index(gone, black),
+                    };
+                    emit(Self::tier_of(hand, white_count, b + 1, false), i, false);
                 }
             });
         }
