@@ -54,22 +54,20 @@ impl<'v> ChildTiers<'v> {
             .ok_or(SolveError::ChildNotSolved { position: p })
     }
 
-    /// Asks for the value of the child at `index` of `tier` ahead of [`ChildTiers::parent_value`]
-    /// (values held as codes a byte or a pair a position; nothing for packed ones).
+    /// The child tier `tier`, from `last` where that is the one found last (a position's
+    /// children lie in one tier or a few), else found and kept in `last`.
     #[inline]
-    pub fn prefetch(&self, tier: Tier, index: u64) {
-        let Some(c) = self.find(tier) else { return };
-        let Some(i) = index.checked_sub(c.first).and_then(|i| usize::try_from(i).ok()) else {
-            return;
-        };
-        match c.values {
-            TierValues::Narrow { codes, .. } => {
-                codes.get(i).map(prefetch);
+    pub fn held<'a>(
+        &'a self,
+        tier: Tier,
+        last: &mut Option<&'a ChildTier<'v>>,
+    ) -> Option<&'a ChildTier<'v>> {
+        match *last {
+            Some(c) if c.tier == tier => Some(c),
+            _ => {
+                *last = self.find(tier);
+                *last
             }
-            TierValues::Wide(v) => {
-                v.get(i).map(prefetch);
-            }
-            TierValues::Packed(_) => {}
         }
     }
 
@@ -125,6 +123,24 @@ impl<'v> ChildTier<'v> {
             if self.parent_value(i, &mut blocks).is_some_and(|(_, vr)| vr.value() != Value::Draw) {
                 f(i);
             }
+        }
+    }
+
+    /// Asks for the value of the child at `index` ahead of [`ChildTier::parent_value`] (values
+    /// held as codes a byte or a pair a position; nothing for packed ones).
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        let Some(i) = index.checked_sub(self.first).and_then(|i| usize::try_from(i).ok()) else {
+            return;
+        };
+        match self.values {
+            TierValues::Narrow { codes, .. } => {
+                codes.get(i).map(prefetch);
+            }
+            TierValues::Wide(v) => {
+                v.get(i).map(prefetch);
+            }
+            TierValues::Packed(_) => {}
         }
     }
 

@@ -391,9 +391,12 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     if counted.is_none() {
                         kernel.child_locations_unsorted(p, ahead, cache);
                     }
+                    let mut last = None;
                     for &(child_tier, ci) in ahead.iter() {
                         if child_tier != self.tier {
-                            start.child_tiers.prefetch(child_tier, ci);
+                            if let Some(c) = start.child_tiers.held(child_tier, &mut last) {
+                                c.prefetch(ci);
+                            }
                         }
                     }
                     Some((p, index, counted.unwrap_or(0)))
@@ -458,6 +461,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             return Err(SolveError::NoMoves { position: p }.into());
         }
         let (mut best, mut best_key, mut inside) = (None, i32::MIN, counted);
+        let mut last = None;
         for &(child_tier, ci) in locations {
             if child_tier == self.tier {
                 inside += 1;
@@ -465,7 +469,11 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     edges.push((ci, index));
                 }
             } else {
-                let (key, vr) = start.child_tiers.parent_value(p, child_tier, ci, blocks)?;
+                let (key, vr) = start
+                    .child_tiers
+                    .held(child_tier, &mut last)
+                    .and_then(|c| c.parent_value(ci, blocks))
+                    .ok_or(SolveError::ChildNotSolved { position: p })?;
                 if key > best_key {
                     best_key = key;
                     best = Some(vr);
