@@ -158,6 +158,15 @@ fn neighbours_are_found_for_a_set_asked_twice_in_a_row() {
     assert!(classes.neighbours_if_repeated(a, &mut near));
 }
 
+/// A random set of `want` of the points of Bagh-Chal's board that `first` leaves.
+fn second_set(random: &mut impl FnMut() -> u64, first: u32, want: u64) -> u32 {
+    let mut b = 0u32;
+    while u64::from(b.count_ones()) < want {
+        b |= 1 << (random() % 25) & !first & ((1 << 25) - 1);
+    }
+    b
+}
+
 /// The pairs of a set and a second set with a point added, ranked from the second set's sums,
 /// give the index their canonical form gives: on Bagh-Chal's board, for first sets least and
 /// kept by the identity alone, kept by other symmetries too, and not least (made canonical).
@@ -166,18 +175,14 @@ fn pairs_with_a_point_added_give_their_canonical_index() {
     let classes = SetClasses::new(25, grid(5), 4).unwrap();
     let mut near = Neighbours::default();
     let mut random = crate::random::xorshift(55);
-    let all = (1u32 << 25) - 1;
     let (mut asked, mut kinds) = (0, Vec::new());
     for a in [0b00000_00000_00100_00110_00010, 0b10001_00000_00000_00000_10001, 0b111 << 10 | 1] {
         let (least, mask) = classes.least(a);
         kinds.push((least == a, mask.count_ones() == 1));
         classes.neighbours(a, &mut near);
         for _ in 0..500 {
-            // A second set of the points the first leaves, of 0 to 20 points.
-            let (mut b, want) = (0u32, random() % 21);
-            while u64::from(b.count_ones()) < want {
-                b |= 1 << (random() % 25) & all & !a;
-            }
+            let want = random() % 21;
+            let b = second_set(&mut random, a, want);
             let mut points = Vec::new();
             classes.added_pair_indices(&near, b, |point, index| {
                 assert_eq!(index, classes.canonical_pair_index(a, b | 1 << point), "{a:b} {b:b}");
@@ -200,7 +205,6 @@ fn moved_pairs_ranked_through_a_packing_give_their_canonical_index() {
     let classes = SetClasses::new(25, grid(5), 4).unwrap();
     let mut near = Neighbours::default();
     let mut random = crate::random::xorshift(54);
-    let all = (1u32 << 25) - 1;
     let mut asked = 0;
     for a in [0b10001_00000_00000_00000_10001, 0b00000_00000_00100_00110_00010, 0b111 << 10 | 1] {
         classes.neighbours(a, &mut near);
@@ -208,11 +212,8 @@ fn moved_pairs_ranked_through_a_packing_give_their_canonical_index() {
             for added in (0..25).filter(|&p| a >> p & 1 == 0) {
                 let moved = a ^ (1 << removed | 1 << added);
                 for _ in 0..2 * usize::from(neighbours::PACK_AFTER) {
-                    // A second set of the points the moved set leaves, of 1 to 12 points.
-                    let (mut b, want) = (0u32, 1 + random() % 12);
-                    while u64::from(b.count_ones()) < want {
-                        b |= 1 << (random() % 25) & all & !moved;
-                    }
+                    let want = 1 + random() % 12;
+                    let b = second_set(&mut random, moved, want);
                     let index = classes.moved_pair_index(&mut near, removed, added, b);
                     assert_eq!(
                         index,
