@@ -67,6 +67,8 @@ impl Neighbours {
 #[derive(Clone, Debug)]
 pub struct AddedPairs {
     b: u32,
+    /// The points the set leaves.
+    free: u32,
     /// The rank of the first pair of the set's run; `None`: each pair made canonical.
     base: Option<u64>,
     /// Per number `j` of `b`'s points passed, the sums of their terms in the colex rank at their
@@ -288,7 +290,7 @@ impl SetClasses {
         mut f: impl FnMut(u32, Option<u64>),
     ) {
         let added = self.added_pairs(near, b);
-        let mut empty = !(near.set | b) & self.all_points();
+        let mut empty = added.free & !b;
         while empty != 0 {
             let point = empty.trailing_zeros();
             empty &= empty - 1;
@@ -306,11 +308,11 @@ impl SetClasses {
     pub fn added_pairs(&self, near: &Neighbours, b: u32) -> AddedPairs {
         debug_assert!(near.owner == self.id && near.set != u32::MAX);
         let (least, mask, rank) = near.entries[32];
-        let mut added = AddedPairs { b, base: None, lower: [0; 33], raised: [0; 33] };
+        let free = !near.set & self.all_points();
+        let mut added = AddedPairs { b, free, base: None, lower: [0; 33], raised: [0; 33] };
         if least != near.set || mask != self.identity_mask || rank == u32::MAX {
             return added;
         }
-        let free = !near.set & self.all_points();
         let c = &self.binomial;
         let k = b.count_ones() as usize;
         added.base = Some(u64::from(rank) * self.binomial(free.count_ones() as usize, k + 1));
@@ -337,8 +339,7 @@ impl SetClasses {
         let Some(base) = added.base else {
             return self.neighbour_pair_index(near, None, b | 1 << point);
         };
-        let free = !near.set & self.all_points();
-        let (x, j) = (below(point, free) as usize, below(point, b) as usize);
+        let (x, j) = (below(point, added.free) as usize, below(point, b) as usize);
         let k = b.count_ones() as usize;
         Some(base + added.lower[j] + self.binomial[x][j + 1] + added.raised[k] - added.raised[j])
     }

@@ -40,16 +40,18 @@ impl<'v> ChildTiers<'v> {
     }
 
     /// What the child at `index` of `tier` gives a parent of `p`: an error where that tier is
-    /// not held or the index lies outside its values.
+    /// not held or the index lies outside its values. The tier is found through `last`
+    /// ([`ChildTiers::held`]).
     #[inline]
-    pub fn parent_value(
-        &self,
+    pub fn parent_value<'a>(
+        &'a self,
         p: Position,
         tier: Tier,
         index: u64,
+        last: &mut Option<&'a ChildTier<'v>>,
         blocks: &mut BlockCache,
     ) -> Result<(i32, ValueRemoteness), SolveError> {
-        self.find(tier)
+        self.held(tier, last)
             .and_then(|c| c.parent_value(index, blocks))
             .ok_or(SolveError::ChildNotSolved { position: p })
     }

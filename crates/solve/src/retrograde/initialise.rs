@@ -469,11 +469,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     edges.push((ci, index));
                 }
             } else {
-                let (key, vr) = start
-                    .child_tiers
-                    .held(child_tier, &mut last)
-                    .and_then(|c| c.parent_value(ci, blocks))
-                    .ok_or(SolveError::ChildNotSolved { position: p })?;
+                let (key, vr) =
+                    start.child_tiers.parent_value(p, child_tier, ci, &mut last, blocks)?;
                 if key > best_key {
                     best_key = key;
                     best = Some(vr);

@@ -243,8 +243,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         if locations.is_empty() {
             return Ok(None);
         }
+        let mut last = None;
         for &(tier, i) in locations.iter() {
-            let (_, vr) = start.child_tiers.parent_value(p, tier, i, blocks)?;
+            let (_, vr) = start.child_tiers.parent_value(p, tier, i, &mut last, blocks)?;
             if vr.value() != Value::Draw {
                 return Ok(Some(true));
             }
