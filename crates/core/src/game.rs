@@ -15,7 +15,8 @@
 use std::fmt;
 
 pub use crate::kernel::{
-    children_located, indices_in_tier, InTier, KernelCache, Locations, SidedLocations, TierKernel,
+    children_located, indices_in_tier, InTier, KernelCache, Locations, RunLocations,
+    SidedLocations, TierKernel,
 };
 use crate::value::Value;
 

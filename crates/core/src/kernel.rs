@@ -11,6 +11,10 @@ pub type Locations = Vec<(Tier, u64)>;
 /// the exchange (or the mirror) rather than the canonical form itself.
 pub type SidedLocations = Vec<(Tier, u64, bool)>;
 
+/// The children of a run of positions located with their sides
+/// ([`TierKernel::run_children_sided`]): (the position's place in the run, tier, index, side).
+pub type RunLocations = Vec<(u32, Tier, u64, bool)>;
+
 /// What the tier engine asks most often of a tiered game with symmetries, each in one call, so a
 /// game can fuse the steps (canonical form, tier, index) and walk its index in order. Each method
 /// must agree with its composition of [`Symmetry::canonical`], [`Tiers::tier`],
@@ -86,6 +90,32 @@ pub trait TierKernel: Send + Sync {
         _cache: &mut KernelCache,
     ) -> bool {
         false
+    }
+    /// Whether [`TierKernel::run_children_sided`] is offered for `tier`'s positions: where a move
+    /// taken over many positions at once costs less than each position's moves taken alone (a
+    /// move's result ranked once for every position sharing the set it moves). By default not.
+    fn runs_children(&self, _tier: Tier) -> bool {
+        false
+    }
+    /// [`TierKernel::child_locations_sided`] of each position of `positions`, non-primitive
+    /// positions of one tier that [`TierKernel::runs_children`] offers, in index order (a
+    /// search's frontier, a run of the index), as `(k, tier, index, exchanged)` with `k` the
+    /// position's place in `positions`: each position's children, repeats allowed, in an order
+    /// of the kernel's own. By default each position's in turn (none where the kernel does not
+    /// give a position's).
+    fn run_children_sided(
+        &self,
+        positions: &[Position],
+        out: &mut RunLocations,
+        cache: &mut KernelCache,
+    ) {
+        out.clear();
+        let mut sided = SidedLocations::new();
+        for (k, &p) in positions.iter().enumerate() {
+            if self.child_locations_sided(p, &mut sided, cache) {
+                out.extend(sided.iter().map(|&(t, i, x)| (k as u32, t, i, x)));
+            }
+        }
     }
     /// In a game of two symmetries (the identity and a mirror) without an exchange: the (tier,
     /// index) of the canonical forms of a position's children, each with whether the child is the
@@ -236,4 +266,6 @@ pub struct KernelCache {
     pub least: crate::LeastCache,
     /// The last set whose neighbours [`crate::SetClasses::neighbours`] found.
     pub near: crate::Neighbours,
+    /// The set a move over a run of positions leads with ([`crate::SetClasses::lead`]).
+    pub lead: crate::Leading,
 }

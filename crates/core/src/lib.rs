@@ -14,13 +14,13 @@ pub mod ranking;
 pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
-pub use classes::{AddedPairs, LeastCache, Neighbours, SetClasses};
+pub use classes::{AddedPairs, Leading, LeastCache, Neighbours, SetClasses};
 pub use codec::Field;
 pub use game::{
     children_located, indices_in_tier, Exchange, Game, GameExt, ImageGui, InTier, KernelCache,
     Locations, Move, MultipartMoves, Node, ParseError, Player, Position, PositionSpace,
-    SearchKernel, SidedLocations, SizeClass, StartingAt, Symmetry, Tier, TierIndex, TierKernel,
-    Tiers, UndoMoves, ValueProver,
+    RunLocations, SearchKernel, SidedLocations, SizeClass, StartingAt, Symmetry, Tier, TierIndex,
+    TierKernel, Tiers, UndoMoves, ValueProver,
 };
 pub use random::xorshift;
 pub use ranking::{RankError, Rearranger};

@@ -30,6 +30,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::prelude::*;
 
+mod by_move;
 mod gui;
 mod index;
 mod kernel;

@@ -47,6 +47,7 @@ use std::sync::Arc;
 use crate::prelude::*;
 
 mod boards;
+mod by_move;
 mod gui;
 mod index;
 mod kernel;

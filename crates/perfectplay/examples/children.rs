@@ -15,7 +15,7 @@ use std::time::Instant;
 
 mod common;
 
-use perfectplay_core::{GameExt, KernelCache, SidedLocations};
+use perfectplay_core::{GameExt, KernelCache, Position, RunLocations, SidedLocations};
 use rayon::prelude::*;
 
 #[global_allocator]
@@ -52,6 +52,9 @@ enum Pass {
     Canonical,
     /// Its children located, with their sides.
     Children,
+    /// The same, a run's canonical positions at once ([`perfectplay_core::TierKernel::
+    /// run_children_sided`]): the same checksum as `Children`.
+    RunChildren,
     /// Its parents in the tier located.
     Parents,
 }
@@ -84,12 +87,18 @@ fn main() {
             (0..size.div_ceil(RUN))
                 .into_par_iter()
                 .map_init(
-                    || (KernelCache::default(), SidedLocations::default(), Vec::new()),
-                    |(cache, sided, found), run| {
+                    || {
+                        let cache = KernelCache::default();
+                        (cache, SidedLocations::default(), Vec::new(), Vec::new(), Vec::new())
+                    },
+                    |(cache, sided, found, run_positions, run_out), run| {
                         let first = run * RUN;
                         let mut positions = vec![None; RUN.min(size - first) as usize];
                         kernel.tier_positions(t, first, &mut positions);
                         let mut total = Found::default();
+                        let run_positions: &mut Vec<Position> = run_positions;
+                        let run_out: &mut RunLocations = run_out;
+                        run_positions.clear();
                         for (j, p) in positions.iter().enumerate() {
                             let Some(p) = *p else { continue };
                             let index = first + j as u64;
@@ -111,6 +120,10 @@ fn main() {
                             if game.primitive(p).is_some() {
                                 continue;
                             }
+                            if pass == Pass::RunChildren {
+                                run_positions.push(p);
+                                continue;
+                            }
                             if !kernel.child_locations_sided(p, sided, cache) {
                                 total.unlocated += 1;
                                 continue;
@@ -119,6 +132,13 @@ fn main() {
                                 total.sum = total.sum.wrapping_add(mix(ct.0, ci, side));
                             }
                             total.locations += sided.len() as u64;
+                        }
+                        if pass == Pass::RunChildren {
+                            kernel.run_children_sided(run_positions, run_out, cache);
+                            for &(_, ct, ci, side) in run_out.iter() {
+                                total.sum = total.sum.wrapping_add(mix(ct.0, ci, side));
+                            }
+                            total.locations += run_out.len() as u64;
                         }
                         total
                     },
@@ -138,11 +158,14 @@ fn main() {
                 })
                 .reduce(Found::default, Found::add)
         };
-        let passes: &[Pass] = match game.moves_within(t) {
-            true => &[Pass::Canonical, Pass::Children, Pass::Parents],
-            false => &[Pass::Canonical, Pass::Children],
-        };
-        for &kind in passes {
+        let mut passes = vec![Pass::Canonical, Pass::Children];
+        if kernel.runs_children(t) {
+            passes.push(Pass::RunChildren);
+        }
+        if game.moves_within(t) {
+            passes.push(Pass::Parents);
+        }
+        for kind in passes {
             let started = Instant::now();
             let found = pass(kind);
             let secs = started.elapsed().as_secs_f64();
@@ -152,6 +175,7 @@ fn main() {
                 match kind {
                     Pass::Canonical => "canonical",
                     Pass::Children => "children",
+                    Pass::RunChildren => "run children",
                     Pass::Parents => "parents",
                 },
                 found.positions,

@@ -52,6 +52,7 @@ mod initialise;
 mod kept;
 mod parts;
 mod phases;
+mod runs;
 mod seeded;
 mod shared;
 use cells::{Cells, Codes};

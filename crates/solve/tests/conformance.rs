@@ -454,6 +454,61 @@ fn tier_walks_visit_every_canonical_position_at_its_index() {
     assert!(walked > 0, "no tier of a small variant is walked");
 }
 
+/// A kernel's children of a run of positions ([`perfectplay_core::TierKernel::
+/// run_children_sided`]) are each position's own, with their sides: runs of up to 300 indices
+/// from each position walked in a tier the kernel takes by runs, its canonical non-primitive
+/// positions (long enough that positions sharing a set are taken move by move).
+#[test]
+fn run_children_are_each_positions_children() {
+    let checked = std::sync::atomic::AtomicU64::new(0);
+    for_every_variant(10, |game, walk| {
+        let Some(kernel) = game.kernel() else { return Ok(()) };
+        let mut cache = KernelCache::default();
+        for &p in walk {
+            let c = game.canonical(p);
+            let (t, first) = (game.tier(c), game.tier_index(c));
+            if !kernel.runs_children(t) {
+                continue;
+            }
+            let mut positions = vec![None; 300.min(game.tier_size(t) - first) as usize];
+            kernel.tier_positions(t, first, &mut positions);
+            let run: Vec<Position> = (first..)
+                .zip(positions)
+                .filter_map(|(i, q)| {
+                    q.filter(|&q| {
+                        game.primitive(q).is_none() && game.tier_position(t, i) == Some(q)
+                    })
+                    .filter(|&q| game.tier_index(game.canonical(q)) == i)
+                })
+                .collect();
+            let mut out = Vec::new();
+            kernel.run_children_sided(&run, &mut out, &mut cache);
+            for (k, &q) in run.iter().enumerate() {
+                let mut got: Vec<_> = out
+                    .iter()
+                    .filter(|l| l.0 == k as u32)
+                    .map(|&(_, ct, ci, x)| (ct, ci, x))
+                    .collect();
+                got.sort_unstable();
+                got.dedup();
+                let mut expected: Vec<_> = sorted_children(game, q)
+                    .into_iter()
+                    .map(|child| {
+                        let (cc, x) = game.canonical_exchanged(child);
+                        (game.tier(cc), game.tier_index(cc), x)
+                    })
+                    .collect();
+                expected.sort_unstable();
+                expected.dedup();
+                prop_assert_eq!(got, expected, "children of {}", game.position_to_string(q));
+            }
+            checked.fetch_add(run.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(())
+    });
+    assert!(checked.into_inner() > 0, "no tier is taken by runs");
+}
+
 /// Every move has a button; buttons and part sequences tell moves apart, and no move's parts are
 /// the start of another's (so the page always knows when a move is complete); only games that
 /// declare multipart moves have parts, and those that do show some along the walks.

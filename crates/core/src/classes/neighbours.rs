@@ -62,6 +62,24 @@ impl Neighbours {
     }
 }
 
+/// One first set held to rank many second sets beside it ([`SetClasses::lead`]): a move's
+/// result taken over a run of positions that share the set moved, each position's other set
+/// ranked beside it through one packing, a few table reads each.
+#[derive(Clone, Debug)]
+pub struct Leading {
+    /// (least image, symmetry mask, rank or `u32::MAX` if unranked), as [`Neighbours`] keeps.
+    entry: (u32, u32, u32),
+    /// Whether `pack` holds the packing of second sets beside the set.
+    packed: bool,
+    pack: Box<Packing>,
+}
+
+impl Default for Leading {
+    fn default() -> Self {
+        Leading { entry: (0, 0, u32::MAX), packed: false, pack: Box::new([[0; 256]; 4]) }
+    }
+}
+
 /// A second set's sums for ranking it with one point added beside a set ([`SetClasses::
 /// added_pairs`]).
 #[derive(Clone, Debug)]
@@ -216,16 +234,7 @@ impl SetClasses {
         }
         let (uses, slot) = near.packing[k];
         if slot != NO_PACKING {
-            let pack = &near.packs[usize::from(slot)];
-            let packed = pack[0][(b & 0xff) as usize]
-                | pack[1][(b >> 8 & 0xff) as usize]
-                | pack[2][(b >> 16 & 0xff) as usize]
-                | pack[3][(b >> 24) as usize];
-            let free = self.n - least.count_ones() as usize;
-            return Some(
-                u64::from(rank) * self.binomial(free, b.count_ones() as usize)
-                    + self.colex_of(packed),
-            );
+            return Some(self.packed_pair_index(&near.packs[usize::from(slot)], least, rank, b));
         }
         if uses < PACK_AFTER {
             near.packing[k].0 = uses + 1;
@@ -241,6 +250,41 @@ impl SetClasses {
             near.packing[k].1 = slot as u16;
         }
         self.ranked_pair_index((least, mask, Some(u64::from(rank))), b)
+    }
+
+    /// The index of the pair (`least`, ranked `rank`; `b`) through `b`'s packing beside `least`
+    /// ([`SetClasses::pack_into`]).
+    #[inline]
+    fn packed_pair_index(&self, pack: &Packing, least: u32, rank: u32, b: u32) -> u64 {
+        let packed = pack[0][(b & 0xff) as usize]
+            | pack[1][(b >> 8 & 0xff) as usize]
+            | pack[2][(b >> 16 & 0xff) as usize]
+            | pack[3][(b >> 24) as usize];
+        let free = self.n - least.count_ones() as usize;
+        u64::from(rank) * self.binomial(free, b.count_ones() as usize) + self.colex_of(packed)
+    }
+
+    /// Makes `lead` hold `set`: its least image, symmetries and rank, and where `pack` (many
+    /// second sets to come) and one symmetry takes it to its least image, the packing of second
+    /// sets beside it ([`SetClasses::pack_into`], some 1,100 steps).
+    pub fn lead(&self, set: u32, pack: bool, lead: &mut Leading) {
+        lead.entry = self.entry(set);
+        let (least, mask, rank) = lead.entry;
+        lead.packed = pack && rank != u32::MAX && mask & mask.wrapping_sub(1) == 0;
+        if lead.packed {
+            self.pack_into(mask.trailing_zeros() as usize, least, &mut lead.pack);
+        }
+    }
+
+    /// The index of the canonical form of the pair (`lead`'s set, `b`), as
+    /// [`SetClasses::canonical_pair_index`] gives it.
+    #[inline]
+    pub fn lead_pair_index(&self, lead: &Leading, b: u32) -> Option<u64> {
+        let (least, mask, rank) = lead.entry;
+        if lead.packed {
+            return Some(self.packed_pair_index(&lead.pack, least, rank, b));
+        }
+        self.ranked_pair_index((least, mask, (rank != u32::MAX).then_some(u64::from(rank))), b)
     }
 
     /// Into `pack`, per byte of a set and its value, the image of those points under symmetry

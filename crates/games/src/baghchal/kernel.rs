@@ -1,7 +1,9 @@
 //! Bagh-Chal's hot paths for the tier engine: children and parents located in one step each.
 
 use super::*;
-use perfectplay_core::{children_located, indices_in_tier, Locations, SidedLocations};
+use perfectplay_core::{
+    children_located, indices_in_tier, Locations, RunLocations, SidedLocations,
+};
 
 impl BaghChal {
     /// Calls `f` with each position that has a move to `p` (primitive ones included; the caller
@@ -255,6 +257,21 @@ impl TierKernel for BaghChal {
         out.clear();
         self.run_children(Parts::of(p), cache, |t, i| out.push((t, i, false)));
         true
+    }
+
+    /// Every tier where the tigers move: their moves are taken move by move over the positions
+    /// that share their set (see `BaghChal::children_by_move`).
+    fn runs_children(&self, tier: Tier) -> bool {
+        Self::tier_parts(tier).2 != Some(false)
+    }
+
+    fn run_children_sided(
+        &self,
+        positions: &[Position],
+        out: &mut RunLocations,
+        cache: &mut KernelCache,
+    ) {
+        self.children_by_move(positions, out, cache)
     }
 
     /// The symmetries' images of a canonical position: as many as the symmetries less those that

@@ -2,11 +2,11 @@
 //! index shares, parents found by undoing moves, placements and removals.
 
 use super::*;
-use perfectplay_core::{indices_in_tier, Locations, SidedLocations};
+use perfectplay_core::{indices_in_tier, Locations, RunLocations, SidedLocations};
 
 /// The points of a set, lowest first.
 #[inline]
-fn points(set: u32) -> impl Iterator<Item = u32> {
+pub(super) fn points(set: u32) -> impl Iterator<Item = u32> {
     crate::board::bits(u64::from(set)).map(|p| p as u32)
 }
 
@@ -298,7 +298,7 @@ impl Morris {
         mut emit: impl FnMut(Tier, u64, bool),
     ) {
         let classes = &self.layout.classes;
-        let KernelCache { least, near } = cache;
+        let KernelCache { least, near, .. } = cache;
         classes.neighbours(q.white, near);
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         let empty = self.all() & !(q.white | q.black);
@@ -608,6 +608,22 @@ impl TierKernel for Morris {
     ) -> bool {
         out.clear();
         self.run_children(Parts::of(p), cache, |t, i, exchanged| out.push((t, i, exchanged)))
+    }
+
+    /// The moving phase's tiers (but Three Men's Morris's): white's moves, where it keeps more
+    /// pieces, are taken move by move over the positions that share its set.
+    fn runs_children(&self, tier: Tier) -> bool {
+        let (in_hand, _, _, flip) = self.tier_parts(tier);
+        in_hand == 0 && !flip && !self.mill_wins()
+    }
+
+    fn run_children_sided(
+        &self,
+        positions: &[Position],
+        out: &mut RunLocations,
+        cache: &mut KernelCache,
+    ) {
+        self.children_by_move(positions, out, cache)
     }
 
     /// The board symmetries' images of a canonical position: as many as the symmetries less

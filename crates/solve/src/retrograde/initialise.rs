@@ -189,6 +189,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let mut positions = std::mem::take(&mut scratch.positions);
         self.positions_into(start, first..last, &mut positions);
         let mut batch = Batch::default();
+        let by_runs = self.kernel.is_some_and(|kernel| self.initialises_by_runs(kernel));
         let mut asks = true;
         for (k, &p) in positions.iter().enumerate() {
             let index = first + k as u64;
@@ -213,6 +214,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             cared(index);
             asks = true;
             match self.kernel {
+                Some(_) if by_runs => match self.primitive_cell(p, start.codes) {
+                    Some(state) => part.cells.store((index - part.first) as usize, state),
+                    None => scratch.run.push(p, index),
+                },
                 Some(kernel) => {
                     self.initialise_ahead(kernel, start, Some((p, index)), scratch, &mut edges)?
                 }
@@ -224,8 +229,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 }
             }
         }
-        if let Some(kernel) = self.kernel {
-            self.initialise_ahead(kernel, start, None, scratch, &mut edges)?;
+        match self.kernel {
+            Some(kernel) if by_runs => self.initialise_run(kernel, start, scratch)?,
+            Some(kernel) => self.initialise_ahead(kernel, start, None, scratch, &mut edges)?,
+            None => {}
         }
         self.initialise_batch(start, &mut batch, &mut edges)?;
         start.store_care(chunk, &care);
@@ -634,7 +641,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
 
     /// A position's cell once its children are known: decided where none is inside the tier (the
     /// best from outside), else the count of those inside, its best from outside kept.
-    fn settle_position(
+    pub(super) fn settle_position(
         &self,
         start: &Start<'_, '_>,
         p: Position,
@@ -719,6 +726,8 @@ pub(super) struct Scratch {
     ahead: Vec<(Tier, u64)>,
     /// A chunk's positions.
     positions: Vec<Option<Position>>,
+    /// A chunk's positions initialised a run at a time ([`TierProblem::initialise_run`]).
+    pub run: super::runs::Run,
 }
 
 /// Children gathered from a batch of positions before any is looked up.
