@@ -11,7 +11,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::check_best_over_children;
-use perfectplay_core::{Game, GameExt, KernelCache, Position, SizeClass};
+use perfectplay_core::{Game, GameExt, KernelCache, Position, SizeClass, Tier};
 use perfectplay_solve::{solve, NoProgress, Solution, SolveOptions, TierSpace};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -64,6 +64,22 @@ fn sorted_children(game: &dyn Game, p: Position) -> Vec<Position> {
     }
     children.sort_unstable();
     children
+}
+
+/// The (tier, index) of a position's children's canonical forms, each with whether it is the
+/// canonical form of the child's exchange: what [`perfectplay_core::TierKernel::
+/// child_locations_sided`] stands for, sorted and distinct.
+fn sided_children(game: &dyn Game, p: Position) -> Vec<(Tier, u64, bool)> {
+    let mut sided: Vec<_> = sorted_children(game, p)
+        .into_iter()
+        .map(|child| {
+            let (c, x) = game.canonical_exchanged(child);
+            (game.tier(c), game.tier_index(c), x)
+        })
+        .collect();
+    sided.sort_unstable();
+    sided.dedup();
+    sided
 }
 
 #[test]
@@ -290,17 +306,9 @@ fn tier_kernels_agree_with_their_composition() {
             if game.primitive(p).is_none()
                 && kernel.child_locations_sided(p, &mut sided, &mut cache)
             {
-                let mut expected: Vec<_> = sorted_children(game, p)
-                    .into_iter()
-                    .map(|k| {
-                        let (c, x) = game.canonical_exchanged(k);
-                        (game.tier(c), game.tier_index(c), x)
-                    })
-                    .collect();
-                expected.sort_unstable();
-                expected.dedup();
                 sided.sort_unstable();
                 sided.dedup();
+                let expected = sided_children(game, p);
                 prop_assert_eq!(sided, expected, "children of {}", game.position_to_string(p));
             }
             // Mirrored: whether each child is the mirror image of its canonical form.
@@ -472,14 +480,10 @@ fn run_children_are_each_positions_children() {
             }
             let mut positions = vec![None; 300.min(game.tier_size(t) - first) as usize];
             kernel.tier_positions(t, first, &mut positions);
-            let run: Vec<Position> = (first..)
-                .zip(positions)
-                .filter_map(|(i, q)| {
-                    q.filter(|&q| {
-                        game.primitive(q).is_none() && game.tier_position(t, i) == Some(q)
-                    })
-                    .filter(|&q| game.tier_index(game.canonical(q)) == i)
-                })
+            let run: Vec<Position> = positions
+                .into_iter()
+                .flatten()
+                .filter(|&q| game.primitive(q).is_none() && game.canonical(q) == q)
                 .collect();
             let mut out = Vec::new();
             kernel.run_children_sided(&run, &mut out, &mut cache);
@@ -491,15 +495,7 @@ fn run_children_are_each_positions_children() {
                     .collect();
                 got.sort_unstable();
                 got.dedup();
-                let mut expected: Vec<_> = sorted_children(game, q)
-                    .into_iter()
-                    .map(|child| {
-                        let (cc, x) = game.canonical_exchanged(child);
-                        (game.tier(cc), game.tier_index(cc), x)
-                    })
-                    .collect();
-                expected.sort_unstable();
-                expected.dedup();
+                let expected = sided_children(game, q);
                 prop_assert_eq!(got, expected, "children of {}", game.position_to_string(q));
             }
             checked.fetch_add(run.len() as u64, std::sync::atomic::Ordering::Relaxed);
