@@ -64,7 +64,10 @@ impl Morris {
         // Every child keeps its colours (white still has more), black to move: its index is
         // past its tier's white turns.
         let plain = (Self::tier_of(0, w, b, false), self.pair_size(w, b));
-        let removed = (Self::tier_of(0, w, b.saturating_sub(1), false), self.pair_size(w, b - 1));
+        let removed = (
+            Self::tier_of(0, w, b.saturating_sub(1), false),
+            self.pair_size(w, b.saturating_sub(1)),
+        );
         let pack = blacks.len() >= PACK_FROM;
         // The pieces a mill may remove beside each black set, found at the first mill.
         let mut removable: Vec<u32> = Vec::new();
