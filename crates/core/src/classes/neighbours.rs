@@ -74,6 +74,23 @@ pub struct Leading {
     pack: Box<Packing>,
 }
 
+impl Leading {
+    /// Whether second sets are ranked beside the set through its packing: where many were
+    /// announced ([`SetClasses::lead`]) and one symmetry takes the set to its least image.
+    pub fn packed(&self) -> bool {
+        self.packed
+    }
+}
+
+/// A second set packed through a packing, byte by byte.
+#[inline]
+fn packed(pack: &Packing, b: u32) -> u32 {
+    pack[0][(b & 0xff) as usize]
+        | pack[1][(b >> 8 & 0xff) as usize]
+        | pack[2][(b >> 16 & 0xff) as usize]
+        | pack[3][(b >> 24) as usize]
+}
+
 impl Default for Leading {
     fn default() -> Self {
         Leading { entry: (0, 0, u32::MAX), packed: false, pack: Box::new([[0; 256]; 4]) }
@@ -256,12 +273,14 @@ impl SetClasses {
     /// ([`SetClasses::pack_into`]).
     #[inline]
     fn packed_pair_index(&self, pack: &Packing, least: u32, rank: u32, b: u32) -> u64 {
-        let packed = pack[0][(b & 0xff) as usize]
-            | pack[1][(b >> 8 & 0xff) as usize]
-            | pack[2][(b >> 16 & 0xff) as usize]
-            | pack[3][(b >> 24) as usize];
+        self.packed_index(least, rank, packed(pack, b))
+    }
+
+    /// The index of the pair (`least`, ranked `rank`; the second set that packs to `packed`).
+    #[inline]
+    fn packed_index(&self, least: u32, rank: u32, packed: u32) -> u64 {
         let free = self.n - least.count_ones() as usize;
-        u64::from(rank) * self.binomial(free, b.count_ones() as usize) + self.colex_of(packed)
+        u64::from(rank) * self.binomial(free, packed.count_ones() as usize) + self.colex_of(packed)
     }
 
     /// Makes `lead` hold `set`: its least image, symmetries and rank, and where `pack` (many
@@ -285,6 +304,32 @@ impl SetClasses {
             return Some(self.packed_pair_index(&lead.pack, least, rank, b));
         }
         self.ranked_pair_index((least, mask, (rank != u32::MAX).then_some(u64::from(rank))), b)
+    }
+
+    /// `b` packed beside `lead`'s set, which has a packing ([`Leading::packed`]): its points'
+    /// images among the points the least image leaves. A second set with a point moved packs to
+    /// this with two bits toggled ([`SetClasses::lead_packed_point`]), so that a run of moves
+    /// of the second set is ranked beside the first without packing each result.
+    #[inline]
+    pub fn lead_packed(&self, lead: &Leading, b: u32) -> u32 {
+        debug_assert!(lead.packed);
+        packed(&lead.pack, b)
+    }
+
+    /// The bit of `point` in [`SetClasses::lead_packed`]'s sets (0 for a point of the lead).
+    #[inline]
+    pub fn lead_packed_point(&self, lead: &Leading, point: u32) -> u32 {
+        debug_assert!(lead.packed);
+        lead.pack[(point >> 3 & 3) as usize][1 << (point & 7)]
+    }
+
+    /// The index of the canonical form of the pair (`lead`'s set, the second set that packs to
+    /// `packed` beside it): [`SetClasses::lead_pair_index`] of that set.
+    #[inline]
+    pub fn lead_packed_index(&self, lead: &Leading, packed: u32) -> u64 {
+        debug_assert!(lead.packed);
+        let (least, _, rank) = lead.entry;
+        self.packed_index(least, rank, packed)
     }
 
     /// Into `pack`, per byte of a set and its value, the image of those points under symmetry

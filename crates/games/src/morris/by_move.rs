@@ -3,7 +3,9 @@
 //! white's moved set and keeps its colours: each white move's result is ranked once for all the
 //! run's positions that share white's set, and each position's black set is ranked beside it
 //! through one packing ([`SetClasses::lead`]). White's non-mill moves of tier (0,6,5), by
-//! position: about 47 ns a child; by move: about 17 ns (BENCHMARKS.md).
+//! position: about 47 ns a child; by move: about 17 ns (BENCHMARKS.md). Where black moves beside
+//! more white pieces, white's set is kept: the run's positions that share it are ranked beside
+//! its packing, a black move's result by two bits toggled in its position's packed set.
 
 use super::kernel::points;
 use super::*;
@@ -30,21 +32,97 @@ impl Morris {
         while k < positions.len() {
             let q = Parts::of(positions[k]);
             debug_assert_eq!(q.in_hand(), 0, "a placement taken as a move");
-            if q.black_to_move || q.white.count_ones() <= q.black.count_ones() {
-                let slot = k as u32;
-                self.moving_children(q, cache, None, |t, i, x| out.push((slot, t, i, x)));
-                k += 1;
-                continue;
-            }
             let shares = |&p: &Position| {
                 let r = Parts::of(p);
-                !r.black_to_move && r.white == q.white
+                r.black_to_move == q.black_to_move && r.white == q.white
             };
-            let end = k + positions[k..].iter().take_while(|p| shares(p)).count();
+            // Only where white has more pieces does a child's canonical form lead with white's
+            // set, whoever moves.
+            let grouped = q.white.count_ones() > q.black.count_ones();
+            let end = if grouped {
+                k + positions[k..].iter().take_while(|p| shares(p)).count()
+            } else {
+                k + 1
+            };
             blacks.clear();
             blacks.extend(positions[k..end].iter().map(|&p| Parts::of(p).black));
-            self.white_moves_by_move(q.white, &blacks, k as u32, out, cache);
+            if !grouped || q.black_to_move && !self.lead_packed(q.white, end - k, cache) {
+                for (j, &black) in blacks.iter().enumerate() {
+                    let slot = (k + j) as u32;
+                    let q = Parts { black, ..q };
+                    self.moving_children(q, cache, None, |t, i, x| out.push((slot, t, i, x)));
+                }
+            } else if q.black_to_move {
+                self.black_moves_by_run(q.white, &blacks, k as u32, out, cache);
+            } else {
+                self.white_moves_by_move(q.white, &blacks, k as u32, out, cache);
+            }
             k = end;
+        }
+    }
+
+    /// Whether `white` now leads in `cache` with a packing, for `positions` positions sharing it
+    /// (not for fewer than [`PACK_FROM`]).
+    fn lead_packed(&self, white: u32, positions: usize, cache: &mut KernelCache) -> bool {
+        if positions < PACK_FROM {
+            return false;
+        }
+        self.layout.classes.lead(white, true, &mut cache.lead);
+        cache.lead.packed()
+    }
+
+    /// The children of black's moves beside `white` (held packed in `cache.lead`, with more
+    /// pieces than black) from each of `blacks`, the `j`-th position's at place `first + j`.
+    /// White's set is kept where no mill forms: a position's black set is packed once, each such
+    /// move's result by two bits toggled in it. A mill's removals go as by position.
+    fn black_moves_by_run(
+        &self,
+        white: u32,
+        blacks: &[u32],
+        first: u32,
+        out: &mut RunLocations,
+        cache: &mut KernelCache,
+    ) {
+        let classes = &self.layout.classes;
+        let (w, b) = (white.count_ones(), blacks[0].count_ones());
+        // White to move in every child, colors kept (white still has at least as many): the
+        // first half of the child tier.
+        let plain = Self::tier_of(0, w, b, false);
+        let removed = Self::tier_of(0, w - 1, b, false);
+        let removable = self.removable(white);
+        let KernelCache { lead, near, .. } = cache;
+        let lead = &*lead;
+        let bit: [u32; 32] = std::array::from_fn(|p| {
+            if p < self.n() {
+                classes.lead_packed_point(lead, p as u32)
+            } else {
+                0
+            }
+        });
+        if removable != 0 {
+            classes.neighbours(white, near);
+        }
+        for (j, &black) in blacks.iter().enumerate() {
+            let slot = first + j as u32;
+            let packed = classes.lead_packed(lead, black);
+            let empty = self.all() & !(white | black);
+            for from in points(black) {
+                for to in points(self.targets(from as usize, b, empty)) {
+                    let moved = black ^ (1 << from | 1 << to);
+                    if removable == 0 || !self.forms_mill(moved, to as usize) {
+                        let i = classes.lead_packed_index(
+                            lead,
+                            packed ^ bit[from as usize] ^ bit[to as usize],
+                        );
+                        out.push((slot, plain, i, false));
+                        continue;
+                    }
+                    for x in points(removable) {
+                        let i = classes.neighbour_pair_index(near, Some(x), moved);
+                        out.push((slot, removed, i.unwrap_or(u64::MAX), false));
+                    }
+                }
+            }
         }
     }
 
