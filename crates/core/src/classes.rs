@@ -641,7 +641,7 @@ fn lowest_bits(mut set: u32, k: u32) -> u32 {
 }
 
 mod neighbours;
-pub use neighbours::{AddedPairs, Leading, Neighbours};
+pub use neighbours::{AddedPairs, Beside, Leading, Neighbours};
 
 #[cfg(test)]
 mod tests;

@@ -14,7 +14,7 @@ pub mod ranking;
 pub mod value;
 
 pub use autogui::{AutoGuiMove, Entity, ImageAutoGui};
-pub use classes::{AddedPairs, Leading, LeastCache, Neighbours, SetClasses};
+pub use classes::{AddedPairs, Beside, Leading, LeastCache, Neighbours, SetClasses};
 pub use codec::Field;
 pub use game::{
     children_located, indices_in_tier, Exchange, Game, GameExt, ImageGui, InTier, KernelCache,

@@ -74,27 +74,24 @@ pub struct Leading {
     pack: Box<Packing>,
 }
 
-impl Leading {
-    /// Whether second sets are ranked beside the set through its packing: where many were
-    /// announced ([`SetClasses::lead`]) and one symmetry takes the set to its least image.
-    pub fn packed(&self) -> bool {
-        self.packed
-    }
-}
-
-/// A second set packed through a packing, byte by byte.
-#[inline]
-fn packed(pack: &Packing, b: u32) -> u32 {
-    pack[0][(b & 0xff) as usize]
-        | pack[1][(b >> 8 & 0xff) as usize]
-        | pack[2][(b >> 16 & 0xff) as usize]
-        | pack[3][(b >> 24) as usize]
-}
-
 impl Default for Leading {
     fn default() -> Self {
         Leading { entry: (0, 0, u32::MAX), packed: false, pack: Box::new([[0; 256]; 4]) }
     }
+}
+
+/// A pair whose first set is its own least image, kept by the identity alone (as a tier index's
+/// first sets mostly are), held to rank the pairs that move one point of its second set
+/// ([`SetClasses::beside`]): such a pair's second set is ranked among the points the first leaves
+/// as it is, so a moved point toggles two bits of it, no image or packing needed.
+#[derive(Clone, Copy, Debug)]
+pub struct Beside {
+    /// The rank of the first pair of the first set's run.
+    base: u64,
+    /// The points the first set leaves.
+    free: u32,
+    /// The second set packed among them.
+    packed: u32,
 }
 
 /// A second set's sums for ranking it with one point added beside a set ([`SetClasses::
@@ -273,14 +270,12 @@ impl SetClasses {
     /// ([`SetClasses::pack_into`]).
     #[inline]
     fn packed_pair_index(&self, pack: &Packing, least: u32, rank: u32, b: u32) -> u64 {
-        self.packed_index(least, rank, packed(pack, b))
-    }
-
-    /// The index of the pair (`least`, ranked `rank`; the second set that packs to `packed`).
-    #[inline]
-    fn packed_index(&self, least: u32, rank: u32, packed: u32) -> u64 {
+        let packed = pack[0][(b & 0xff) as usize]
+            | pack[1][(b >> 8 & 0xff) as usize]
+            | pack[2][(b >> 16 & 0xff) as usize]
+            | pack[3][(b >> 24) as usize];
         let free = self.n - least.count_ones() as usize;
-        u64::from(rank) * self.binomial(free, packed.count_ones() as usize) + self.colex_of(packed)
+        u64::from(rank) * self.binomial(free, b.count_ones() as usize) + self.colex_of(packed)
     }
 
     /// Makes `lead` hold `set`: its least image, symmetries and rank, and where `pack` (many
@@ -306,30 +301,26 @@ impl SetClasses {
         self.ranked_pair_index((least, mask, (rank != u32::MAX).then_some(u64::from(rank))), b)
     }
 
-    /// `b` packed beside `lead`'s set, which has a packing ([`Leading::packed`]): its points'
-    /// images among the points the least image leaves. A second set with a point moved packs to
-    /// this with two bits toggled ([`SetClasses::lead_packed_point`]), so that a run of moves
-    /// of the second set is ranked beside the first without packing each result.
+    /// The pair (the first set given as [`SetClasses::least_ranked`] gives it, `b`) held to rank
+    /// `b`'s one-point moves beside it ([`SetClasses::beside_moved`]): `None` unless the set is
+    /// ranked, its own least image, and kept by the identity alone.
     #[inline]
-    pub fn lead_packed(&self, lead: &Leading, b: u32) -> u32 {
-        debug_assert!(lead.packed);
-        packed(&lead.pack, b)
+    pub fn beside(&self, (least, mask, rank): (u32, u32, Option<u64>), b: u32) -> Option<Beside> {
+        if mask != self.identity_mask {
+            return None;
+        }
+        let free = !least & self.all_points();
+        let base = rank? * self.binomial(free.count_ones() as usize, b.count_ones() as usize);
+        Some(Beside { base, free, packed: self.compress(b, free) })
     }
 
-    /// The bit of `point` in [`SetClasses::lead_packed`]'s sets (0 for a point of the lead).
+    /// The index of the canonical form of the pair `beside` holds with its second set's point
+    /// `from` moved to `to` (both among the points the first set leaves): what
+    /// [`SetClasses::ranked_pair_index`] gives for it.
     #[inline]
-    pub fn lead_packed_point(&self, lead: &Leading, point: u32) -> u32 {
-        debug_assert!(lead.packed);
-        lead.pack[(point >> 3 & 3) as usize][1 << (point & 7)]
-    }
-
-    /// The index of the canonical form of the pair (`lead`'s set, the second set that packs to
-    /// `packed` beside it): [`SetClasses::lead_pair_index`] of that set.
-    #[inline]
-    pub fn lead_packed_index(&self, lead: &Leading, packed: u32) -> u64 {
-        debug_assert!(lead.packed);
-        let (least, _, rank) = lead.entry;
-        self.packed_index(least, rank, packed)
+    pub fn beside_moved(&self, beside: &Beside, from: u32, to: u32) -> u64 {
+        let bit = |p: u32| 1u32 << (beside.free & ((1u64 << p) - 1) as u32).count_ones();
+        beside.base + self.colex_of(beside.packed ^ bit(from) ^ bit(to))
     }
 
     /// Into `pack`, per byte of a set and its value, the image of those points under symmetry

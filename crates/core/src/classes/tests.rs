@@ -228,6 +228,39 @@ fn moved_pairs_ranked_through_a_packing_give_their_canonical_index() {
     assert_eq!(asked, 3 * 4 * 21 * 2 * usize::from(neighbours::PACK_AFTER));
 }
 
+/// A pair held beside its first set ranks its second set's one-point moves as their canonical
+/// form does, for first sets least and kept by the identity alone; for others it is refused.
+#[test]
+fn second_sets_moved_beside_a_least_set_give_their_canonical_index() {
+    let classes = SetClasses::new(25, grid(5), 4).unwrap();
+    let mut random = crate::random::xorshift(53);
+    let (mut asked, mut refused) = (0, 0);
+    for a in [0b00000_00000_00100_00110_00010, 0b10001_00000_00000_00000_10001, 0b111 << 10 | 1] {
+        let lead = classes.least_ranked(a);
+        for _ in 0..200 {
+            let want = 1 + random() % 12;
+            let b = second_set(&mut random, a, want);
+            let Some(beside) = classes.beside(lead, b) else {
+                // Refused: not least, or kept by another symmetry too.
+                assert!(lead.0 != a || lead.1.count_ones() > 1, "{a:b}");
+                refused += 1;
+                continue;
+            };
+            let empty = ((1 << 25) - 1) & !(a | b);
+            for from in (0..25).filter(|&p| b >> p & 1 == 1) {
+                for to in (0..25).filter(|&p| empty >> p & 1 == 1) {
+                    let moved = b ^ (1 << from | 1 << to);
+                    let index = classes.beside_moved(&beside, from, to);
+                    assert_eq!(Some(index), classes.canonical_pair_index(a, moved), "{b:b}");
+                    asked += 1;
+                }
+            }
+        }
+    }
+    assert!(asked > 1_000);
+    assert_eq!(refused, 2 * 200);
+}
+
 /// The colex rank by tables is the definition's sum: over `b`'s points, the `j`-th lowest at
 /// position `c` among the points `a` leaves, `C(c, j)`; and a set's rank among all points (the
 /// least-image table's order) is its rank beside the empty set.

@@ -4,8 +4,8 @@
 //! run's positions that share white's set, and each position's black set is ranked beside it
 //! through one packing ([`SetClasses::lead`]). White's non-mill moves of tier (0,6,5), by
 //! position: about 47 ns a child; by move: about 17 ns (BENCHMARKS.md). Where black moves beside
-//! more white pieces, white's set is kept: the run's positions that share it are ranked beside
-//! its packing, a black move's result by two bits toggled in its position's packed set.
+//! more white pieces, white's set is kept: a position's black set is ranked beside it once, a
+//! black move's result by two points toggled in it.
 
 use super::kernel::points;
 use super::*;
@@ -46,35 +46,29 @@ impl Morris {
             };
             blacks.clear();
             blacks.extend(positions[k..end].iter().map(|&p| Parts::of(p).black));
-            if !grouped || q.black_to_move && !self.lead_packed(q.white, end - k, cache) {
+            let by_run = grouped
+                && if q.black_to_move {
+                    self.black_moves_by_run(q.white, &blacks, k as u32, out, cache)
+                } else {
+                    self.white_moves_by_move(q.white, &blacks, k as u32, out, cache);
+                    true
+                };
+            if !by_run {
                 for (j, &black) in blacks.iter().enumerate() {
                     let slot = (k + j) as u32;
                     let q = Parts { black, ..q };
                     self.moving_children(q, cache, None, |t, i, x| out.push((slot, t, i, x)));
                 }
-            } else if q.black_to_move {
-                self.black_moves_by_run(q.white, &blacks, k as u32, out, cache);
-            } else {
-                self.white_moves_by_move(q.white, &blacks, k as u32, out, cache);
             }
             k = end;
         }
     }
 
-    /// Whether `white` now leads in `cache` with a packing, for `positions` positions sharing it
-    /// (not for fewer than [`PACK_FROM`]).
-    fn lead_packed(&self, white: u32, positions: usize, cache: &mut KernelCache) -> bool {
-        if positions < PACK_FROM {
-            return false;
-        }
-        self.layout.classes.lead(white, true, &mut cache.lead);
-        cache.lead.packed()
-    }
-
-    /// The children of black's moves beside `white` (held packed in `cache.lead`, with more
-    /// pieces than black) from each of `blacks`, the `j`-th position's at place `first + j`.
-    /// White's set is kept where no mill forms: a position's black set is packed once, each such
-    /// move's result by two bits toggled in it. A mill's removals go as by position.
+    /// The children of black's moves beside `white` (more pieces than black) from each of
+    /// `blacks`, the `j`-th position's at place `first + j`; `false` (nothing written) unless
+    /// white's set is kept by the identity alone. White's set is kept where no mill forms: a
+    /// position's black set is ranked beside it once, each such move's result by two points
+    /// toggled ([`SetClasses::beside`]). A mill's removals go as by position.
     fn black_moves_by_run(
         &self,
         white: u32,
@@ -82,39 +76,32 @@ impl Morris {
         first: u32,
         out: &mut RunLocations,
         cache: &mut KernelCache,
-    ) {
+    ) -> bool {
         let classes = &self.layout.classes;
+        let KernelCache { least, near, .. } = cache;
+        let lead = classes.least_ranked_cached(white, least);
+        if classes.beside(lead, blacks[0]).is_none() {
+            return false;
+        }
         let (w, b) = (white.count_ones(), blacks[0].count_ones());
         // White to move in every child, colors kept (white still has at least as many): the
         // first half of the child tier.
         let plain = Self::tier_of(0, w, b, false);
         let removed = Self::tier_of(0, w - 1, b, false);
         let removable = self.removable(white);
-        let KernelCache { lead, near, .. } = cache;
-        let lead = &*lead;
-        let bit: [u32; 32] = std::array::from_fn(|p| {
-            if p < self.n() {
-                classes.lead_packed_point(lead, p as u32)
-            } else {
-                0
-            }
-        });
         if removable != 0 {
             classes.neighbours(white, near);
         }
         for (j, &black) in blacks.iter().enumerate() {
             let slot = first + j as u32;
-            let packed = classes.lead_packed(lead, black);
+            // The same white set as the first position's: never `None` here.
+            let Some(beside) = classes.beside(lead, black) else { continue };
             let empty = self.all() & !(white | black);
             for from in points(black) {
                 for to in points(self.targets(from as usize, b, empty)) {
                     let moved = black ^ (1 << from | 1 << to);
                     if removable == 0 || !self.forms_mill(moved, to as usize) {
-                        let i = classes.lead_packed_index(
-                            lead,
-                            packed ^ bit[from as usize] ^ bit[to as usize],
-                        );
-                        out.push((slot, plain, i, false));
+                        out.push((slot, plain, classes.beside_moved(&beside, from, to), false));
                         continue;
                     }
                     for x in points(removable) {
@@ -124,6 +111,7 @@ impl Morris {
                 }
             }
         }
+        true
     }
 
     /// The children of white's moves from `white` beside each of `blacks` (as many pieces each,
