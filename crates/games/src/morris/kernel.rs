@@ -87,38 +87,46 @@ impl Morris {
         out.clear();
         let classes = &self.layout.classes;
         let empty = self.all() & !(q.white | q.black);
-        // The last mover's set before each move back, as (from, to): its piece went from `from`
-        // to `to` without forming a mill there.
-        let each_back = |y: u32, f: &mut dyn FnMut(u32)| {
+        // The last mover's set before each move back, with the move (from, to): its piece went
+        // from `from` to `to` without forming a mill there.
+        let each_back = |y: u32, f: &mut dyn FnMut(u32, u32, u32)| {
             let count = y.count_ones();
             for to in points(y) {
                 if self.forms_mill(y, to as usize) {
                     continue;
                 }
                 for from in points(self.targets(to as usize, count, empty)) {
-                    f(y & !(1 << to) | 1 << from);
+                    f(y & !(1 << to) | 1 << from, from, to);
                 }
             }
         };
         let missing = u64::MAX;
         if q.black_to_move {
             // White moved last: the parent has white to move, white's set changed.
-            each_back(q.white, &mut |white| {
+            each_back(q.white, &mut |white, _, _| {
                 out.push(
                     classes.canonical_pair_index_cached(white, q.black, least).unwrap_or(missing),
                 )
             });
         } else if w > b {
-            // Black moved last: black to move in the parent, white's set kept.
+            // Black moved last: black to move in the parent, white's set kept. Where white's set
+            // is kept by the identity alone (most sets of a tier's index), a move back toggles
+            // two points of black's set ranked beside it ([`SetClasses::beside`]).
             let lead = classes.least_ranked_cached(q.white, least);
             let offset = self.pair_size(w, b);
-            each_back(q.black, &mut |black| {
-                out.push(classes.ranked_pair_index(lead, black).map_or(missing, |i| offset + i))
-            });
+            if let Some(beside) = classes.beside(lead, q.black) {
+                each_back(q.black, &mut |_, from, to| {
+                    out.push(offset + classes.beside_moved(&beside, to, from))
+                });
+            } else {
+                each_back(q.black, &mut |black, _, _| {
+                    out.push(classes.ranked_pair_index(lead, black).map_or(missing, |i| offset + i))
+                });
+            }
         } else {
             // As many a side, black to move in the parent: its canonical form has the colors
             // exchanged, black's set leading and white to move.
-            each_back(q.black, &mut |black| {
+            each_back(q.black, &mut |black, _, _| {
                 out.push(
                     classes.canonical_pair_index_cached(black, q.white, least).unwrap_or(missing),
                 )
