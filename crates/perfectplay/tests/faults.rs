@@ -105,6 +105,11 @@ fn a_page_solve_killed_with_the_server_is_offered_again_and_resumes_to_a_lone_so
 /// Ten thousand idle connections and twenty clients sending a byte every half second, open at
 /// once: ordinary requests are answered as fast as ever, and the slow clients are cut off once
 /// their head has taken the server's `HEAD_TIMEOUT` (10 s).
+///
+/// "As fast as ever" is judged by the median, with every answer well inside a head's timeout: the
+/// other tests of this file solve beside this one on two cores, and one answer in forty has been
+/// seen to wait 434 ms for the processor there. A starved request would wait seconds, for a slow
+/// client's head to end.
 #[test]
 fn idle_and_slow_clients_do_not_starve_the_others() {
     const IDLE: usize = 10_000;
@@ -127,7 +132,7 @@ fn idle_and_slow_clients_do_not_starve_the_others() {
     let slow: Vec<TcpStream> = (0..20).map(|_| TcpStream::connect(&addr).unwrap()).collect();
     let started = Instant::now();
     let head = b"GET /api/tictactoe/regular/positions/?p=start HTTP/1.1\r\nHost: x\r\n";
-    let mut slowest = Duration::ZERO;
+    let mut answers = Vec::new();
     let mut sent = 0;
     while started.elapsed() < Duration::from_secs(4) {
         for mut s in &slow {
@@ -138,11 +143,15 @@ fn idle_and_slow_clients_do_not_starve_the_others() {
             let asked = Instant::now();
             let (status, _) = server.get("/api/tictactoe/regular/positions/?p=start");
             assert_eq!(status, 200);
-            slowest = slowest.max(asked.elapsed());
+            answers.push(asked.elapsed());
         }
         std::thread::sleep(Duration::from_millis(500));
     }
-    assert!(slowest < Duration::from_millis(250), "the slowest answer took {slowest:?}");
+    answers.sort();
+    let median = answers[answers.len() / 2];
+    let slowest = answers[answers.len() - 1];
+    assert!(median < Duration::from_millis(50), "the median answer took {median:?}: {answers:?}");
+    assert!(slowest < Duration::from_secs(2), "the slowest answer took {slowest:?}: {answers:?}");
     // Past the deadline for a head, the slow clients are cut off (the idle ones too).
     std::thread::sleep(Duration::from_secs(12).saturating_sub(started.elapsed()));
     for mut s in slow.into_iter().chain(idle.into_iter().take(20)) {
