@@ -314,6 +314,13 @@ impl SetClasses {
         Some(Beside { base, free, packed: self.compress(b, free) })
     }
 
+    /// `beside` with its second set `b` in place of the one it holds (as many points): what
+    /// [`SetClasses::beside`] gives for the same first set and `b`, without asking again.
+    #[inline]
+    pub fn beside_reseated(&self, beside: &Beside, b: u32) -> Beside {
+        Beside { packed: self.compress(b, beside.free), ..*beside }
+    }
+
     /// The index of the canonical form of the pair `beside` holds with its second set's point
     /// `from` moved to `to` (both among the points the first set leaves): what
     /// [`SetClasses::ranked_pair_index`] gives for it.

@@ -229,7 +229,8 @@ fn moved_pairs_ranked_through_a_packing_give_their_canonical_index() {
 }
 
 /// A pair held beside its first set ranks its second set's one-point moves as their canonical
-/// form does, for first sets least and kept by the identity alone; for others it is refused.
+/// form does, for first sets least and kept by the identity alone; for others it is refused. A
+/// pair re-seated from another second set of the same size ranks them the same.
 #[test]
 fn second_sets_moved_beside_a_least_set_give_their_canonical_index() {
     let classes = SetClasses::new(25, grid(5), 4).unwrap();
@@ -246,12 +247,15 @@ fn second_sets_moved_beside_a_least_set_give_their_canonical_index() {
                 refused += 1;
                 continue;
             };
+            let other = classes.beside(lead, second_set(&mut random, a, want)).unwrap();
+            let reseated = classes.beside_reseated(&other, b);
             let empty = ((1 << 25) - 1) & !(a | b);
             for from in (0..25).filter(|&p| b >> p & 1 == 1) {
                 for to in (0..25).filter(|&p| empty >> p & 1 == 1) {
                     let moved = b ^ (1 << from | 1 << to);
                     let index = classes.beside_moved(&beside, from, to);
                     assert_eq!(Some(index), classes.canonical_pair_index(a, moved), "{b:b}");
+                    assert_eq!(classes.beside_moved(&reseated, from, to), index, "{b:b}");
                     asked += 1;
                 }
             }

@@ -80,9 +80,7 @@ impl Morris {
         let classes = &self.layout.classes;
         let KernelCache { least, near, .. } = cache;
         let lead = classes.least_ranked_cached(white, least);
-        if classes.beside(lead, blacks[0]).is_none() {
-            return false;
-        }
+        let Some(seat) = classes.beside(lead, blacks[0]) else { return false };
         let (w, b) = (white.count_ones(), blacks[0].count_ones());
         // White to move in every child, colors kept (white still has at least as many): the
         // first half of the child tier.
@@ -94,8 +92,7 @@ impl Morris {
         }
         for (j, &black) in blacks.iter().enumerate() {
             let slot = first + j as u32;
-            // The same white set as the first position's: never `None` here.
-            let Some(beside) = classes.beside(lead, black) else { continue };
+            let beside = classes.beside_reseated(&seat, black);
             let empty = self.all() & !(white | black);
             for from in points(black) {
                 for to in points(self.targets(from as usize, b, empty)) {
