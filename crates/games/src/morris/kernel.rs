@@ -72,13 +72,16 @@ impl Morris {
     /// does not hold (Three Men's Morris, placements, a side with fewer than three pieces): the
     /// caller then takes [`Morris::each_parent`]. A parent that keeps white's set (black moved
     /// last, white with more pieces) pairs it with each black set through white's least image,
-    /// found once.
+    /// found once. A parent whose white set moved (white moved last) is ranked through the
+    /// neighbours of the child's white set where the caller asks for positions that share it one
+    /// after another ([`SetClasses::neighbours_if_repeated`]): each move back's least image is
+    /// then found once for them all.
     #[inline]
     pub(super) fn slide_parent_indices(
         &self,
         q: Parts,
         out: &mut Vec<u64>,
-        least: &mut LeastCache,
+        cache: &mut KernelCache,
     ) -> bool {
         let (w, b) = (q.white.count_ones(), q.black.count_ones());
         if q.in_hand() != 0 || self.mill_wins() || w < 3 || b < 3 || w < b {
@@ -101,7 +104,14 @@ impl Morris {
             }
         };
         let missing = u64::MAX;
-        if q.black_to_move {
+        let KernelCache { least, near, .. } = cache;
+        if q.black_to_move && classes.neighbours_if_repeated(q.white, near) {
+            // White moved last, the same white set as the position asked before: the parent's
+            // white set is the child's with a point moved back, from `to` to `from`.
+            each_back(q.white, &mut |_, from, to| {
+                out.push(classes.moved_pair_index(near, to, from, q.black).unwrap_or(missing))
+            });
+        } else if q.black_to_move {
             // White moved last: the parent has white to move, white's set changed.
             each_back(q.white, &mut |white, _, _| {
                 out.push(
@@ -662,7 +672,7 @@ impl TierKernel for Morris {
     }
 
     fn parent_indices(&self, tier: Tier, p: Position, out: &mut Vec<u64>, cache: &mut KernelCache) {
-        if self.slide_parent_indices(Parts::of(p), out, &mut cache.least) {
+        if self.slide_parent_indices(Parts::of(p), out, cache) {
             out.sort_unstable();
             out.dedup();
             return;
