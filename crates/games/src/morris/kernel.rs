@@ -401,7 +401,8 @@ impl Morris {
     /// mill at `to` where the mill's two other points hold pieces of `set` and `from` is not one
     /// of them; lines join points both ways, so the pieces that can reach `to` are its
     /// neighbours (any piece, flying). So the moves are counted a piece at a time, and only the
-    /// empty points' mills looked at, not each move.
+    /// mills of the empty points where `set` holds two of a mill's points looked at, not each
+    /// move.
     #[inline]
     pub(super) fn moves_forming_mills(
         &self,
@@ -417,7 +418,14 @@ impl Morris {
         } else {
             points(set).map(|from| (layout.adjacent[from as usize] & empty).count_ones()).sum()
         };
-        for to in points(empty) {
+        // The points a move may complete a mill at: each mill's third, where `set` holds two.
+        let mut open = 0;
+        for &m in &layout.mills {
+            if (m & set).count_ones() == 2 {
+                open |= m & !set;
+            }
+        }
+        for to in points(open & empty) {
             let mut froms = 0;
             for &m in &layout.mills_at[to as usize] {
                 if m & !(1 << to) & !set == 0 {
