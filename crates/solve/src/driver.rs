@@ -136,6 +136,9 @@ pub fn solve<G: Game + ?Sized>(
     let overall = std::time::Instant::now();
     let tiers = spaces.len();
     let parents = LastParents::new(tiered || sparse, spaces.iter());
+    // Under a memory limit, the buffer a tier solved whole leaves for the next (without one, the
+    // allocator keeps what is freed for the next tier to take).
+    let spare = options.memory_limit.map(|_| retrograde::Spare::default());
     for (k, Waiting { tier, mut space, len: size, children }) in spaces.into_iter().enumerate() {
         let name = game.tier_name(tier);
         if !chosen(&tier) {
@@ -176,6 +179,13 @@ pub fn solve<G: Game + ?Sized>(
                 (Some(limit), Some(s)) => Some((retrograde::bytes_needed(game, tier, s), limit)),
                 _ => None,
             };
+            // The spare is held while the child tiers are read back, within the room this
+            // tier's own solve is given; one larger than that goes first.
+            if let (Some(spare), Some((own, _))) = (&spare, fit) {
+                if spare.bytes() > own {
+                    spare.clear();
+                }
+            }
             hold_children(game, tier, &children, &mut solution, sink, needed, fit, progress)?;
         } else if let Some(sink) = sink.as_deref_mut() {
             if let Some(kept) = sink.resume(tier).map_err(SolveError::Sink)? {
@@ -242,6 +252,10 @@ pub fn solve<G: Game + ?Sized>(
             }
         }
         let ranks: &dyn Ranks = shared.map_or(&Alone, |r| r);
+        // A tier in parts takes no spare: its parts' budget is all it may hold.
+        if let (Some(spare), Some(_)) = (&spare, budget) {
+            spare.clear();
+        }
         // A tier solved whole may widen its cells in place within what the limit leaves it.
         let widen_room = match (memory_limit, budget) {
             (None, _) => u64::MAX,
@@ -264,6 +278,7 @@ pub fn solve<G: Game + ?Sized>(
                 widen_room,
                 seeded: options.seeded,
                 reached: reached.as_deref(),
+                spare: spare.as_ref(),
             },
             sink.as_deref_mut().and_then(|s| s.parts()),
             progress,
@@ -546,6 +561,8 @@ struct TierRun<'r> {
     seeded: Option<bool>,
     /// [`SolveOptions::reached`].
     reached: Option<&'r crate::Reached>,
+    /// [`retrograde::TierProblem::spare`].
+    spare: Option<&'r retrograde::Spare>,
 }
 
 /// Whether an MPI run shares a tier over all its workers, in parts: a tier of a tiered game with
@@ -569,7 +586,7 @@ fn solve_tier<G: Game + ?Sized>(
     store: Option<&mut dyn PartStore>,
     progress: &dyn Progress,
 ) -> Result<Option<retrograde::Solved>, SolveError> {
-    let TierRun { canonicalize, one_tier, budget, ranks, widen_room, seeded, reached } = run;
+    let TierRun { canonicalize, one_tier, budget, ranks, widen_room, seeded, reached, spare } = run;
     // A tiered game declares its child tiers; a sparse game's are every lower tier held.
     let children = match game.space().tier_index() {
         Some(_) => game.child_tiers(tier),
@@ -602,6 +619,7 @@ fn solve_tier<G: Game + ?Sized>(
         widen_room,
         seeded,
         reached: reached.and_then(|r| r.tier_marks(tier)),
+        spare,
     };
     problem.solve(store, ranks, progress)
 }

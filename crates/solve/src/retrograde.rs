@@ -55,10 +55,12 @@ mod phases;
 mod runs;
 mod seeded;
 mod shared;
+mod spare;
 use cells::{Cells, Codes};
 use children::{ChildTier, ChildTiers};
 use parts::{PartCells, Parts, Plan, Queues};
 use seeded::Seeding;
+pub(crate) use spare::Spare;
 
 /// Set in a (widened) cell when the position is decided.
 const DECIDED: u16 = 1 << 15;
@@ -124,6 +126,9 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
     /// The tier's marks of positions the start reaches (two bits an index,
     /// [`crate::SolveOptions::reached`]): the others are placeholders. `None`: every position.
     pub reached: Option<&'a [AtomicU64]>,
+    /// Where a tier solved whole by one rank takes its best results from outside the tier and
+    /// leaves them for the next ([`Spare`]); `None`: each tier takes new ones.
+    pub spare: Option<&'a Spare>,
 }
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per
@@ -436,7 +441,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         let values = if ranks.size() > 1 {
             parts.gather(&codes, &care_words)?
         } else {
-            Some(parts.into_values(&codes)?)
+            Some(parts.into_values(&codes, self.spare)?)
         };
         let care = keeps_care.then(|| care_words.into_iter().map(AtomicU64::into_inner).collect());
         Ok(values.map(|v| (v, care)))

@@ -46,7 +46,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 let need =
                     (range.end - range.start) * (width + 1 + if has_external { 2 } else { 0 });
                 parts.make_room(k, need, codes)?;
-                let part = PartCells::new(range.clone(), one_byte, has_external);
+                let spare = self.spare.filter(|_| whole);
+                let part = PartCells::new(range.clone(), one_byte, has_external, spare);
                 let start = Start {
                     part: &part,
                     codes,

@@ -118,7 +118,7 @@ impl Kept {
         for _ in 0..care_len {
             care.push(c.u64()?);
         }
-        let part = PartCells::new(range, width == 1, external_len > 0);
+        let part = PartCells::new(range, width == 1, external_len > 0, None);
         let w = width as usize;
         c.at = get_frames(bytes, c.at, len as usize * w, |offset, raw| {
             part.cells.set_bytes(offset / w, raw)
@@ -289,7 +289,7 @@ mod tests {
     #[test]
     fn a_kept_part_reads_back_as_written() {
         let range = 4096..4096 + 5000;
-        let part = PartCells::new(range.clone(), true, true);
+        let part = PartCells::new(range.clone(), true, true, None);
         let codes = Codes::new(128);
         for i in (0..5000).step_by(7) {
             part.cells.store(

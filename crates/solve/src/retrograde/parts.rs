@@ -17,6 +17,7 @@ use perfectplay_core::Tier;
 
 use super::cells::{Cells, Codes};
 use super::kept::{get_varint, put_varint, Kept};
+use super::spare::Spare;
 use crate::queues::{queue_entry_bytes, Levels};
 use crate::sink::PartStore;
 use crate::{Ranks, SolveError};
@@ -69,12 +70,24 @@ pub(super) struct PartCells {
 }
 
 impl PartCells {
-    pub fn new(range: Range<u64>, one_byte: bool, has_external: bool) -> PartCells {
+    /// A part's cells, and its best results from outside the tier where it has them: in the
+    /// buffer `spare` holds, where given (a part without them lets that buffer go, so that it
+    /// holds no more than the part's own).
+    pub fn new(
+        range: Range<u64>,
+        one_byte: bool,
+        has_external: bool,
+        spare: Option<&Spare>,
+    ) -> PartCells {
         let len = (range.end - range.start) as usize;
-        let external = if has_external {
-            (0..len).map(|_| AtomicU16::new(super::NO_EXTERNAL)).collect()
-        } else {
-            Vec::new()
+        let external = match (has_external, spare) {
+            (false, Some(spare)) => {
+                spare.clear();
+                Vec::new()
+            }
+            (false, None) => Vec::new(),
+            (true, Some(spare)) => spare.take(len, super::NO_EXTERNAL),
+            (true, None) => (0..len).map(|_| AtomicU16::new(super::NO_EXTERNAL)).collect(),
         };
         PartCells { first: range.start, cells: Cells::new(len, one_byte), external }
     }
@@ -507,10 +520,19 @@ impl<'s> Parts<'s> {
         Ok(())
     }
 
-    /// The tier's values, in index order, from every part (each dropped once copied).
-    pub fn into_values(mut self, codes: &Codes) -> Result<crate::TierValues, SolveError> {
+    /// The tier's values, in index order, from every part (each dropped once copied). A tier
+    /// solved whole leaves its best results from outside the tier in `spare`, where given.
+    pub fn into_values(
+        mut self,
+        codes: &Codes,
+        spare: Option<&Spare>,
+    ) -> Result<crate::TierValues, SolveError> {
+        let whole = self.count() == 1 && self.ranks.size() == 1;
         for c in self.cells.iter_mut().flatten() {
-            c.external = Vec::new();
+            let external = std::mem::take(&mut c.external);
+            if let (true, Some(spare)) = (whole, spare) {
+                spare.keep(external);
+            }
         }
         for q in self.queues.iter_mut() {
             *q = None;
