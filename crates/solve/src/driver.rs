@@ -179,12 +179,9 @@ pub fn solve<G: Game + ?Sized>(
                 (Some(limit), Some(s)) => Some((retrograde::bytes_needed(game, tier, s), limit)),
                 _ => None,
             };
-            // The spare is held while the child tiers are read back, within the room this
-            // tier's own solve is given; one larger than that goes first.
+            // The spare is held while the child tiers are read back.
             if let (Some(spare), Some((own, _))) = (&spare, fit) {
-                if spare.bytes() > own {
-                    spare.clear();
-                }
+                spare.within(own);
             }
             hold_children(game, tier, &children, &mut solution, sink, needed, fit, progress)?;
         } else if let Some(sink) = sink.as_deref_mut() {
@@ -218,6 +215,9 @@ pub fn solve<G: Game + ?Sized>(
                 }
             }
             let own = retrograde::bytes_needed(game, tier, &space);
+            if let Some(spare) = &spare {
+                spare.within(own);
+            }
             let needed = solution.heap_bytes() as u64 + own;
             if needed > limit && !solution.fit(own, limit, &name, progress) {
                 let needed = solution.heap_bytes() as u64 + own;

@@ -26,13 +26,23 @@ impl Spare {
     }
 
     /// The bytes it holds.
-    pub(crate) fn bytes(&self) -> u64 {
+    #[cfg(test)]
+    fn bytes(&self) -> u64 {
         self.held().capacity() as u64 * 2
     }
 
     /// Lets the buffer go.
     pub(crate) fn clear(&self) {
         *self.held() = Vec::new();
+    }
+
+    /// Lets the buffer go where it holds more than `own` bytes, the room a tier's own solve is
+    /// given: held until the tier takes it, it stays within that room.
+    pub(crate) fn within(&self, own: u64) {
+        let mut held = self.held();
+        if held.capacity() as u64 * 2 > own {
+            *held = Vec::new();
+        }
     }
 
     /// `len` results, each `fill`: in the buffer held where it has room, else in a new one (the
@@ -88,6 +98,11 @@ mod tests {
         assert!(larger.iter().all(|c| c.load(Relaxed) == 2));
         assert_eq!(spare.bytes(), 0);
         spare.keep(larger);
+        spare.within(3000);
+        assert_eq!(spare.bytes(), 3000);
+        spare.within(2999);
+        assert_eq!(spare.bytes(), 0);
+        spare.keep(vec![AtomicU16::new(0)]);
         spare.clear();
         assert_eq!(spare.bytes(), 0);
     }
