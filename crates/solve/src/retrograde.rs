@@ -64,7 +64,22 @@ pub(crate) use spare::Spare;
 
 /// Set in a (widened) cell when the position is decided.
 const DECIDED: u16 = 1 << 15;
-const NO_EXTERNAL: u16 = u16::MAX;
+/// A position's best result from outside the tier is stored with its bits inverted, so that
+/// zeros, memory the allocator hands over untouched ([`cells::zeroed`]), hold none.
+const NO_EXTERNAL: u16 = 0;
+
+/// A best result from outside the tier as stored.
+#[inline]
+fn external_bits(vr: ValueRemoteness) -> u16 {
+    !vr.to_bits()
+}
+
+/// The best result from outside the tier stored as `bits`, if any.
+#[inline]
+fn external_of(bits: u16) -> Option<ValueRemoteness> {
+    ValueRemoteness::from_bits(!bits)
+}
+
 const CHUNK: usize = 1 << 12;
 /// Chunks whose decided positions are listed at once on their way into the queues.
 const SOURCE_BATCH: usize = 1 << 10;

@@ -13,6 +13,17 @@ pub(super) enum Cells {
     Wide(Vec<AtomicU16>),
 }
 
+/// `n` zeros, asked of the allocator as zeroed memory rather than written here: memory fresh from
+/// the system is then first touched where the initialisation writes it, on every thread, not on
+/// this one (on the development machine a MiB touched for the first time costs about 6 ms:
+/// BENCHMARKS.md).
+pub(super) fn zeroed<T: zerocopy::FromZeros>(n: usize) -> Vec<T> {
+    T::new_vec_zeroed(n).unwrap_or_else(|_| {
+        let layout = std::alloc::Layout::array::<T>(n).unwrap_or(std::alloc::Layout::new::<T>());
+        std::alloc::handle_alloc_error(layout)
+    })
+}
+
 #[inline]
 fn widen(b: u8) -> u16 {
     if b & 0x80 != 0 {
@@ -34,9 +45,9 @@ fn narrow(s: u16) -> u8 {
 impl Cells {
     pub(super) fn new(n: usize, one_byte: bool) -> Cells {
         if one_byte {
-            Cells::Narrow((0..n).map(|_| AtomicU8::new(0)).collect())
+            Cells::Narrow(zeroed(n))
         } else {
-            Cells::Wide((0..n).map(|_| AtomicU16::new(0)).collect())
+            Cells::Wide(zeroed(n))
         }
     }
 

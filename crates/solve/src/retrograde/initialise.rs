@@ -668,7 +668,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             external
                 .get(i)
                 .ok_or(SolveError::ChildNotSolved { position: p })?
-                .store(b.to_bits(), Relaxed);
+                .store(external_bits(b), Relaxed);
         }
         if inside > start.max_counter {
             return Err(if start.one_byte {

@@ -76,12 +76,14 @@ impl Kept {
             cells.cells.bytes_of(range.start / width..range.end / width, buf)
         });
         out.extend_from_slice(&u64::from(external).to_le_bytes());
+        // On disk as the pairs' own bits (none is all ones), as part files were before memory
+        // held them inverted.
         let written = if external { cells.external.len() * 2 } else { 0 };
         put_frames(&mut out, written, |range, buf| {
             buf.extend(
                 cells.external[range.start / 2..range.end / 2]
                     .iter()
-                    .flat_map(|e| e.load(Relaxed).to_le_bytes()),
+                    .flat_map(|e| (!e.load(Relaxed)).to_le_bytes()),
             );
         });
         for levels in queues.all() {
@@ -127,7 +129,7 @@ impl Kept {
         let external = if here { external_len as usize * 2 } else { 0 };
         c.at = get_frames(bytes, c.at, external, |offset, raw| {
             for (e, b) in part.external[offset / 2..].iter().zip(raw.chunks_exact(2)) {
-                e.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
+                e.store(!u16::from_le_bytes([b[0], b[1]]), Relaxed);
             }
         })?;
         let mut queues = Queues::new(len);
@@ -169,7 +171,7 @@ impl Kept {
         }
         get_frames(bytes, c.at, external.len() * 2, |offset, raw| {
             for (e, b) in external[offset / 2..].iter().zip(raw.chunks_exact(2)) {
-                e.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
+                e.store(!u16::from_le_bytes([b[0], b[1]]), Relaxed);
             }
         })?;
         Some(())

@@ -86,8 +86,8 @@ impl PartCells {
                 Vec::new()
             }
             (false, None) => Vec::new(),
-            (true, Some(spare)) => spare.take(len, super::NO_EXTERNAL),
-            (true, None) => (0..len).map(|_| AtomicU16::new(super::NO_EXTERNAL)).collect(),
+            (true, Some(spare)) => spare.take(len),
+            (true, None) => super::cells::zeroed(len),
         };
         PartCells { first: range.start, cells: Cells::new(len, one_byte), external }
     }

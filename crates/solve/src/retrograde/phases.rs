@@ -86,7 +86,7 @@ impl PartCells {
 
     #[inline]
     fn external_value(&self, i: usize) -> Option<ValueRemoteness> {
-        self.external.get(i).and_then(|e| ValueRemoteness::from_bits(e.load(Relaxed)))
+        self.external.get(i).and_then(|e| external_of(e.load(Relaxed)))
     }
 
     /// What a decided child whose value is `child` makes of position `i` of the part: the level
