@@ -148,14 +148,18 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
 
 /// An estimate of the bytes solving a tier takes beyond the solved tiers already held: a cell per
 /// position (one byte, two if the game needs them), the best external result (two bytes) where
-/// children can lie outside the tier, frontier queues (4 bytes per queued position, 8 in a tier
-/// of more than 2^32 indices; at worst every canonical position, counted as a quarter of the
-/// indices), the tier's stored values (one byte) and, in a dense tier of a game with symmetries,
+/// children can lie outside the tier and inside it, frontier queues (4 bytes per queued position,
+/// 8 in a tier of more than 2^32 indices; at worst every canonical position, counted as a quarter
+/// of the indices), the tier's stored values (one byte) and, in a dense tier of a game with symmetries,
 /// the bitmap of the indices that name canonical positions (a bit).
 pub(crate) fn bytes_needed<G: Game + ?Sized>(game: &G, tier: Tier, space: &TierSpace) -> u64 {
     let n = space.len();
     let dense = matches!(space, TierSpace::Dense { .. });
-    let external = if dense && game.child_tiers(tier).is_empty() { 0 } else { 2 * n };
+    let external = if dense && game.child_tiers(tier).is_empty() || !game.moves_within(tier) {
+        0
+    } else {
+        2 * n
+    };
     let queues = n / 4 * queue_entry_bytes(n as usize);
     let care = if dense && game.symmetry_count() > 1 { n.div_ceil(64) * 8 } else { 0 };
     n + external + queues + n + care
@@ -187,8 +191,10 @@ struct Layout {
     dense: bool,
     /// The bitmap of the indices that name canonical positions (a dense, canonicalized tier).
     keeps_care: bool,
-    /// The best result from outside the tier, where a child can be outside it: not in a single
-    /// dense tier, nor in a tier of a tiered game that has no child tiers.
+    /// The best result from outside the tier, where a child can be outside it and one inside it:
+    /// not in a single dense tier, nor in a tier of a tiered game that has no child tiers, nor in
+    /// a tier no move stays in ([`perfectplay_core::GameExt::moves_within`]: every position is
+    /// decided by its children outside the tier at once).
     has_external: bool,
 }
 
@@ -357,7 +363,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         Layout {
             dense,
             keeps_care: dense && self.canonicalize,
-            has_external: !(self.one_tier || dense && self.game.child_tiers(self.tier).is_empty()),
+            has_external: !(self.one_tier || dense && self.game.child_tiers(self.tier).is_empty())
+                && self.game.moves_within(self.tier),
         }
     }
 
