@@ -150,8 +150,8 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
 /// position (one byte, two if the game needs them), the best external result (two bytes) where
 /// children can lie outside the tier and inside it, frontier queues (4 bytes per queued position,
 /// 8 in a tier of more than 2^32 indices; at worst every canonical position, counted as a quarter
-/// of the indices), the tier's stored values (one byte) and, in a dense tier of a game with symmetries,
-/// the bitmap of the indices that name canonical positions (a bit).
+/// of the indices), the tier's stored values (one byte) and, in a dense tier of a game with
+/// symmetries, the bitmap of the indices that name canonical positions (a bit).
 pub(crate) fn bytes_needed<G: Game + ?Sized>(game: &G, tier: Tier, space: &TierSpace) -> u64 {
     let n = space.len();
     let dense = matches!(space, TierSpace::Dense { .. });
