@@ -155,14 +155,17 @@ pub(crate) struct TierProblem<'a, G: Game + ?Sized> {
 pub(crate) fn bytes_needed<G: Game + ?Sized>(game: &G, tier: Tier, space: &TierSpace) -> u64 {
     let n = space.len();
     let dense = matches!(space, TierSpace::Dense { .. });
-    let external = if dense && game.child_tiers(tier).is_empty() || !game.moves_within(tier) {
-        0
-    } else {
-        2 * n
-    };
+    let external = if holds_external(game, tier, dense) { 2 * n } else { 0 };
     let queues = n / 4 * queue_entry_bytes(n as usize);
     let care = if dense && game.symmetry_count() > 1 { n.div_ceil(64) * 8 } else { 0 };
     n + external + queues + n + care
+}
+
+/// Whether a tier of a tiered solve holds best results from outside it: where a child can lie
+/// outside it and one inside it (not in a dense tier without child tiers, nor in a tier no move
+/// stays in, whose positions its children outside decide at once).
+fn holds_external<G: Game + ?Sized>(game: &G, tier: Tier, dense: bool) -> bool {
+    !(dense && game.child_tiers(tier).is_empty()) && game.moves_within(tier)
 }
 
 /// The bytes a tier's parts may hold under `limit` beside `held` (the child tiers): what is left
@@ -191,10 +194,8 @@ struct Layout {
     dense: bool,
     /// The bitmap of the indices that name canonical positions (a dense, canonicalized tier).
     keeps_care: bool,
-    /// The best result from outside the tier, where a child can be outside it and one inside it:
-    /// not in a single dense tier, nor in a tier of a tiered game that has no child tiers, nor in
-    /// a tier no move stays in ([`perfectplay_core::GameExt::moves_within`]: every position is
-    /// decided by its children outside the tier at once).
+    /// The best result from outside the tier: not in a single dense tier, else where
+    /// [`holds_external`].
     has_external: bool,
 }
 
@@ -363,8 +364,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         Layout {
             dense,
             keeps_care: dense && self.canonicalize,
-            has_external: !(self.one_tier || dense && self.game.child_tiers(self.tier).is_empty())
-                && self.game.moves_within(self.tier),
+            has_external: !self.one_tier && holds_external(self.game, self.tier, dense),
         }
     }
 
