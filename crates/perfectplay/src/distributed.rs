@@ -71,17 +71,26 @@ pub fn solve_into(
     let _lock = match solving::lock(game, path, &solving::command_line()) {
         Ok(lock) => lock,
         Err(e) => {
-            eprintln!("error: {e:#}");
-            world.abort(2);
+            stop(&world);
+            return Err(e);
         }
     };
     let started = Instant::now();
     if size > 1 {
-        if let Err(e) = manage(game, path, force, &options, &world, out) {
-            // Workers may still wait for a tier; ending the run ends them too (a tier that
-            // failed was reported by the manager before it got here).
-            eprintln!("error: {e:#}");
-            world.abort(2);
+        match manage(game, path, force, &options, &world, out) {
+            // Every worker is idle: they are stopped, and the run ends as the manager found, its
+            // error, if any, the exit status of rank 0 and so of `mpirun`. (`MPI_Abort` is kept
+            // for busy workers: OpenMPI 4.1.4's `mpirun` died of a segmentation fault after an
+            // abort in 1 of 60 refused runs, six at a time on 2 cores; 0 of 120 ended so.)
+            Ok(outcome) => {
+                stop(&world);
+                outcome?;
+            }
+            Err(e) => {
+                // Workers may still solve a tier; ending the run ends them too.
+                eprintln!("error: {e:#}");
+                world.abort(2);
+            }
         }
     } else {
         out("mpi:        one rank: it solves every tier itself".into())?;
@@ -91,6 +100,13 @@ pub fn solve_into(
     solving::solve_into(SolveRequest { game, path, options, force, analysis }, progress, out)?;
     out(format!("mpi:        {size} ranks, {:.2} s in all", started.elapsed().as_secs_f64()))?;
     Ok(())
+}
+
+/// Tells every worker, each idle, to stop.
+fn stop(world: &mpi::topology::SimpleCommunicator) {
+    for worker in 1..world.size() {
+        world.process_at_rank(worker).send(&[TERMINATE, 0][..]);
+    }
 }
 
 /// The next message from `source`, waited for without spinning: MPI's blocking receive polls,
@@ -168,7 +184,9 @@ fn work(
 
 /// The manager: hands out the tiers whose child tiers are solved (every tier, or those chosen by
 /// `options.only`), one a worker (a tier [`shared_over_ranks`] to every worker, once all are
-/// idle), until all are solved or one fails; then stops the workers.
+/// idle), until all are solved or one fails. It returns, with every worker idle, the run's
+/// outcome: an error where a tier failed or some were never ready. Its own error may leave
+/// workers busy.
 fn manage(
     game: &dyn Game,
     path: &Path,
@@ -176,7 +194,7 @@ fn manage(
     options: &SolveOptions,
     world: &mpi::topology::SimpleCommunicator,
     out: &mut dyn FnMut(String) -> std::io::Result<()>,
-) -> Result<()> {
+) -> Result<Result<()>> {
     let started = Instant::now();
     let mut files = TierFiles::new(path, game, true);
     if force {
@@ -268,16 +286,23 @@ fn manage(
             _ => bail!("rank {worker}: an unexpected report {message:?} for tier {}", tier.0),
         }
     }
-    for worker in 1..=workers {
-        world.process_at_rank(worker).send(&[TERMINATE, 0][..]);
-    }
     let wall = started.elapsed().as_secs_f64();
     let capacity = wall * f64::from(workers);
-    out(format!(
+    let shares = out(format!(
         "workers:    {workers}, busy {:.1}% of {wall:.2} s; {:.1}% idle with no tier ready",
         100.0 * busy_secs / capacity.max(1e-9),
         100.0 * stalled_secs / capacity.max(1e-9),
-    ))?;
+    ));
+    Ok(shares.map_err(anyhow::Error::from).and_then(|()| verdict(game, options, &failed, &waiting)))
+}
+
+/// The run's outcome once no worker is busy: the first tier that failed, or those never ready.
+fn verdict(
+    game: &dyn Game,
+    options: &SolveOptions,
+    failed: &[(Tier, i32)],
+    waiting: &[Tier],
+) -> Result<()> {
     if let Some(&(tier, worker)) = failed.first() {
         bail!(
             "tier {} failed on rank {worker} (its error is on that rank's standard error); \
