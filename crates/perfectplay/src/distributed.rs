@@ -7,11 +7,11 @@
 //! files, as a resumed solve does, so the bytes are the same as a solve in one process.
 //!
 //! A tier that outgrows `--memory-limit` on its own, or has at least `--share-above` indices, is
-//! solved in parts, and its parts are shared over every worker: the manager lets the running tiers finish, then hands that tier to all of
-//! them. Each initialises and solves the parts it owns; between two levels of the retrograde
-//! rounds they trade the mail for each other's parts over MPI (`distributed/ranks.rs`), and the
-//! first worker gathers the values and writes the tier's file. Only then is the next tier handed
-//! out.
+//! solved in parts, and its parts are shared over every worker: the manager lets the running
+//! tiers finish, then hands that tier to all of them. Each initialises and solves the parts it
+//! owns; between two levels of the retrograde rounds they trade the mail for each other's parts
+//! over MPI (`distributed/ranks.rs`), and the first worker gathers the values and writes the
+//! tier's file. Only then is the next tier handed out.
 //!
 //! Faults: a worker that dies leaves its tier without a file (files are written to a temporary
 //! name and renamed), and MPI ends the run with a failure; the manager has named each tier as it

@@ -10,6 +10,7 @@ pub mod discover;
 mod driver;
 mod error;
 mod hint;
+mod memory;
 mod packed;
 mod plan;
 pub mod progress;

@@ -3,11 +3,14 @@
 //! A queued index takes four bytes in a tier of at most 2^32 indices, else eight. A level grows
 //! in blocks of [`BLOCK`] entries, so it never reallocates (a growing `Vec` would hold its old and
 //! new buffers at once: twice the level's size). A level leaves its queue as one list, copied
-//! from the blocks while each block is freed, and is handed out again in slices
-//! ([`Level::slices`]), so that what the engine derives from a level never has to be held for the
-//! whole level at once.
+//! from the blocks on every thread, each block freed once copied, and is handed out again in
+//! slices ([`Level::slices`]), so that what the engine derives from a level never has to be held
+//! for the whole level at once. Queues filled by parallel tasks are joined by moving their blocks,
+//! which may then be shorter than [`BLOCK`].
 
 use rayon::prelude::*;
+
+use crate::memory::zeroed;
 
 /// Entries per block of a level.
 const BLOCK: usize = 1 << 20;
@@ -22,7 +25,7 @@ pub(crate) fn queue_entry_bytes(n: usize) -> u64 {
 }
 
 /// A queued index: four bytes or eight.
-pub(crate) trait Entry: Copy + Ord + Send + Sync + Into<u64> {
+pub(crate) trait Entry: Copy + Ord + Send + Sync + Into<u64> + zerocopy::FromZeros {
     /// `i` is an index of a tier whose entries are `Self`.
     fn from_index(i: u64) -> Self;
 }
@@ -79,11 +82,32 @@ impl<T: Entry> Queue<T> {
         if blocks.len() == 1 {
             return blocks.into_iter().next().unwrap_or_default();
         }
-        let mut all = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
+        // Asked of the allocator zeroed and written on every thread, where its pages are first
+        // touched.
+        let mut all = zeroed(blocks.iter().map(Vec::len).sum());
+        let mut rest = &mut all[..];
+        let mut copies = Vec::with_capacity(blocks.len());
         for block in blocks {
-            all.extend_from_slice(&block);
+            let (to, after) = std::mem::take(&mut rest).split_at_mut(block.len());
+            copies.push((to, block));
+            rest = after;
         }
+        copies.into_par_iter().for_each(|(to, block)| to.copy_from_slice(&block));
         all
+    }
+
+    /// Appends `other`'s blocks to this queue's, level by level.
+    fn append(&mut self, other: Queue<T>) {
+        if self.levels.len() < other.levels.len() {
+            self.levels.resize_with(other.levels.len(), Vec::new);
+        }
+        for (r, blocks) in other.levels.into_iter().enumerate() {
+            self.levels[r].extend(blocks.into_iter().filter(|b| !b.is_empty()));
+        }
+    }
+
+    fn shrink(&mut self) {
+        self.levels.iter_mut().flatten().for_each(Vec::shrink_to_fit);
     }
 
     fn has(&self, r: usize) -> bool {
@@ -120,6 +144,29 @@ impl Levels {
         match self {
             Levels::Short(q) => q.push(usize::from(r), i),
             Levels::Long(q) => q.push(usize::from(r), i),
+        }
+    }
+
+    /// Appends `other`'s entries after this one's, level by level: its blocks are moved, not
+    /// copied (a block may then be shorter than [`BLOCK`]).
+    pub(crate) fn append(&mut self, other: Levels) {
+        match (self, other) {
+            (Levels::Short(q), Levels::Short(o)) => q.append(o),
+            (Levels::Long(q), Levels::Long(o)) => q.append(o),
+            // Queues of tiers of different sizes: entry by entry.
+            (this, other) => other.for_each_level(|r, entries| {
+                for i in entries {
+                    this.push(r as u16, i);
+                }
+            }),
+        }
+    }
+
+    /// Frees the capacity of its blocks beyond their entries.
+    pub(crate) fn shrink(&mut self) {
+        match self {
+            Levels::Short(q) => q.shrink(),
+            Levels::Long(q) => q.shrink(),
         }
     }
 
@@ -289,6 +336,27 @@ mod tests {
             assert!(levels.take(3).is_empty(), "a taken level is empty");
             assert_eq!(entries(&levels.take(1)), vec![9]);
             assert!(levels.take(2).is_empty() && levels.take(7).is_empty());
+        }
+    }
+
+    #[test]
+    fn appended_queues_come_back_after_the_first_and_take_pushes_after_them() {
+        for (n, m) in [(1000, 1000), ((1 << 32) + 1, (1 << 32) + 1), (1000, (1 << 32) + 1)] {
+            let (mut first, mut second) = (Levels::new(n), Levels::new(m));
+            first.push(2, 1);
+            first.push(0, 2);
+            second.push(2, 3);
+            second.push(4, 4);
+            second.push(2, 5);
+            second.shrink();
+            first.append(second);
+            first.push(2, 6);
+            assert_eq!(first.entries(), 6);
+            assert_eq!(first.len(), 5);
+            assert_eq!(entries(&first.take(2)), vec![1, 3, 5, 6]);
+            assert_eq!(entries(&first.take(0)), vec![2]);
+            assert_eq!(entries(&first.take(4)), vec![4]);
+            assert!(!first.has(1) && !first.has(3));
         }
     }
 

@@ -81,8 +81,8 @@ fn external_of(bits: u16) -> Option<ValueRemoteness> {
 }
 
 const CHUNK: usize = 1 << 12;
-/// Chunks whose decided positions are listed at once on their way into the queues.
-const SOURCE_BATCH: usize = 1 << 10;
+/// Chunks whose sources one task queues after the initialisation.
+const SOURCE_CHUNKS: usize = 1 << 6;
 /// Entries of a level propagated at once: what they decide is queued before the next slice.
 const SLICE: usize = 1 << 20;
 // Each chunk's care bits are whole words of the tier's bitmap.

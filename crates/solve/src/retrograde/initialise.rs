@@ -130,9 +130,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
     /// indices. In Nine Men's Morris the walk alone costs about 16 ns a position visited (two
     /// cores: `examples/children`), a position reached some 300 ns walked and about 1.8 times
     /// that initialised in index order, and an index in order that is not reached about 6 ns
-    /// (none where its whole chunk is not): the two ways cost the same at about 4% reached. (Its walked
-    /// tiers are black's last placements where white has no more pieces: (1,8,8) 20.8%
-    /// reached, (1,7,8) 3.2%, (1,6,8) 0.1%.)
+    /// (none where its whole chunk is not): the two ways cost the same at about 4% reached.
+    /// (Its walked tiers are black's last placements where white has no more pieces: (1,8,8)
+    /// 20.8% reached, (1,7,8) 3.2%, (1,6,8) 0.1%.)
     fn walk_pays(&self, progress: &dyn Progress) -> bool {
         let Some(marks) = self.reached else { return true };
         let (reached, n) = (crate::tiered::count_marked(marks), self.space.len());

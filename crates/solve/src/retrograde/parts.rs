@@ -13,7 +13,7 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
-use perfectplay_core::Tier;
+use perfectplay_core::{Tier, Value, ValueRemoteness};
 
 use super::cells::{Cells, Codes};
 use super::kept::{get_varint, put_varint, Kept};
@@ -87,7 +87,7 @@ impl PartCells {
             }
             (false, None) => Vec::new(),
             (true, Some(spare)) => spare.take(len),
-            (true, None) => super::cells::zeroed(len),
+            (true, None) => crate::memory::zeroed(len),
         };
         PartCells { first: range.start, cells: Cells::new(len, one_byte), external }
     }
@@ -133,6 +133,45 @@ impl Queues {
         } else {
             (&self.win_lose, &self.win_lose_candidates)
         }
+    }
+
+    /// Queues position `i`, decided by initialisation (`decided`) or a candidate for the win or
+    /// tie `vr` from outside the tier, at `vr`'s remoteness.
+    pub fn push_source(&mut self, vr: ValueRemoteness, decided: bool, i: u64) {
+        let tie = vr.value() == Value::Tie;
+        let levels = match (decided, tie) {
+            (true, true) => &mut self.ties,
+            (true, false) => &mut self.win_lose,
+            (false, true) => &mut self.tie_candidates,
+            (false, false) => &mut self.win_lose_candidates,
+        };
+        levels.push(vr.remoteness_or_zero(), i);
+    }
+
+    /// Frees what the queues hold beyond their entries.
+    pub fn shrink(&mut self) {
+        for levels in self.all_mut() {
+            levels.shrink();
+        }
+    }
+
+    /// Appends `other`'s entries after this one's, level by level (its blocks moved, not
+    /// copied).
+    pub fn append(&mut self, other: Queues) {
+        let Queues { win_lose, ties, win_lose_candidates, tie_candidates } = other;
+        self.win_lose.append(win_lose);
+        self.ties.append(ties);
+        self.win_lose_candidates.append(win_lose_candidates);
+        self.tie_candidates.append(tie_candidates);
+    }
+
+    fn all_mut(&mut self) -> [&mut Levels; 4] {
+        [
+            &mut self.win_lose,
+            &mut self.ties,
+            &mut self.win_lose_candidates,
+            &mut self.tie_candidates,
+        ]
     }
 
     /// Positions decided by initialisation, queued.

@@ -61,10 +61,6 @@ impl Step {
     }
 }
 
-/// What a chunk's scan for sources found: its undecided positions, and each source's place,
-/// value and whether initialisation decided it.
-type Found = (u64, Vec<(u64, ValueRemoteness, bool)>);
-
 /// Parents decided by one task, by tier index: those of the next level, (level, index) of later
 /// ones; and mail for parts swapped out, (part, message).
 type Decided = (Vec<u64>, Vec<(u16, u64)>, Vec<(u32, u32)>);
@@ -153,43 +149,33 @@ impl PartCells {
     }
 
     /// Positions of the part that initialisation decided, or left undecided, and its sources
-    /// queued by phase and remoteness.
+    /// queued by phase and remoteness. Each task queues its own indices' sources, so that the
+    /// queues' memory is written and first touched on every thread; the tasks' queues are then
+    /// joined in index order, block by block, nothing copied.
     pub(super) fn sources(&self, codes: &Codes) -> (Queues, u64) {
         let n = self.cells.len();
         let dictionary = codes.snapshot();
+        let span = SOURCE_CHUNKS * CHUNK;
+        let found: Vec<(Queues, u64)> = (0..n.div_ceil(span))
+            .into_par_iter()
+            .map(|t| {
+                let mut queues = Queues::new(n as u64);
+                let mut open = 0u64;
+                for i in t * span..((t + 1) * span).min(n) {
+                    open += u64::from(self.cells.load(i) & DECIDED == 0);
+                    if let Some((vr, decided)) = self.source(i, &dictionary) {
+                        queues.push_source(vr, decided, i as u64);
+                    }
+                }
+                queues.shrink();
+                (queues, open)
+            })
+            .collect();
         let mut queues = Queues::new(n as u64);
         let mut undecided = 0u64;
-        // A batch of chunks at a time, so that the list of what a batch found stays small beside
-        // the queues it goes into.
-        let chunks = n.div_ceil(CHUNK);
-        for batch in (0..chunks).step_by(SOURCE_BATCH) {
-            let found: Vec<Found> = (batch..(batch + SOURCE_BATCH).min(chunks))
-                .into_par_iter()
-                .map(|c| {
-                    let run = c * CHUNK..((c + 1) * CHUNK).min(n);
-                    let open =
-                        run.clone().filter(|&i| self.cells.load(i) & DECIDED == 0).count() as u64;
-                    let found = run
-                        .filter_map(|i| {
-                            self.source(i, &dictionary).map(|(vr, d)| (i as u64, vr, d))
-                        })
-                        .collect();
-                    (open, found)
-                })
-                .collect();
-            for (open, found) in found {
-                undecided += open;
-                for (i, vr, decided) in found {
-                    let tie = vr.value() == Value::Tie;
-                    let levels = match (decided, tie) {
-                        (true, true) => &mut queues.ties,
-                        (true, false) => &mut queues.win_lose,
-                        (false, true) => &mut queues.tie_candidates,
-                        (false, false) => &mut queues.win_lose_candidates,
-                    };
-                    levels.push(vr.remoteness_or_zero(), i);
-                }
-            }
+        for (q, open) in found {
+            queues.append(q);
+            undecided += open;
         }
         (queues, undecided)
     }

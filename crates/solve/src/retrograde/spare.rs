@@ -56,7 +56,7 @@ impl Spare {
         let mut v = std::mem::take(&mut *self.held());
         if v.capacity() < len {
             drop(v);
-            return super::cells::zeroed(len);
+            return crate::memory::zeroed(len);
         }
         v.truncate(len);
         v.par_iter().for_each(|e| e.store(super::NO_EXTERNAL, Relaxed));
