@@ -133,12 +133,7 @@ impl Kept {
             }
         })?;
         let mut queues = Queues::new(len);
-        for levels in [
-            &mut queues.win_lose,
-            &mut queues.ties,
-            &mut queues.win_lose_candidates,
-            &mut queues.tie_candidates,
-        ] {
+        for levels in queues.all_mut() {
             let count = c.u64()?;
             for r in 0..count {
                 let mut raw = Vec::new();

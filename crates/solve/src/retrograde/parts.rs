@@ -165,7 +165,8 @@ impl Queues {
         self.tie_candidates.append(tie_candidates);
     }
 
-    fn all_mut(&mut self) -> [&mut Levels; 4] {
+    /// The four queues, in the order of [`Queues::all`].
+    pub(super) fn all_mut(&mut self) -> [&mut Levels; 4] {
         [
             &mut self.win_lose,
             &mut self.ties,
