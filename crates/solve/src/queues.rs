@@ -3,10 +3,11 @@
 //! A queued index takes four bytes in a tier of at most 2^32 indices, else eight. A level grows
 //! in blocks of [`BLOCK`] entries, so it never reallocates (a growing `Vec` would hold its old and
 //! new buffers at once: twice the level's size). A level leaves its queue as one list, copied
-//! from the blocks on every thread, each block freed once copied, and is handed out again in
-//! slices ([`Level::slices`]), so that what the engine derives from a level never has to be held
-//! for the whole level at once. Queues filled by parallel tasks are joined by moving their blocks,
-//! which may then be shorter than [`BLOCK`].
+//! from the blocks on every thread, and is handed out again in slices ([`Level::slices`]), so
+//! that what the engine derives from a level never has to be held for the whole level at once.
+//! The emptied blocks, and the list once the engine hands it back ([`Levels::recycle`]), are
+//! taken again by later pushes and levels. Queues filled by parallel tasks are joined by moving
+//! their blocks, which may then be shorter than [`BLOCK`].
 
 use rayon::prelude::*;
 
@@ -45,14 +46,31 @@ impl Entry for u64 {
     }
 }
 
-/// Queues of one entry type: per level, its blocks.
+/// Emptied blocks a queue holds to be taken again ([`Levels::recycle`]).
+const FREE_BLOCKS: usize = 32;
+
+/// Queues of one entry type: per level, its blocks; and what taken levels left, to be taken again
+/// rather than asked of the allocator (on the development machine a MiB freed and taken again
+/// costs about 6 ms: BENCHMARKS.md).
 pub(crate) struct Queue<T> {
     levels: Vec<Vec<Vec<T>>>,
+    /// Emptied blocks of [`BLOCK`] entries, at most [`FREE_BLOCKS`].
+    free: Vec<Vec<T>>,
+    /// The largest list of a level handed back, emptied.
+    list: Vec<T>,
 }
 
 impl<T: Entry> Queue<T> {
     fn new() -> Queue<T> {
-        Queue { levels: Vec::new() }
+        Queue { levels: Vec::new(), free: Vec::new(), list: Vec::new() }
+    }
+
+    /// Keeps an emptied block of [`BLOCK`] entries where it holds fewer than [`FREE_BLOCKS`].
+    fn free_block(&mut self, mut block: Vec<T>) {
+        if block.capacity() == BLOCK && self.free.len() < FREE_BLOCKS {
+            block.clear();
+            self.free.push(block);
+        }
     }
 
     fn push(&mut self, r: usize, i: u64) {
@@ -65,15 +83,18 @@ impl<T: Entry> Queue<T> {
             _ => {
                 // The first block grows as a `Vec` does (a small level stays small); later ones
                 // are allocated whole.
-                let mut block =
-                    if blocks.is_empty() { Vec::new() } else { Vec::with_capacity(BLOCK) };
+                let mut block = match blocks.is_empty() {
+                    true => Vec::new(),
+                    false => self.free.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK)),
+                };
                 block.push(T::from_index(i));
                 blocks.push(block);
             }
         }
     }
 
-    /// Level `r` as one list, its blocks freed as they are copied.
+    /// Level `r` as one list (in the list handed back where that has room), its blocks kept
+    /// to be taken again once copied.
     fn take(&mut self, r: usize) -> Vec<T> {
         let Some(blocks) = self.levels.get_mut(r) else {
             return Vec::new();
@@ -82,18 +103,47 @@ impl<T: Entry> Queue<T> {
         if blocks.len() == 1 {
             return blocks.into_iter().next().unwrap_or_default();
         }
-        // Asked of the allocator zeroed and written on every thread, where its pages are first
-        // touched.
-        let mut all = zeroed(blocks.iter().map(Vec::len).sum());
+        let len = blocks.iter().map(Vec::len).sum();
+        let mut all = std::mem::take(&mut self.list);
+        if all.capacity() >= len {
+            all.resize(len, T::from_index(0));
+        } else {
+            // Let go first, so that what it frees is what the new list takes. Asked of the
+            // allocator zeroed and written on every thread, where its pages are first touched.
+            drop(all);
+            all = zeroed(len);
+        }
         let mut rest = &mut all[..];
         let mut copies = Vec::with_capacity(blocks.len());
-        for block in blocks {
+        for block in &blocks {
             let (to, after) = std::mem::take(&mut rest).split_at_mut(block.len());
             copies.push((to, block));
             rest = after;
         }
-        copies.into_par_iter().for_each(|(to, block)| to.copy_from_slice(&block));
+        copies.into_par_iter().for_each(|(to, block)| to.copy_from_slice(block));
+        for block in blocks {
+            self.free_block(block);
+        }
         all
+    }
+
+    /// Keeps a level's list once done with: as a block where it is one, else in place of the
+    /// list held where it is larger.
+    fn recycle(&mut self, mut list: Vec<T>) {
+        if list.capacity() == BLOCK {
+            self.free_block(list);
+        } else if list.capacity() > self.list.capacity() {
+            list.clear();
+            self.list = list;
+        }
+    }
+
+    /// Takes `other`'s emptied blocks, up to [`FREE_BLOCKS`].
+    fn adopt(&mut self, other: &mut Queue<T>) {
+        while self.free.len() < FREE_BLOCKS {
+            let Some(block) = other.free.pop() else { break };
+            self.free.push(block);
+        }
     }
 
     /// Appends `other`'s blocks to this queue's, level by level.
@@ -175,6 +225,26 @@ impl Levels {
         match self {
             Levels::Short(q) => Level::Short(q.take(r)),
             Levels::Long(q) => Level::Long(q.take(r)),
+        }
+    }
+
+    /// Keeps `level`'s memory to be taken again by this queue's pushes and levels, where it
+    /// holds entries of the same width.
+    pub(crate) fn recycle(&mut self, level: Level) {
+        match (self, level) {
+            (Levels::Short(q), Level::Short(v)) => q.recycle(v),
+            (Levels::Long(q), Level::Long(v)) => q.recycle(v),
+            _ => {}
+        }
+    }
+
+    /// Takes the emptied blocks `other`'s taken levels left, so that this queue's pushes take
+    /// them again.
+    pub(crate) fn adopt(&mut self, other: &mut Levels) {
+        match (self, other) {
+            (Levels::Short(q), Levels::Short(o)) => q.adopt(o),
+            (Levels::Long(q), Levels::Long(o)) => q.adopt(o),
+            _ => {}
         }
     }
 
@@ -358,6 +428,48 @@ mod tests {
             assert_eq!(entries(&first.take(4)), vec![4]);
             assert!(!first.has(1) && !first.has(3));
         }
+    }
+
+    #[test]
+    fn recycled_blocks_and_lists_are_taken_again_and_hold_only_new_entries() {
+        let (mut claimed, mut candidates) = (Levels::new(1000), Levels::new(1000));
+        let Levels::Short(q) = &claimed else { unreachable!() };
+        assert!(q.free.is_empty() && q.list.capacity() == 0);
+        let fill = |levels: &mut Levels, r: u16, count: u64, from: u64| {
+            (0..count).for_each(|i| levels.push(r, from + i));
+        };
+        fill(&mut claimed, 1, 2 * BLOCK as u64 + 3, 0);
+        fill(&mut candidates, 1, BLOCK as u64 + 1, 10);
+        let (inside, outside) = (claimed.take(1), candidates.take(1));
+        claimed.adopt(&mut candidates);
+        let Levels::Short(q) = &claimed else { unreachable!() };
+        // The three blocks of the first level and the two of the second, emptied.
+        assert_eq!(q.free.len(), 5);
+        assert!(q.free.iter().all(|b| b.is_empty() && b.capacity() == BLOCK));
+        let list = match &inside {
+            Level::Short(v) => v.as_ptr(),
+            Level::Long(_) => unreachable!(),
+        };
+        claimed.recycle(inside);
+        claimed.recycle(outside);
+        // The larger list is held; a block taken again by a level's second block.
+        fill(&mut claimed, 2, BLOCK as u64 + 2, 100);
+        let Levels::Short(q) = &claimed else { unreachable!() };
+        assert_eq!(q.free.len(), 4);
+        let level = claimed.take(2);
+        assert_eq!(entries(&level), (100..100 + BLOCK as u64 + 2).collect::<Vec<_>>());
+        match &level {
+            Level::Short(v) => assert_eq!(v.as_ptr(), list, "the list held is taken again"),
+            Level::Long(_) => unreachable!(),
+        }
+        // A level larger than the list held: a new list, the held one let go.
+        claimed.recycle(level);
+        fill(&mut claimed, 3, 4 * BLOCK as u64, 7);
+        let level = claimed.take(3);
+        assert_eq!(entries(&level), (7..7 + 4 * BLOCK as u64).collect::<Vec<_>>());
+        let Levels::Short(q) = &claimed else { unreachable!() };
+        assert_eq!(q.list.capacity(), 0);
+        assert!(q.free.len() <= FREE_BLOCKS);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::sync::atomic::AtomicUsize;
 
+use super::spare::Spare;
 use super::*;
 use crate::hint::prefetch;
 use crate::memory::zeroed;
@@ -33,11 +34,12 @@ fn narrow(s: u16) -> u8 {
 }
 
 impl Cells {
-    pub(super) fn new(n: usize, one_byte: bool) -> Cells {
-        if one_byte {
-            Cells::Narrow(zeroed(n))
-        } else {
-            Cells::Wide(zeroed(n))
+    /// `n` cells, none counted or decided: two-byte ones in a buffer `spare` holds where given.
+    pub(super) fn new(n: usize, one_byte: bool, spare: Option<&Spare>) -> Cells {
+        match (one_byte, spare) {
+            (true, _) => Cells::Narrow(zeroed(n)),
+            (false, Some(spare)) => Cells::Wide(spare.take(n)),
+            (false, None) => Cells::Wide(zeroed(n)),
         }
     }
 
@@ -185,8 +187,12 @@ impl Cells {
     }
 
     /// The stored codes: decided cells keep their code, undecided ones become draws. Done in
-    /// place for one-byte cells.
-    pub(super) fn into_values(self, dictionary: Vec<ValueRemoteness>) -> TierValues {
+    /// place for one-byte cells; two-byte cells are kept in `spare` where given.
+    pub(super) fn into_values(
+        self,
+        dictionary: Vec<ValueRemoteness>,
+        spare: Option<&Spare>,
+    ) -> TierValues {
         match self {
             Cells::Narrow(mut v) => {
                 v.par_iter_mut().for_each(|c| {
@@ -197,17 +203,26 @@ impl Cells {
                 TierValues::Narrow { dictionary, codes }
             }
             Cells::Wide(v) => {
-                let code = |s: u16| if s & DECIDED != 0 { s & !DECIDED } else { DRAW_CODE };
-                if dictionary.len() <= 256 {
-                    let codes = v.into_par_iter().map(|c| code(c.into_inner()) as u8).collect();
+                let code = |s: &AtomicU16| {
+                    let s = s.load(Relaxed);
+                    if s & DECIDED != 0 {
+                        s & !DECIDED
+                    } else {
+                        DRAW_CODE
+                    }
+                };
+                let values = if dictionary.len() <= 256 {
+                    let codes = v.par_iter().map(|c| code(c) as u8).collect();
                     TierValues::Narrow { dictionary, codes }
                 } else {
                     TierValues::Wide(
-                        v.into_par_iter()
-                            .map(|c| dictionary[usize::from(code(c.into_inner()))])
-                            .collect(),
+                        v.par_iter().map(|c| dictionary[usize::from(code(c))]).collect(),
                     )
+                };
+                if let Some(spare) = spare {
+                    spare.keep(v);
                 }
+                values
             }
         }
     }

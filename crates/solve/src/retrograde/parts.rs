@@ -71,8 +71,8 @@ pub(super) struct PartCells {
 
 impl PartCells {
     /// A part's cells, and its best results from outside the tier where it has them: in the
-    /// buffer `spare` holds, where given (a part without them lets that buffer go, so that it
-    /// holds no more than the part's own).
+    /// buffers `spare` holds where given and two-byte (it then lets go what the part does not
+    /// take, so that it holds no more than the part's own).
     pub fn new(
         range: Range<u64>,
         one_byte: bool,
@@ -80,16 +80,16 @@ impl PartCells {
         spare: Option<&Spare>,
     ) -> PartCells {
         let len = (range.end - range.start) as usize;
+        let cells = Cells::new(len, one_byte, spare);
         let external = match (has_external, spare) {
-            (false, Some(spare)) => {
-                spare.clear();
-                Vec::new()
-            }
-            (false, None) => Vec::new(),
+            (false, _) => Vec::new(),
             (true, Some(spare)) => spare.take(len),
             (true, None) => crate::memory::zeroed(len),
         };
-        PartCells { first: range.start, cells: Cells::new(len, one_byte), external }
+        if let Some(spare) = spare {
+            spare.clear();
+        }
+        PartCells { first: range.start, cells, external }
     }
 
     fn bytes(&self) -> u64 {
@@ -574,6 +574,7 @@ impl<'s> Parts<'s> {
                 spare.keep(external);
             }
         }
+        let spare = spare.filter(|_| whole);
         for q in self.queues.iter_mut() {
             *q = None;
         }
@@ -581,7 +582,7 @@ impl<'s> Parts<'s> {
         if self.count() == 1 {
             // One part: its cells become the codes in place.
             if let Some(part) = self.cells[0].take() {
-                return Ok(part.cells.into_values(dictionary));
+                return Ok(part.cells.into_values(dictionary, spare));
             }
         }
         let n = self.plan.n as usize;

@@ -261,7 +261,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
         if part.cells.len() as u64 * 2 > self.widen_room {
             return;
         }
-        let cells = std::mem::replace(&mut part.cells, Cells::new(0, false));
+        let cells = std::mem::replace(&mut part.cells, Cells::new(0, false, None));
         part.cells = cells.widened();
         codes.raise_limit(Cells::limits_of(false).1);
         let phase = if ties { "ties" } else { "wins and losses" };
@@ -298,6 +298,8 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
             part.cells.claim(i as usize, codes.code(vr))
         });
         let inside = claimed.take(r);
+        // The blocks both levels were copied from are taken again by this phase's pushes.
+        claimed.adopt(candidates);
         if inside.is_empty() && outside.is_empty() {
             return Ok(());
         }
@@ -399,6 +401,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     posted = parts.post();
                 }
             });
+            if let Some(q) = parts.queues[k].as_mut() {
+                q.phase(ties).0.recycle(level);
+            }
         }
         posted
     }
