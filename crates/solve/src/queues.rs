@@ -5,9 +5,10 @@
 //! new buffers at once: twice the level's size). A level leaves its queue as one list, copied
 //! from the blocks on every thread, and is handed out again in slices ([`Level::slices`]), so
 //! that what the engine derives from a level never has to be held for the whole level at once.
-//! The emptied blocks, and the list once the engine hands it back ([`Levels::recycle`]), are
-//! taken again by later pushes and levels. Queues filled by parallel tasks are joined by moving
-//! their blocks, which may then be shorter than [`BLOCK`].
+//! In queues that recycle ([`Levels::recycling`]), the emptied blocks, and the list once the
+//! engine hands it back ([`Levels::recycle`]), are taken again by later pushes and levels.
+//! Queues filled by parallel tasks are joined by moving their blocks, which may then be shorter
+//! than [`BLOCK`].
 
 use rayon::prelude::*;
 
@@ -49,11 +50,12 @@ impl Entry for u64 {
 /// Emptied blocks a queue holds to be taken again ([`Levels::recycle`]).
 const FREE_BLOCKS: usize = 32;
 
-/// Queues of one entry type: per level, its blocks; and what taken levels left, to be taken again
-/// rather than asked of the allocator (on the development machine a MiB freed and taken again
-/// costs about 6 ms: BENCHMARKS.md).
+/// Queues of one entry type: per level, its blocks; and, where it recycles, what taken levels
+/// left, to be taken again rather than asked of the allocator.
 pub(crate) struct Queue<T> {
     levels: Vec<Vec<Vec<T>>>,
+    /// Whether it keeps what taken levels left ([`Levels::recycling`]).
+    recycles: bool,
     /// Emptied blocks of [`BLOCK`] entries, at most [`FREE_BLOCKS`].
     free: Vec<Vec<T>>,
     /// The largest list of a level handed back, emptied.
@@ -62,12 +64,13 @@ pub(crate) struct Queue<T> {
 
 impl<T: Entry> Queue<T> {
     fn new() -> Queue<T> {
-        Queue { levels: Vec::new(), free: Vec::new(), list: Vec::new() }
+        Queue { levels: Vec::new(), recycles: false, free: Vec::new(), list: Vec::new() }
     }
 
-    /// Keeps an emptied block of [`BLOCK`] entries where it holds fewer than [`FREE_BLOCKS`].
+    /// Keeps an emptied block of [`BLOCK`] entries where it recycles and holds fewer than
+    /// [`FREE_BLOCKS`].
     fn free_block(&mut self, mut block: Vec<T>) {
-        if block.capacity() == BLOCK && self.free.len() < FREE_BLOCKS {
+        if self.recycles && block.capacity() == BLOCK && self.free.len() < FREE_BLOCKS {
             block.clear();
             self.free.push(block);
         }
@@ -132,7 +135,7 @@ impl<T: Entry> Queue<T> {
     fn recycle(&mut self, mut list: Vec<T>) {
         if list.capacity() == BLOCK {
             self.free_block(list);
-        } else if list.capacity() > self.list.capacity() {
+        } else if self.recycles && list.capacity() > self.list.capacity() {
             list.clear();
             self.list = list;
         }
@@ -228,8 +231,21 @@ impl Levels {
         }
     }
 
+    /// These queues, keeping what taken levels leave to be taken again (emptied blocks and the
+    /// lists handed back to [`Levels::recycle`]): where the allocator gives freed memory back to
+    /// the system at once (under a memory limit), memory taken again is faulted in again, on the
+    /// development machine about 6 ms a MiB (BENCHMARKS.md). Elsewhere the allocator takes freed
+    /// memory again for whatever asks next, and what the queues would keep is only held longer.
+    pub(crate) fn recycling(mut self) -> Levels {
+        match &mut self {
+            Levels::Short(q) => q.recycles = true,
+            Levels::Long(q) => q.recycles = true,
+        }
+        self
+    }
+
     /// Keeps `level`'s memory to be taken again by this queue's pushes and levels, where it
-    /// holds entries of the same width.
+    /// recycles and holds entries of the same width.
     pub(crate) fn recycle(&mut self, level: Level) {
         match (self, level) {
             (Levels::Short(q), Level::Short(v)) => q.recycle(v),
@@ -432,7 +448,8 @@ mod tests {
 
     #[test]
     fn recycled_blocks_and_lists_are_taken_again_and_hold_only_new_entries() {
-        let (mut claimed, mut candidates) = (Levels::new(1000), Levels::new(1000));
+        let (mut claimed, mut candidates) =
+            (Levels::new(1000).recycling(), Levels::new(1000).recycling());
         let Levels::Short(q) = &claimed else { unreachable!() };
         assert!(q.free.is_empty() && q.list.capacity() == 0);
         let fill = |levels: &mut Levels, r: u16, count: u64, from: u64| {
@@ -470,6 +487,13 @@ mod tests {
         let Levels::Short(q) = &claimed else { unreachable!() };
         assert_eq!(q.list.capacity(), 0);
         assert!(q.free.len() <= FREE_BLOCKS);
+        // Queues that do not recycle keep nothing.
+        let mut plain = Levels::new(1000);
+        fill(&mut plain, 0, 2 * BLOCK as u64, 0);
+        let level = plain.take(0);
+        plain.recycle(level);
+        let Levels::Short(q) = &plain else { unreachable!() };
+        assert!(q.free.is_empty() && q.list.capacity() == 0);
     }
 
     #[test]

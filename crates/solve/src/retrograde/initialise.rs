@@ -101,6 +101,10 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     } else {
                         part.sources(codes)
                     };
+                // Under a memory limit (where a whole tier takes the spare), freed memory goes
+                // back to the system at once: the queues keep what taken levels leave.
+                let queues =
+                    if whole && self.spare.is_some() { queues.recycling() } else { queues };
                 parts.queues[k] = Some(queues);
                 if parts.count() > 1 {
                     parts.keep_initialised(k, codes, care_words)?;

@@ -80,12 +80,12 @@ impl PartCells {
         spare: Option<&Spare>,
     ) -> PartCells {
         let len = (range.end - range.start) as usize;
-        let cells = Cells::new(len, one_byte, spare);
         let external = match (has_external, spare) {
             (false, _) => Vec::new(),
             (true, Some(spare)) => spare.take(len),
             (true, None) => crate::memory::zeroed(len),
         };
+        let cells = Cells::new(len, one_byte, spare);
         if let Some(spare) = spare {
             spare.clear();
         }
@@ -146,6 +146,17 @@ impl Queues {
             (false, false) => &mut self.win_lose_candidates,
         };
         levels.push(vr.remoteness_or_zero(), i);
+    }
+
+    /// These queues, keeping what taken levels leave ([`Levels::recycling`]).
+    pub fn recycling(self) -> Queues {
+        let Queues { win_lose, ties, win_lose_candidates, tie_candidates } = self;
+        Queues {
+            win_lose: win_lose.recycling(),
+            ties: ties.recycling(),
+            win_lose_candidates: win_lose_candidates.recycling(),
+            tie_candidates: tie_candidates.recycling(),
+        }
     }
 
     /// Frees what the queues hold beyond their entries.
