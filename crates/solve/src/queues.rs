@@ -5,7 +5,7 @@
 //! new buffers at once: twice the level's size). A level leaves its queue as one list, copied
 //! from the blocks on every thread, and is handed out again in slices ([`Level::slices`]), so
 //! that what the engine derives from a level never has to be held for the whole level at once.
-//! In queues that recycle ([`Levels::recycling`]), the emptied blocks, and the list once the
+//! In queues that recycle ([`Levels::recycle_taken`]), the emptied blocks, and the list once the
 //! engine hands it back ([`Levels::recycle`]), are taken again by later pushes and levels.
 //! Queues filled by parallel tasks are joined by moving their blocks, which may then be shorter
 //! than [`BLOCK`].
@@ -54,7 +54,7 @@ const FREE_BLOCKS: usize = 32;
 /// left, to be taken again rather than asked of the allocator.
 pub(crate) struct Queue<T> {
     levels: Vec<Vec<Vec<T>>>,
-    /// Whether it keeps what taken levels left ([`Levels::recycling`]).
+    /// Whether it keeps what taken levels left ([`Levels::recycle_taken`]).
     recycles: bool,
     /// Emptied blocks of [`BLOCK`] entries, at most [`FREE_BLOCKS`].
     free: Vec<Vec<T>>,
@@ -236,12 +236,11 @@ impl Levels {
     /// the system at once (under a memory limit), memory taken again is faulted in again, on the
     /// development machine about 6 ms a MiB (BENCHMARKS.md). Elsewhere the allocator takes freed
     /// memory again for whatever asks next, and what the queues would keep is only held longer.
-    pub(crate) fn recycling(mut self) -> Levels {
-        match &mut self {
+    pub(crate) fn recycle_taken(&mut self) {
+        match self {
             Levels::Short(q) => q.recycles = true,
             Levels::Long(q) => q.recycles = true,
         }
-        self
     }
 
     /// Keeps `level`'s memory to be taken again by this queue's pushes and levels, where it
@@ -448,8 +447,9 @@ mod tests {
 
     #[test]
     fn recycled_blocks_and_lists_are_taken_again_and_hold_only_new_entries() {
-        let (mut claimed, mut candidates) =
-            (Levels::new(1000).recycling(), Levels::new(1000).recycling());
+        let (mut claimed, mut candidates) = (Levels::new(1000), Levels::new(1000));
+        claimed.recycle_taken();
+        candidates.recycle_taken();
         let Levels::Short(q) = &claimed else { unreachable!() };
         assert!(q.free.is_empty() && q.list.capacity() == 0);
         let fill = |levels: &mut Levels, r: u16, count: u64, from: u64| {

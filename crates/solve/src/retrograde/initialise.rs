@@ -95,7 +95,7 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                 // A whole tier, not shared, that initialisation decided entirely has nothing to
                 // propagate: its positions are not queued (Connect 4's tiers: every position, 8%
                 // of the solve's time and most of its fresh memory).
-                let (queues, open) =
+                let (mut queues, open) =
                     if parts.count() == 1 && parts.ranks.size() == 1 && part.undecided() == 0 {
                         (Queues::new(range.end - range.start), 0)
                     } else {
@@ -103,8 +103,9 @@ impl<G: Game + ?Sized> TierProblem<'_, G> {
                     };
                 // Under a memory limit (where a whole tier takes the spare), freed memory goes
                 // back to the system at once: the queues keep what taken levels leave.
-                let queues =
-                    if whole && self.spare.is_some() { queues.recycling() } else { queues };
+                if whole && self.spare.is_some() {
+                    queues.recycle_taken();
+                }
                 parts.queues[k] = Some(queues);
                 if parts.count() > 1 {
                     parts.keep_initialised(k, codes, care_words)?;

@@ -148,14 +148,10 @@ impl Queues {
         levels.push(vr.remoteness_or_zero(), i);
     }
 
-    /// These queues, keeping what taken levels leave ([`Levels::recycling`]).
-    pub fn recycling(self) -> Queues {
-        let Queues { win_lose, ties, win_lose_candidates, tie_candidates } = self;
-        Queues {
-            win_lose: win_lose.recycling(),
-            ties: ties.recycling(),
-            win_lose_candidates: win_lose_candidates.recycling(),
-            tie_candidates: tie_candidates.recycling(),
+    /// Keeps what taken levels leave, in all four queues ([`Levels::recycle_taken`]).
+    pub fn recycle_taken(&mut self) {
+        for levels in self.all_mut() {
+            levels.recycle_taken();
         }
     }
 
